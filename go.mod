@@ -1,0 +1,3 @@
+module github.com/replaylab/replaylab
+
+go 1.26.8

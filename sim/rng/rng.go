@@ -1,0 +1,88 @@
+// Package rng is replaylab's own seeded pseudo-random generator and
+// deterministic math. Simulators draw every random number from here so that a
+// seed gives the same stream on every platform and Go version: the standard
+// library's generators and distributions may change between releases, and its
+// transcendental functions differ in the last bits between CPUs.
+package rng
+
+import "math/bits"
+
+// Rand is a xoshiro256** generator. The zero value is not usable; call New.
+type Rand struct{ s [4]uint64 }
+
+// New returns a generator whose state is expanded from seed with splitmix64,
+// as the xoshiro authors recommend. Every seed, including 0, is valid.
+func New(seed uint64) *Rand {
+	r := &Rand{}
+	r.Seed(seed)
+	return r
+}
+
+// Seed resets the generator to the stream of seed.
+func (r *Rand) Seed(seed uint64) {
+	for i := range r.s {
+		seed += 0x9e3779b97f4a7c15
+		z := seed
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+		z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+		r.s[i] = z ^ (z >> 31)
+	}
+}
+
+// Uint64 returns the next 64 random bits.
+func (r *Rand) Uint64() uint64 {
+	s := &r.s
+	result := bits.RotateLeft64(s[1]*5, 7) * 9
+	t := s[1] << 17
+	s[2] ^= s[0]
+	s[3] ^= s[1]
+	s[1] ^= s[2]
+	s[0] ^= s[3]
+	s[2] ^= t
+	s[3] = bits.RotateLeft64(s[3], 45)
+	return result
+}
+
+// Uint64N returns a uniform integer in [0, n) without modulo bias (Lemire's
+// multiply-and-reject method). It panics if n is 0, which is a caller bug.
+func (r *Rand) Uint64N(n uint64) uint64 {
+	if n == 0 {
+		panic("rng: Uint64N(0)")
+	}
+	hi, lo := bits.Mul64(r.Uint64(), n)
+	if lo < n {
+		thresh := -n % n
+		for lo < thresh {
+			hi, lo = bits.Mul64(r.Uint64(), n)
+		}
+	}
+	return hi
+}
+
+// IntN returns a uniform integer in [0, n). It panics if n <= 0.
+func (r *Rand) IntN(n int) int {
+	if n <= 0 {
+		panic("rng: IntN of a non-positive bound")
+	}
+	return int(r.Uint64N(uint64(n)))
+}
+
+// IntRange returns a uniform integer in [lo, hi], both included.
+func (r *Rand) IntRange(lo, hi int) int {
+	return lo + r.IntN(hi-lo+1)
+}
+
+// Float64 returns a uniform float in [0, 1) with 53 random bits.
+func (r *Rand) Float64() float64 {
+	return float64(r.Uint64()>>11) * (1.0 / (1 << 53))
+}
+
+// SubSeed derives the seed of an independent sub-stream (a seat's bot, a
+// round) from a match seed and a key, so consumers of one match seed never
+// share or disturb each other's draws.
+func SubSeed(seed, key uint64) uint64 {
+	z := seed ^ (key+1)*0x9e3779b97f4a7c15
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}

@@ -1,0 +1,279 @@
+// Package sim is the contract every game simulator implements: a match is
+// built from a Setup, advanced one turn at a time from each player's raw
+// command text, and observed through metrics, events, frames, bot views and a
+// state hash.
+//
+// Everything under sim/ is deterministic: the same Setup and the same
+// commands give bit-identical states on every machine and Go build. Packages
+// under sim/ import only the standard library and other sim/ packages, never
+// time, os, net or database packages (see imports_test.go), keep no global
+// mutable state, start no goroutines and draw all randomness from sim/rng.
+package sim
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// Game describes one game: its names, the setups it accepts, the numbers it
+// reports and the built-in bots that play it. Each game package exposes one.
+type Game struct {
+	// Name is the short lower-case identifier used in replays and URLs.
+	Name string
+	// Title is the human name shown in the dashboard.
+	Title string
+	// Rulesets lists the accepted ruleset names; the first is the default.
+	Rulesets []string
+	// MinPlayers and MaxPlayers bound the number of seats.
+	MinPlayers, MaxPlayers int
+	// DefaultPlayers is the seat count used when a recording names none.
+	DefaultPlayers int
+	// Metrics lists, in display order, the per-turn numbers the game reports
+	// in Stat. Only these are stored and charted.
+	Metrics []MetricDef
+	// Alphabet lists the game's common commands. The binary replay encodes a
+	// command found here as its index, so frequent commands cost a few bits;
+	// anything else is stored as escaped raw text. Append only: reordering
+	// changes the binary encoding of existing replays.
+	Alphabet []string
+	// Bots lists the built-in bots by name.
+	Bots []BotDef
+	// New starts a match. It validates the setup (ruleset, player count,
+	// config) and returns a *SetupError for anything it does not accept.
+	New func(Setup) (Match, error)
+}
+
+// Setup is everything that, together with the commands, determines a match.
+// All of it is written into the replay header.
+type Setup struct {
+	Ruleset string
+	Seed    uint64
+	Players int
+	// Config holds game-specific settings as a JSON object (board name,
+	// round count, explicit rolls...). Nil or empty means the defaults.
+	Config json.RawMessage
+}
+
+// Match is one match in progress. It is not safe for concurrent use.
+type Match interface {
+	// Step plays one turn. cmds holds one raw command per seat; "" means no
+	// command. Text the game cannot parse follows the game's own
+	// invalid-command rule and never fails the step. Step returns an error
+	// only when the call itself is wrong: the match is over (ErrOver) or
+	// len(cmds) differs from the number of seats.
+	Step(cmds []string) error
+	// Over reports whether the match has ended.
+	Over() bool
+	// Turn is the number of turns played so far (0 before the first Step).
+	Turn() int
+	// Result is the outcome so far; final once Over is true.
+	Result() Result
+	// AppendStats appends the per-turn numbers of every player, and of every
+	// unit where the game has units, and returns the extended slice.
+	AppendStats(dst []Stat) []Stat
+	// Events are what happened during the last Step. The slice is owned by
+	// the match and valid until the next Step.
+	Events() []Event
+	// Frame is a JSON-encodable snapshot of the full state for the inspector.
+	Frame() any
+	// View is what the bot in seat sees before choosing its next command, in
+	// the spirit of the original game's bot protocol. JSON-encodable.
+	View(seat int) any
+	// Hash is a 64-bit digest of a canonical encoding of the full state.
+	Hash() uint64
+}
+
+// Renderer is implemented by matches that can draw their current state as
+// text in the original game's symbols (used by `replaylab inspect`).
+type Renderer interface {
+	Render() string
+}
+
+// Result is the outcome of a match.
+type Result struct {
+	// Winner is the winning seat, or -1 for a draw or a match with no winner.
+	Winner int
+	// Reason says in a few words why the match ended ("survived all rolls",
+	// "caught by a snake", "time-out, higher score").
+	Reason string
+	// Players holds one entry per seat.
+	Players []PlayerResult
+}
+
+// Outcome is a seat's result in a match.
+type Outcome string
+
+// The outcomes of a seat.
+const (
+	Win     Outcome = "win"
+	Loss    Outcome = "loss"
+	Draw    Outcome = "draw"
+	Pending Outcome = "" // the match is not over
+)
+
+// PlayerResult is one seat's final standing.
+type PlayerResult struct {
+	Rank    int // 1 = best; equal ranks for a tie
+	Score   float64
+	Outcome Outcome
+}
+
+// MetricDef names a per-turn number. Key selects the Stat field holding it:
+// one of "energy", "hp", "score", "collisions", or "x1".."x6" for the
+// game-specific extras.
+type MetricDef struct {
+	Key   string
+	Name  string // stable identifier used in URLs, the API and CSV headers
+	Label string // human label for charts
+	// PerUnit is true when the metric is reported for units, not only for
+	// the player as a whole.
+	PerUnit bool
+}
+
+// MaxExtra is the number of game-specific metric slots in a Stat.
+const MaxExtra = 6
+
+// NoUnit marks a Stat or Event that belongs to a whole player, not a unit.
+const NoUnit = -1
+
+// Stat is one row of per-turn numbers for a player (Unit == NoUnit) or for
+// one of its units. Fields the game does not list in Metrics are zero.
+type Stat struct {
+	Seat       int
+	Unit       int
+	Alive      bool
+	Energy     float64
+	HP         float64
+	Score      float64
+	Collisions float64
+	Extra      [MaxExtra]float64
+}
+
+// Value returns the number stored under a MetricDef key, and false for an
+// unknown key.
+func (s *Stat) Value(key string) (float64, bool) {
+	switch key {
+	case "energy":
+		return s.Energy, true
+	case "hp":
+		return s.HP, true
+	case "score":
+		return s.Score, true
+	case "collisions":
+		return s.Collisions, true
+	}
+	if len(key) == 2 && key[0] == 'x' && key[1] >= '1' && key[1] < '1'+MaxExtra {
+		return s.Extra[key[1]-'1'], true
+	}
+	return 0, false
+}
+
+// Event is something that happened during a turn.
+type Event struct {
+	Seat   int    // acting seat, or -1 for the game itself
+	Unit   int    // acting unit, or NoUnit
+	Kind   string // collision, hit, kill, death, eat, pickup, spawn, invalid, timeout...
+	Target int    // affected seat, or -1
+	Amount float64
+	X, Y   int
+	Detail string
+}
+
+// Event kinds shared by every game. Games add their own.
+const (
+	EventInvalid = "invalid" // a command the game rejected
+	EventTimeout = "timeout" // the bot answered too late; no command was played
+	EventCrash   = "crash"   // the bot process died; it is silent from now on
+)
+
+// BotDef names a built-in bot and builds it.
+type BotDef struct {
+	Name        string
+	Description string
+	// New builds the bot for one seat of a match with the given setup. seed
+	// is the bot's own seed for any randomness it uses.
+	New func(setup Setup, seat int, seed uint64) (Bot, error)
+}
+
+// Bot is a built-in bot: a pure function of the views it has been shown
+// and its own seeded randomness.
+type Bot interface {
+	// Act returns the command for the next turn given the view from
+	// Match.View for the bot's seat.
+	Act(view any) string
+}
+
+// ErrOver is returned by Step once the match has ended.
+var ErrOver = errors.New("match is over")
+
+// SetupError reports a setup the game does not accept.
+type SetupError struct {
+	Field  string // "ruleset", "players", "config", "config.rolls"...
+	Reason string
+}
+
+func (e *SetupError) Error() string { return fmt.Sprintf("%s: %s", e.Field, e.Reason) }
+
+// Ruleset returns the ruleset to use for setup s: the game's default when s
+// names none, or a *SetupError when s names one the game does not know.
+func (g *Game) Ruleset(s Setup) (string, error) {
+	if s.Ruleset == "" {
+		return g.Rulesets[0], nil
+	}
+	for _, r := range g.Rulesets {
+		if r == s.Ruleset {
+			return r, nil
+		}
+	}
+	return "", &SetupError{Field: "ruleset", Reason: fmt.Sprintf("game %s has no ruleset %q (have %v)", g.Name, s.Ruleset, g.Rulesets)}
+}
+
+// CheckPlayers returns a *SetupError when n is outside the game's range.
+func (g *Game) CheckPlayers(n int) error {
+	if n < g.MinPlayers || n > g.MaxPlayers {
+		if g.MinPlayers == g.MaxPlayers {
+			return &SetupError{Field: "players", Reason: fmt.Sprintf("game %s takes %d players, got %d", g.Name, g.MinPlayers, n)}
+		}
+		return &SetupError{Field: "players", Reason: fmt.Sprintf("game %s takes %d to %d players, got %d", g.Name, g.MinPlayers, g.MaxPlayers, n)}
+	}
+	return nil
+}
+
+// Bot returns the built-in bot named name, or false.
+func (g *Game) Bot(name string) (BotDef, bool) {
+	for _, b := range g.Bots {
+		if b.Name == name {
+			return b, true
+		}
+	}
+	return BotDef{}, false
+}
+
+// Metric returns the metric with the given name, or false.
+func (g *Game) Metric(name string) (MetricDef, bool) {
+	for _, m := range g.Metrics {
+		if m.Name == name {
+			return m, true
+		}
+	}
+	return MetricDef{}, false
+}
+
+// DecodeConfig decodes a setup's JSON config into v, rejecting unknown
+// fields and trailing data. An empty config leaves v unchanged.
+func DecodeConfig(raw json.RawMessage, v any) error {
+	if len(raw) == 0 {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return &SetupError{Field: "config", Reason: err.Error()}
+	}
+	if dec.More() {
+		return &SetupError{Field: "config", Reason: "trailing data after the JSON object"}
+	}
+	return nil
+}
