@@ -1,0 +1,53 @@
+// Package replay is replaylab's action-log format: a header (game, ruleset,
+// seed, config, players) plus each player's raw command per turn, in a text
+// encoding (.rlog) for people and harnesses and a compact binary encoding
+// (.rpl) for storage. It also regenerates matches from logs (Run) and
+// records new ones (Recorder).
+package replay
+
+import "encoding/json"
+
+// Format is the value of the header's "format" field.
+const Format = "replaylab/1"
+
+// Header is the first line of a text replay and the head of a binary one.
+type Header struct {
+	Format  string          `json:"format"`
+	Game    string          `json:"game"`
+	Ruleset string          `json:"ruleset"`
+	Seed    uint64          `json:"seed"`
+	Config  json.RawMessage `json:"config"`
+	Players []Player        `json:"players"`
+}
+
+// Player names the bot in one seat.
+type Player struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// Log is a whole replay: the header, the commands and the recorder's notes.
+type Log struct {
+	Header Header
+	// Turns holds one entry per turn, in order: Turns[i] is turn i+1 and has
+	// one raw command per seat ("" = no command).
+	Turns [][]string
+	// Hashes are state hashes the recorder saw, in increasing turn order.
+	Hashes []Hash
+	// Notes are recorder observations that are not commands (timeouts,
+	// crashes), in increasing turn order.
+	Notes []Note
+}
+
+// Hash is the state hash after a turn (turn 0 is the initial state).
+type Hash struct {
+	Turn int
+	Sum  uint64
+}
+
+// Note is something the recorder saw about a seat in a turn.
+type Note struct {
+	Turn int
+	Seat int
+	Kind string // sim.EventTimeout or sim.EventCrash
+}

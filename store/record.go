@@ -1,0 +1,60 @@
+package store
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/replaylab/replaylab/sim"
+)
+
+// Record is everything Ingest writes for one match: the replay it came from
+// and every turn regenerated from it. Building one is CPU work with no
+// database access (see Build), so many can be built in parallel and handed
+// to the single writer.
+type Record struct {
+	ID      string // hex SHA-256 of the canonical binary replay
+	Game    string
+	Ruleset string
+	Seed    uint64
+	Config  json.RawMessage // canonical JSON object ("{}" when empty)
+	Players []Player
+	Encoded []byte // the binary replay (.rpl bytes)
+
+	Turns         int // turns played
+	Result        sim.Result
+	EngineVersion string
+	RegenTime     time.Duration // how long regeneration took
+
+	// Stats holds per-turn numbers for turns 0 (the initial state) to Turns.
+	Stats []TurnStat
+	// Events holds every event of turns 1..Turns.
+	Events []TurnEvent
+	// Frames holds the inspector frames of turns 0..Turns in chunks of
+	// consecutive turns.
+	Frames []FrameChunk
+}
+
+// Player is the bot in one seat.
+type Player struct {
+	Name    string
+	Version string
+}
+
+// TurnStat is one row of turn_stats.
+type TurnStat struct {
+	Turn int
+	sim.Stat
+}
+
+// TurnEvent is one row of events.
+type TurnEvent struct {
+	Turn int
+	sim.Event
+}
+
+// FrameChunk holds the frames of turns First..Last (inclusive) as a
+// compressed JSON array, so any turn loads with one row read.
+type FrameChunk struct {
+	First, Last int
+	Data        []byte
+}
