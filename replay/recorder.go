@@ -1,0 +1,90 @@
+package replay
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/replaylab/replaylab/sim"
+)
+
+// Recorder plays a match between agents and writes it as a Log.
+type Recorder struct {
+	Header Header  // game, ruleset, seed, config and players of the match
+	Agents []Agent // one per seat
+	// HashEvery adds a state hash every that many turns (0 = none); the
+	// initial and the final state are always hashed.
+	HashEvery int
+	// OnTurn, if set, is called after every turn (for progress).
+	OnTurn func(turn int)
+	// OnStderr, if set, receives what a bot wrote to standard error during
+	// a turn.
+	OnStderr func(turn, seat int, text string)
+}
+
+// Record plays the match to its end and returns its log. Agents answer
+// concurrently when there is more than one (bots of simultaneous-move games
+// think at the same time). It does not close the agents.
+func (r *Recorder) Record(ctx context.Context) (*Log, error) {
+	l := &Log{Header: r.Header}
+	g, err := l.Header.Check()
+	if err != nil {
+		return nil, err
+	}
+	if len(r.Agents) != len(l.Header.Players) {
+		return nil, fmt.Errorf("%d agents for %d players", len(r.Agents), len(l.Header.Players))
+	}
+	m, err := g.New(l.Header.Setup())
+	if err != nil {
+		return nil, err
+	}
+	l.Hashes = append(l.Hashes, Hash{Turn: 0, Sum: m.Hash()})
+	seats := len(r.Agents)
+	answers := make([]Answer, seats)
+	for turn := 1; !m.Over(); turn++ {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("turn %d: %w", turn, err)
+		}
+		if turn > MaxTurns {
+			return nil, fmt.Errorf("the match is not over after %d turns", MaxTurns)
+		}
+		r.ask(ctx, turn, m, answers)
+		cmds := make([]string, seats)
+		for s, a := range answers {
+			cmds[s] = a.Command
+			if a.Note != "" {
+				l.Notes = append(l.Notes, Note{Turn: turn, Seat: s, Kind: a.Note})
+			}
+			if a.Stderr != "" && r.OnStderr != nil {
+				r.OnStderr(turn, s, a.Stderr)
+			}
+		}
+		if err := m.Step(cmds); err != nil {
+			return nil, fmt.Errorf("turn %d: %w", turn, err)
+		}
+		l.Turns = append(l.Turns, cmds)
+		if m.Over() || r.HashEvery > 0 && turn%r.HashEvery == 0 {
+			l.Hashes = append(l.Hashes, Hash{Turn: turn, Sum: m.Hash()})
+		}
+		if r.OnTurn != nil {
+			r.OnTurn(turn)
+		}
+	}
+	return l, nil
+}
+
+func (r *Recorder) ask(ctx context.Context, turn int, m sim.Match, answers []Answer) {
+	if len(r.Agents) == 1 {
+		answers[0] = r.Agents[0].Act(ctx, turn, m.View(0))
+		return
+	}
+	views := make([]any, len(r.Agents))
+	for s := range views {
+		views[s] = m.View(s) // the match is not safe for concurrent use
+	}
+	var wg sync.WaitGroup
+	for s, a := range r.Agents {
+		wg.Go(func() { answers[s] = a.Act(ctx, turn, views[s]) })
+	}
+	wg.Wait()
+}

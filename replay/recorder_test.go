@@ -1,0 +1,213 @@
+package replay_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/replaylab/replaylab/replay"
+	"github.com/replaylab/replaylab/sim"
+	"github.com/replaylab/replaylab/sim/toad"
+)
+
+// botSource is an external bot: it reads the recorder's JSON lines and
+// answers "D" (stay), misbehaving as its first argument says:
+//
+//	json   answer in the JSON form
+//	slow   answer turn 3 after 400 ms (past the limit), then carry on
+//	crash  exit without answering at turn 4
+//	noisy  write to stderr every turn
+const botSource = `package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"time"
+)
+
+func main() {
+	mode := os.Args[1]
+	sc := bufio.NewScanner(os.Stdin)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var req struct {
+			Turn   int             ` + "`json:\"turn\"`" + `
+			Player int             ` + "`json:\"player\"`" + `
+			View   json.RawMessage ` + "`json:\"view\"`" + `
+		}
+		if err := json.Unmarshal(sc.Bytes(), &req); err != nil || len(req.View) == 0 {
+			fmt.Fprintln(os.Stderr, "bad request:", err)
+			os.Exit(2)
+		}
+		switch {
+		case mode == "slow" && req.Turn == 3:
+			time.Sleep(400 * time.Millisecond)
+		case mode == "crash" && req.Turn == 4:
+			fmt.Fprintln(os.Stderr, "giving up")
+			os.Exit(1)
+		case mode == "noisy":
+			fmt.Fprintf(os.Stderr, "thinking about turn %d\n", req.Turn)
+		}
+		if mode == "json" {
+			fmt.Printf("{\"turn\":%d,\"command\":\"D\"}\n", req.Turn)
+		} else {
+			fmt.Println("D")
+		}
+	}
+}
+`
+
+var (
+	buildBotOnce sync.Once
+	botPath      string
+	botErr       error
+)
+
+// buildBot compiles botSource once per test run.
+func buildBot(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("needs the go tool to build the external bot")
+	}
+	buildBotOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "replaylab-bot")
+		if err != nil {
+			botErr = err
+			return
+		}
+		src := filepath.Join(dir, "main.go")
+		if botErr = os.WriteFile(src, []byte(botSource), 0o644); botErr != nil {
+			return
+		}
+		botPath = filepath.Join(dir, "bot")
+		out, err := exec.Command("go", "build", "-o", botPath, src).CombinedOutput()
+		if err != nil {
+			botErr = err
+			botPath = string(out)
+		}
+	})
+	if botErr != nil {
+		t.Fatalf("build bot: %v\n%s", botErr, botPath)
+	}
+	return botPath
+}
+
+// recordHeader is a toad match whose rolls never put a snake in River 3, so
+// a bot that always stays ("D") survives all 8 turns.
+func recordHeader() replay.Header {
+	return replay.Header{Format: replay.Format, Game: "toad", Seed: 9, Config: []byte(`{"rolls":[0,32,33,1,2,16,8,17]}`), Players: []replay.Player{{Name: "bot"}}}
+}
+
+func recordWith(t *testing.T, agent replay.Agent) (*replay.Log, map[int]string) {
+	t.Helper()
+	stderr := map[int]string{}
+	r := replay.Recorder{
+		Header:    recordHeader(),
+		Agents:    []replay.Agent{agent},
+		HashEvery: 1,
+		OnStderr:  func(turn, _ int, text string) { stderr[turn] += text },
+	}
+	l, err := r.Record(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rest, err := agent.Close(); err != nil {
+		t.Errorf("close: %v", err)
+	} else if rest != "" {
+		stderr[len(l.Turns)] += rest
+	}
+	if _, err := replay.Run(l, nil); err != nil {
+		t.Fatalf("the recorded log does not regenerate: %v", err)
+	}
+	return l, stderr
+}
+
+func TestRecordExternalBot(t *testing.T) {
+	bot := buildBot(t)
+	tests := []struct {
+		mode      string
+		wantNotes []replay.Note
+		silentAt  []int // turns with no command
+		stderrAt  int   // a turn whose stderr must be captured (0 = none)
+	}{
+		{mode: "plain"},
+		{mode: "json"},
+		{mode: "slow", wantNotes: []replay.Note{{Turn: 3, Seat: 0, Kind: sim.EventTimeout}}, silentAt: []int{3}},
+		{mode: "crash", wantNotes: []replay.Note{{Turn: 4, Seat: 0, Kind: sim.EventCrash}}, silentAt: []int{4, 5, 6, 7, 8}, stderrAt: 4},
+		{mode: "noisy", stderrAt: 5},
+	}
+	for _, tt := range tests {
+		t.Run(tt.mode, func(t *testing.T) {
+			p, err := replay.StartProcess(context.Background(), []string{bot, tt.mode},
+				replay.ProcessOptions{TurnLimit: 200 * time.Millisecond, StartLimit: 5 * time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			l, stderr := recordWith(t, p)
+			if len(l.Turns) != 8 {
+				t.Fatalf("got %d turns, want 8", len(l.Turns))
+			}
+			if !equalNotes(l.Notes, tt.wantNotes) {
+				t.Errorf("notes %+v, want %+v", l.Notes, tt.wantNotes)
+			}
+			silent := map[int]bool{}
+			for _, s := range tt.silentAt {
+				silent[s] = true
+			}
+			for i, cmds := range l.Turns {
+				want := "D"
+				if silent[i+1] {
+					want = ""
+				}
+				// A slow answer to turn 3 must not be taken as turn 4's.
+				if cmds[0] != want {
+					t.Errorf("turn %d: command %q, want %q", i+1, cmds[0], want)
+				}
+			}
+			if tt.stderrAt > 0 && stderr[tt.stderrAt] == "" {
+				t.Errorf("no stderr captured at turn %d (have %v)", tt.stderrAt, stderr)
+			}
+			if tt.mode == "noisy" && !strings.Contains(stderr[5], "turn 5") {
+				t.Errorf("stderr of turn 5 = %q, want it to mention turn 5", stderr[5])
+			}
+		})
+	}
+}
+
+func equalNotes(a, b []replay.Note) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func TestRecordBuiltinAStarWins(t *testing.T) {
+	h := recordHeader()
+	a, err := replay.NewBuiltin(toad.Game, "astar", h.Setup(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, _ := recordWith(t, a)
+	m, err := replay.Run(l, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := m.Result(); r.Winner != 0 {
+		t.Errorf("astar lost a seeded (always solvable) game: %+v", r)
+	}
+	if _, err := replay.NewBuiltin(toad.Game, "nobody", h.Setup(), 0); err == nil || !strings.Contains(err.Error(), "have") {
+		t.Errorf("unknown bot: got %v, want an error listing the bots", err)
+	}
+}
