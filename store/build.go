@@ -1,0 +1,107 @@
+package store
+
+import (
+	"encoding/json"
+	"fmt"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/replaylab/replaylab/replay"
+	"github.com/replaylab/replaylab/sim"
+)
+
+// EngineVersion names the build that regenerated a match, stored with it so
+// a match can be traced to the code that produced its numbers.
+var EngineVersion = sync.OnceValue(func() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+				return "replaylab@" + s.Value[:12]
+			}
+		}
+		if v := bi.Main.Version; v != "" && v != "(devel)" {
+			return "replaylab@" + v
+		}
+	}
+	return "replaylab@devel"
+})
+
+// StoredFrame is what the frames table holds for one turn: the game's own
+// frame (State) with the commands that led to it, so the inspector shows
+// each player's command next to the board it produced.
+type StoredFrame struct {
+	Turn     int      `json:"turn"`
+	Commands []string `json:"commands"` // one per seat; empty at turn 0
+	State    any      `json:"state"`    // sim.Match.Frame()
+}
+
+// Build regenerates the match of a log and collects everything Ingest
+// writes. It touches no database, so callers run many Builds in parallel.
+func Build(l *replay.Log) (*Record, error) {
+	enc, err := l.Encode()
+	if err != nil {
+		return nil, err
+	}
+	rec := &Record{
+		ID:            enc.ID,
+		Game:          l.Header.Game,
+		Ruleset:       l.Header.Ruleset,
+		Seed:          l.Header.Seed,
+		Config:        l.Header.Config,
+		Encoded:       enc.Bytes,
+		EngineVersion: EngineVersion(),
+	}
+	for _, p := range l.Header.Players {
+		rec.Players = append(rec.Players, Player{Name: p.Name, Version: p.Version})
+	}
+	var (
+		stats  []sim.Stat
+		frames []json.RawMessage
+		first  int
+	)
+	flush := func(last int) error {
+		data, err := EncodeFrames(frames)
+		if err != nil {
+			return err
+		}
+		rec.Frames = append(rec.Frames, FrameChunk{First: first, Last: last, Data: data})
+		frames, first = frames[:0], last+1
+		return nil
+	}
+	start := time.Now()
+	m, err := replay.Run(l, func(tv *replay.TurnView) error {
+		stats = tv.Match.AppendStats(stats[:0])
+		for _, s := range stats {
+			rec.Stats = append(rec.Stats, TurnStat{Turn: tv.Turn, Stat: s})
+		}
+		for _, e := range tv.Events {
+			rec.Events = append(rec.Events, TurnEvent{Turn: tv.Turn, Event: e})
+		}
+		cmds := tv.Commands
+		if cmds == nil {
+			cmds = []string{}
+		}
+		f, err := json.Marshal(StoredFrame{Turn: tv.Turn, Commands: cmds, State: tv.Match.Frame()})
+		if err != nil {
+			return fmt.Errorf("turn %d: encode frame: %w", tv.Turn, err)
+		}
+		frames = append(frames, f)
+		if len(frames) == FrameChunkTurns {
+			return flush(tv.Turn)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(frames) > 0 {
+		if err := flush(m.Turn()); err != nil {
+			return nil, err
+		}
+	}
+	rec.RegenTime = time.Since(start)
+	rec.Turns = m.Turn()
+	rec.Result = m.Result()
+	return rec, nil
+}

@@ -1,0 +1,58 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+)
+
+// The kinds of error the store reports to its callers. Test for them with
+// errors.Is; the messages of the errors that carry them are meant for users.
+var (
+	// ErrNotFound means the match, replay or turn asked for does not exist.
+	ErrNotFound = errors.New("not found")
+	// ErrAmbiguous means a short match id matches more than one match.
+	ErrAmbiguous = errors.New("ambiguous")
+	// ErrInvalid means the request itself is wrong: a malformed id, an
+	// unknown metric key, a filter that makes no sense, a Record that is not
+	// internally consistent.
+	ErrInvalid = errors.New("invalid")
+	// ErrSchemaTooNew means the database was written by a newer replaylab
+	// with a schema this build does not know, so it is left untouched.
+	ErrSchemaTooNew = errors.New("database schema is newer than this program")
+)
+
+// Error is an error of one of the kinds above with a message for the user.
+type Error struct {
+	Kind error // ErrNotFound, ErrAmbiguous or ErrInvalid
+	Msg  string
+}
+
+// Error returns the message alone: the kind is for programs, not users.
+func (e *Error) Error() string { return e.Msg }
+
+// Unwrap lets errors.Is find the kind.
+func (e *Error) Unwrap() error { return e.Kind }
+
+func notFoundf(format string, args ...any) error {
+	return &Error{Kind: ErrNotFound, Msg: fmt.Sprintf(format, args...)}
+}
+
+func invalidf(format string, args ...any) error {
+	return &Error{Kind: ErrInvalid, Msg: fmt.Sprintf(format, args...)}
+}
+
+// HTTPStatus maps an error from the store to the HTTP status a handler
+// should answer with: the error kinds are the caller's fault (4xx), anything
+// else is the server's (500). A nil error is 200.
+func HTTPStatus(err error) int {
+	switch {
+	case err == nil:
+		return http.StatusOK
+	case errors.Is(err, ErrNotFound):
+		return http.StatusNotFound
+	case errors.Is(err, ErrAmbiguous), errors.Is(err, ErrInvalid):
+		return http.StatusBadRequest
+	}
+	return http.StatusInternalServerError
+}

@@ -1,0 +1,390 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/replaylab/replaylab/sim"
+)
+
+// Ingest writes a regenerated match: its replay, bots, players, per-turn
+// numbers, events and frames, in one transaction, so a failure at any step
+// leaves the database as it was. A match that is already stored is left
+// untouched and created is false; importing the same replay twice is not an
+// error.
+func (db *DB) Ingest(ctx context.Context, rec *Record) (created bool, err error) {
+	if err := rec.check(); err != nil {
+		return false, err
+	}
+	tx, err := db.write.BeginTx(ctx, nil)
+	if err != nil {
+		return false, fmt.Errorf("ingest %s: %w", rec.ID, err)
+	}
+	defer tx.Rollback()
+	created, err = ingest(ctx, tx, rec, time.Now())
+	if err != nil {
+		return false, fmt.Errorf("ingest %s: %w", rec.ID, err)
+	}
+	if !created {
+		return false, nil
+	}
+	if err := tx.Commit(); err != nil {
+		return false, fmt.Errorf("ingest %s: %w", rec.ID, err)
+	}
+	return true, nil
+}
+
+// check rejects a Record whose parts disagree with each other, before any
+// of it is written. What the schema enforces anyway (key uniqueness, value
+// ranges) is left to the schema.
+func (rec *Record) check() error {
+	if !isHexID(rec.ID) || len(rec.ID) != idLen {
+		return invalidf("record id %q is not a %d-digit lower-case hex SHA-256", rec.ID, idLen)
+	}
+	if rec.Game == "" {
+		return invalidf("record %s names no game", rec.ID)
+	}
+	if len(rec.Config) > 0 && !json.Valid(rec.Config) {
+		return invalidf("record %s: config is not valid JSON", rec.ID)
+	}
+	if len(rec.Players) == 0 || len(rec.Result.Players) != len(rec.Players) {
+		return invalidf("record %s has %d players and %d results", rec.ID, len(rec.Players), len(rec.Result.Players))
+	}
+	for seat, p := range rec.Players {
+		if p.Name == "" {
+			return invalidf("record %s: seat %d has no bot name", rec.ID, seat)
+		}
+		switch o := rec.Result.Players[seat].Outcome; o {
+		case sim.Win, sim.Loss, sim.Draw:
+		default:
+			return invalidf("record %s: seat %d has outcome %q, want win, loss or draw", rec.ID, seat, o)
+		}
+	}
+	if w := rec.Result.Winner; w < -1 || w >= len(rec.Players) {
+		return invalidf("record %s: winner seat %d out of range", rec.ID, w)
+	}
+	if rec.Turns < 0 {
+		return invalidf("record %s: %d turns", rec.ID, rec.Turns)
+	}
+	// Frame reads find a turn's chunk by its first turn, so the chunks must
+	// tile turns 0..Turns exactly.
+	next := 0
+	for i, c := range rec.Frames {
+		if c.First != next || c.Last < c.First || len(c.Data) == 0 {
+			return invalidf("record %s: frame chunk %d holds turns %d..%d (%d bytes), want a non-empty chunk from turn %d",
+				rec.ID, i, c.First, c.Last, len(c.Data), next)
+		}
+		next = c.Last + 1
+	}
+	if next != rec.Turns+1 {
+		return invalidf("record %s: frames cover turns 0..%d, want 0..%d", rec.ID, next-1, rec.Turns)
+	}
+	return nil
+}
+
+// ingest writes rec inside tx, or reports created=false and writes nothing
+// when the match is already stored. The existence check comes first so a
+// duplicate costs one lookup, not thousands of rejected rows; the writer's
+// transactions are immediate, so no other writer can slip in between.
+func ingest(ctx context.Context, tx *sql.Tx, rec *Record, now time.Time) (created bool, err error) {
+	var one int
+	err = tx.QueryRowContext(ctx, `SELECT 1 FROM matches WHERE id = ?`, rec.ID).Scan(&one)
+	if err == nil {
+		return false, nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return false, err
+	}
+	if err := insertReplay(ctx, tx, rec, now); err != nil {
+		return false, err
+	}
+	seq, err := insertMatch(ctx, tx, rec, now)
+	if err != nil {
+		return false, err
+	}
+	if err := insertPlayers(ctx, tx, rec, seq); err != nil {
+		return false, err
+	}
+	if err := insertStats(ctx, tx, rec, seq); err != nil {
+		return false, err
+	}
+	if err := insertEvents(ctx, tx, rec, seq); err != nil {
+		return false, err
+	}
+	if err := insertFrames(ctx, tx, rec, seq); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// insertReplay stores the replay unless it is already there: a replay may
+// be kept without its match, and the match is what Ingest adds.
+func insertReplay(ctx context.Context, tx *sql.Tx, rec *Record, now time.Time) error {
+	config := string(rec.Config)
+	if config == "" {
+		config = "{}"
+	}
+	_, err := tx.ExecContext(ctx, `
+		INSERT INTO replays (id, game, ruleset, seed, config, encoded, uploaded_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (id) DO NOTHING`,
+		rec.ID, rec.Game, rec.Ruleset, int64(rec.Seed), config, rec.Encoded, now.UnixMilli())
+	if err != nil {
+		return fmt.Errorf("replay: %w", err)
+	}
+	return nil
+}
+
+// insertMatch adds the match row and returns its seq, the key of the rows
+// derived from it.
+func insertMatch(ctx context.Context, tx *sql.Tx, rec *Record, now time.Time) (seq int64, err error) {
+	var winner any // NULL unless a seat won
+	if rec.Result.Winner >= 0 {
+		winner = rec.Result.Winner
+	}
+	err = tx.QueryRowContext(ctx, `
+		INSERT INTO matches (id, game, ruleset, turns, winner, reason, engine_version, regen_ms, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+		RETURNING seq`,
+		rec.ID, rec.Game, rec.Ruleset, rec.Turns, winner, rec.Result.Reason, rec.EngineVersion,
+		float64(rec.RegenTime)/float64(time.Millisecond), now.UnixMilli()).Scan(&seq)
+	if err != nil {
+		return 0, fmt.Errorf("match: %w", err)
+	}
+	return seq, nil
+}
+
+func insertPlayers(ctx context.Context, tx *sql.Tx, rec *Record, seq int64) error {
+	stmt, err := tx.PrepareContext(ctx, `
+		INSERT INTO match_players (match_seq, seat, bot_id, score, rank, outcome)
+		VALUES (?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	for seat, p := range rec.Players {
+		bot, err := upsertBot(ctx, tx, rec.Game, p)
+		if err != nil {
+			return fmt.Errorf("seat %d: bot: %w", seat, err)
+		}
+		r := rec.Result.Players[seat]
+		if _, err := stmt.ExecContext(ctx, seq, seat, bot, r.Score, r.Rank, string(r.Outcome)); err != nil {
+			return fmt.Errorf("seat %d: %w", seat, err)
+		}
+	}
+	return nil
+}
+
+// upsertBot returns the id of the bot, adding it on its first match.
+func upsertBot(ctx context.Context, tx *sql.Tx, game string, p Player) (int64, error) {
+	var id int64
+	err := tx.QueryRowContext(ctx, `SELECT id FROM bots WHERE game = ? AND name = ? AND version = ?`,
+		game, p.Name, p.Version).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = tx.QueryRowContext(ctx, `INSERT INTO bots (game, name, version) VALUES (?, ?, ?) RETURNING id`,
+			game, p.Name, p.Version).Scan(&id)
+	}
+	return id, err
+}
+
+// metricColumns are the turn_stats columns of a sim.Stat's numbers, in the
+// order of metricValues.
+var metricColumns = [...]string{"energy", "hp", "score", "collisions", "x1", "x2", "x3", "x4", "x5", "x6"}
+
+func metricValues(s *sim.Stat) [len(metricColumns)]float64 {
+	x := &s.Extra
+	return [...]float64{s.Energy, s.HP, s.Score, s.Collisions, x[0], x[1], x[2], x[3], x[4], x[5]}
+}
+
+// insertStats writes the per-turn numbers. Metric columns that are zero in
+// every row of the match are left out of the INSERT and take their DEFAULT
+// 0: games use few of the ten, and every bound value is a call into C,
+// the largest cost of ingest.
+func insertStats(ctx context.Context, tx *sql.Tx, rec *Record, seq int64) error {
+	var set [len(metricColumns)]bool
+	for i := range rec.Stats {
+		for k, v := range metricValues(&rec.Stats[i].Stat) {
+			set[k] = set[k] || v != 0
+		}
+	}
+	cols := []string{"turn", "seat", "unit", "alive"}
+	var used []int
+	for k, ok := range set {
+		if ok {
+			cols = append(cols, metricColumns[k])
+			used = append(used, k)
+		}
+	}
+	b, err := newBatch(ctx, tx, "turn_stats", cols, seq)
+	if err != nil {
+		return err
+	}
+	defer b.close()
+	for i := range rec.Stats {
+		s := &rec.Stats[i]
+		r, err := b.row(ctx)
+		if err != nil {
+			return fmt.Errorf("turn stats: %w", err)
+		}
+		alive := int64(0)
+		if s.Alive {
+			alive = 1
+		}
+		r[0], r[1], r[2], r[3] = s.Turn, s.Seat, s.Unit, alive
+		vals := metricValues(&s.Stat)
+		for j, k := range used {
+			r[4+j] = vals[k]
+		}
+	}
+	if err := b.flush(ctx); err != nil {
+		return fmt.Errorf("turn stats: %w", err)
+	}
+	return nil
+}
+
+var eventColumns = []string{"turn", "pos", "seat", "unit", "kind", "target", "amount", "x", "y", "detail"}
+
+func insertEvents(ctx context.Context, tx *sql.Tx, rec *Record, seq int64) error {
+	b, err := newBatch(ctx, tx, "events", eventColumns, seq)
+	if err != nil {
+		return err
+	}
+	defer b.close()
+	for i := range rec.Events {
+		e := &rec.Events[i]
+		r, err := b.row(ctx)
+		if err != nil {
+			return fmt.Errorf("events: %w", err)
+		}
+		r[0], r[1], r[2], r[3], r[4] = e.Turn, i, e.Seat, e.Unit, e.Kind
+		r[5], r[6], r[7], r[8], r[9] = e.Target, e.Amount, e.X, e.Y, e.Detail
+	}
+	if err := b.flush(ctx); err != nil {
+		return fmt.Errorf("events: %w", err)
+	}
+	return nil
+}
+
+func insertFrames(ctx context.Context, tx *sql.Tx, rec *Record, seq int64) error {
+	stmt, err := tx.PrepareContext(ctx, `
+		INSERT INTO frames (match_seq, first_turn, last_turn, data) VALUES (?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	for _, c := range rec.Frames {
+		if _, err := stmt.ExecContext(ctx, seq, c.First, c.Last, c.Data); err != nil {
+			return fmt.Errorf("frames %d..%d: %w", c.First, c.Last, err)
+		}
+	}
+	return nil
+}
+
+// batchRows is how many rows one multi-row INSERT carries. Each statement
+// execution costs a round through database/sql and the driver (argument
+// conversion, a goroutine watching ctx); sharing it among many rows is what
+// makes bulk ingest fast. 64 rows of turn_stats bind under 1,000 parameters,
+// far below SQLite's limit.
+const batchRows = 64
+
+// batch inserts rows of one match into one table with a prepared multi-row
+// INSERT, and a prepared single-row INSERT for the remainder. The multi-row
+// statement is prepared at the first full batch, so short matches do not
+// pay for parsing it. The argument slices are reused from batch to batch.
+type batch struct {
+	tx        *sql.Tx
+	table     string
+	cols      []string
+	full, one *sql.Stmt
+	args      []any // args[0] is the match seq (?1 in every row), then the rows
+	oneArgs   []any
+	n         int // rows filled in args
+}
+
+func newBatch(ctx context.Context, tx *sql.Tx, table string, cols []string, seq int64) (*batch, error) {
+	one, err := tx.PrepareContext(ctx, insertSQL(table, cols, 1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", table, err)
+	}
+	b := &batch{tx: tx, table: table, cols: cols, one: one}
+	b.args = make([]any, 1+batchRows*len(cols))
+	b.oneArgs = make([]any, 1+len(cols))
+	b.args[0], b.oneArgs[0] = seq, seq
+	return b, nil
+}
+
+// row returns the argument slots of the next row, executing the batch
+// first when it is full.
+func (b *batch) row(ctx context.Context) ([]any, error) {
+	if b.n == batchRows {
+		if err := b.execFull(ctx); err != nil {
+			return nil, err
+		}
+	}
+	w := len(b.cols)
+	start := 1 + b.n*w
+	b.n++
+	return b.args[start : start+w], nil
+}
+
+func (b *batch) execFull(ctx context.Context) error {
+	if b.full == nil {
+		var err error
+		if b.full, err = b.tx.PrepareContext(ctx, insertSQL(b.table, b.cols, batchRows)); err != nil {
+			return err
+		}
+	}
+	_, err := b.full.ExecContext(ctx, b.args...)
+	b.n = 0
+	return err
+}
+
+// flush writes the rows of a partly filled batch one by one.
+func (b *batch) flush(ctx context.Context) error {
+	if b.n == batchRows {
+		return b.execFull(ctx)
+	}
+	w := len(b.cols)
+	for i := range b.n {
+		copy(b.oneArgs[1:], b.args[1+i*w:1+(i+1)*w])
+		if _, err := b.one.ExecContext(ctx, b.oneArgs...); err != nil {
+			return err
+		}
+	}
+	b.n = 0
+	return nil
+}
+
+func (b *batch) close() {
+	if b.full != nil {
+		b.full.Close()
+	}
+	b.one.Close()
+}
+
+// insertSQL builds "INSERT INTO table (match_seq, cols...) VALUES (?1, ?2,
+// ...), (?1, ...)" for rows rows. Table and column names come from the
+// constants above, never from input.
+func insertSQL(table string, cols []string, rows int) string {
+	var sb strings.Builder
+	sb.WriteString("INSERT INTO " + table + " (match_seq, " + strings.Join(cols, ", ") + ") VALUES ")
+	p := 2
+	for r := range rows {
+		if r > 0 {
+			sb.WriteString(", ")
+		}
+		sb.WriteString("(?1")
+		for range cols {
+			sb.WriteString(", ?" + strconv.Itoa(p))
+			p++
+		}
+		sb.WriteString(")")
+	}
+	return sb.String()
+}

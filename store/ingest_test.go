@@ -1,0 +1,280 @@
+package store
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/replaylab/replaylab/sim"
+)
+
+// openTest opens a fresh database file in a temporary directory; each
+// :memory: connection would be a different database.
+func openTest(t testing.TB) *DB {
+	t.Helper()
+	db, err := Open(context.Background(), filepath.Join(t.TempDir(), "test.db"))
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := db.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	return db
+}
+
+// testID returns a well-formed match id derived from n.
+func testID(n int) string {
+	sum := sha256.Sum256(fmt.Appendf(nil, "match %d", n))
+	return hex.EncodeToString(sum[:])
+}
+
+// recordSpec describes a synthetic match for makeRecord.
+type recordSpec struct {
+	id           string
+	game         string
+	turns, units int
+	players      []Player
+	winner       int // -1 for a draw
+}
+
+// makeRecord builds a Record the way Build would, with numbers that are a
+// known function of turn, seat and unit so queries can be checked exactly:
+// turn_stats rows for turns 0..turns of every seat (the player, then its
+// units), events every third turn, and frames {"turn":N} in chunks of
+// FrameChunkTurns.
+func makeRecord(t testing.TB, s recordSpec) *Record {
+	t.Helper()
+	if s.game == "" {
+		s.game = "worms"
+	}
+	if s.players == nil {
+		s.players = []Player{{"alpha", "1"}, {"beta", "2"}}
+	}
+	rec := &Record{
+		ID:            s.id,
+		Game:          s.game,
+		Ruleset:       "base",
+		Seed:          1<<63 + 42, // above MaxInt64: must survive the int64 bit-cast
+		Config:        json.RawMessage(`{"map":"small"}`),
+		Players:       s.players,
+		Encoded:       []byte("RPL\x01 encoded " + s.id),
+		Turns:         s.turns,
+		EngineVersion: "replaylab@test",
+		RegenTime:     1500 * time.Microsecond,
+		Result:        sim.Result{Winner: s.winner, Reason: "test over"},
+	}
+	for seat := range s.players {
+		pr := sim.PlayerResult{Rank: 1, Score: float64(10 * seat), Outcome: sim.Draw}
+		if s.winner >= 0 {
+			pr.Outcome, pr.Rank = sim.Loss, 2
+			if seat == s.winner {
+				pr.Outcome, pr.Rank = sim.Win, 1
+			}
+		}
+		rec.Result.Players = append(rec.Result.Players, pr)
+	}
+	var frames []json.RawMessage
+	first := 0
+	for turn := 0; turn <= s.turns; turn++ {
+		for seat := range s.players {
+			for unit := sim.NoUnit; unit < s.units; unit++ {
+				rec.Stats = append(rec.Stats, TurnStat{Turn: turn, Stat: statAt(turn, seat, unit)})
+			}
+			if turn > 0 && turn%3 == 0 {
+				rec.Events = append(rec.Events,
+					TurnEvent{Turn: turn, Event: sim.Event{Seat: seat, Unit: 0, Kind: "hit", Target: (seat + 1) % len(s.players), Amount: 8, X: turn, Y: seat, Detail: "banana"}},
+					TurnEvent{Turn: turn, Event: sim.Event{Seat: seat, Unit: sim.NoUnit, Kind: "collision", Target: -1, Amount: 0.5, X: -1, Y: 2}})
+			}
+		}
+		frames = append(frames, fmt.Appendf(nil, `{"turn":%d}`, turn))
+		if len(frames) == FrameChunkTurns || turn == s.turns {
+			data, err := EncodeFrames(frames)
+			if err != nil {
+				t.Fatalf("EncodeFrames: %v", err)
+			}
+			rec.Frames = append(rec.Frames, FrameChunk{First: first, Last: turn, Data: data})
+			frames, first = frames[:0], turn+1
+		}
+	}
+	return rec
+}
+
+// statAt is the synthetic Stat of a turn, seat and unit.
+func statAt(turn, seat, unit int) sim.Stat {
+	s := sim.Stat{
+		Seat:       seat,
+		Unit:       unit,
+		Alive:      turn < 100 || unit != 0,
+		Energy:     float64(turn*10 + seat),
+		HP:         float64(100 - turn),
+		Score:      float64(turn*seat) + 0.25,
+		Collisions: float64(unit + 1),
+	}
+	for k := range s.Extra {
+		s.Extra[k] = float64(k*turn) + float64(unit)/8
+	}
+	return s
+}
+
+// tables lists every table of the schema, for row counts.
+var tables = []string{"replays", "matches", "bots", "match_players", "turn_stats", "events", "frames"}
+
+// rowCounts returns the number of rows of each table.
+func rowCounts(t *testing.T, db *DB) map[string]int {
+	t.Helper()
+	counts := make(map[string]int)
+	for _, table := range tables {
+		var n int
+		if err := db.read.QueryRow("SELECT count(*) FROM " + table).Scan(&n); err != nil {
+			t.Fatalf("count %s: %v", table, err)
+		}
+		counts[table] = n
+	}
+	return counts
+}
+
+func mustIngest(t *testing.T, db *DB, rec *Record) {
+	t.Helper()
+	created, err := db.Ingest(context.Background(), rec)
+	if err != nil || !created {
+		t.Fatalf("Ingest %s: got created=%v, %v; want true, nil", rec.ID, created, err)
+	}
+}
+
+func TestIngestRowCounts(t *testing.T) {
+	db := openTest(t)
+	rec := makeRecord(t, recordSpec{id: testID(1), turns: 130, units: 2, winner: 0})
+	mustIngest(t, db, rec)
+	want := map[string]int{
+		"replays":       1,
+		"matches":       1,
+		"bots":          2,
+		"match_players": 2,
+		"turn_stats":    131 * 2 * 3,
+		"events":        len(rec.Events),
+		"frames":        3, // 0..63, 64..127, 128..130
+	}
+	if got := rowCounts(t, db); !reflect.DeepEqual(got, want) {
+		t.Errorf("row counts: got %v, want %v", got, want)
+	}
+}
+
+func TestIngestIdempotent(t *testing.T) {
+	db := openTest(t)
+	ctx := context.Background()
+	rec := makeRecord(t, recordSpec{id: testID(1), turns: 70, units: 1, winner: 1})
+	mustIngest(t, db, rec)
+	before := rowCounts(t, db)
+	for i := range 2 {
+		created, err := db.Ingest(ctx, rec)
+		if err != nil || created {
+			t.Fatalf("re-ingest %d: got created=%v, %v; want false, nil", i, created, err)
+		}
+	}
+	if after := rowCounts(t, db); !reflect.DeepEqual(after, before) {
+		t.Errorf("row counts after re-ingest: got %v, want %v", after, before)
+	}
+	// A second match by the same bots reuses their rows.
+	mustIngest(t, db, makeRecord(t, recordSpec{id: testID(2), turns: 5, winner: 0}))
+	if got := rowCounts(t, db)["bots"]; got != 2 {
+		t.Errorf("bots after a second match: got %d, want 2", got)
+	}
+}
+
+func TestIngestFailureWritesNothing(t *testing.T) {
+	tests := []struct {
+		name    string
+		spoil   func(*Record)
+		invalid bool // rejected before the transaction
+	}{
+		{"duplicate turn_stats key", func(r *Record) { r.Stats = append(r.Stats, r.Stats[len(r.Stats)/2]) }, false},
+		{"turn_stats seat out of range", func(r *Record) { r.Stats[len(r.Stats)-1].Seat = -3 }, false},
+		{"event without kind", func(r *Record) { r.Events[len(r.Events)-1].Kind = "" }, false},
+		{"gap between frame chunks", func(r *Record) { r.Frames[1].First++ }, true},
+		{"empty frame chunk", func(r *Record) { r.Frames[2].Data = nil }, true},
+		{"frames short of the last turn", func(r *Record) { r.Frames = r.Frames[:2] }, true},
+		{"pending outcome", func(r *Record) { r.Result.Players[1].Outcome = sim.Pending }, true},
+		{"players and results differ", func(r *Record) { r.Result.Players = r.Result.Players[:1] }, true},
+		{"winner out of range", func(r *Record) { r.Result.Winner = 2 }, true},
+		{"bad id", func(r *Record) { r.ID = "ABC" }, true},
+		{"config not JSON", func(r *Record) { r.Config = json.RawMessage("{") }, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			db := openTest(t)
+			rec := makeRecord(t, recordSpec{id: testID(1), turns: 130, units: 1, winner: 0})
+			tt.spoil(rec)
+			created, err := db.Ingest(context.Background(), rec)
+			if err == nil || created {
+				t.Fatalf("Ingest: got created=%v, %v; want an error", created, err)
+			}
+			if got := errors.Is(err, ErrInvalid); got != tt.invalid {
+				t.Errorf("errors.Is(%v, ErrInvalid): got %v, want %v", err, got, tt.invalid)
+			}
+			for table, n := range rowCounts(t, db) {
+				if n != 0 {
+					t.Errorf("%s: got %d rows, want 0", table, n)
+				}
+			}
+			// The writer is usable again: the failed transaction is gone.
+			mustIngest(t, db, makeRecord(t, recordSpec{id: testID(2), turns: 3, winner: 0}))
+		})
+	}
+}
+
+// BenchmarkIngest writes matches of 2000 turns and 4 seats (FoodFight's
+// size, the longest matches) into a WAL file and reports turn_stats rows
+// per second. "foodfight" sets the numbers that game reports (energy,
+// score, collisions, two extras) and one event per seat every third turn;
+// "all-metrics" sets all ten metric columns and twice the events, the
+// worst case.
+func BenchmarkIngest(b *testing.B) {
+	const turns, seats = 2000, 4
+	players := make([]Player, seats)
+	for i := range players {
+		players[i] = Player{Name: fmt.Sprintf("bot%d", i), Version: "1"}
+	}
+	foodfight := func(rec *Record) {
+		for i := range rec.Stats {
+			s := &rec.Stats[i]
+			s.HP = 0
+			s.Extra = [sim.MaxExtra]float64{s.Extra[0], s.Extra[1]}
+		}
+		rec.Events = slices.DeleteFunc(rec.Events, func(e TurnEvent) bool { return e.Kind != "hit" })
+	}
+	for _, bm := range []struct {
+		name  string
+		shape func(*Record)
+	}{
+		{"foodfight", foodfight},
+		{"all-metrics", func(*Record) {}},
+	} {
+		b.Run(bm.name, func(b *testing.B) {
+			db := openTest(b)
+			ctx := context.Background()
+			tmpl := makeRecord(b, recordSpec{turns: turns, players: players, winner: 0})
+			bm.shape(tmpl)
+			n := 0
+			for b.Loop() {
+				rec := *tmpl
+				rec.ID = testID(n)
+				n++
+				if _, err := db.Ingest(ctx, &rec); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(len(tmpl.Stats)*n)/b.Elapsed().Seconds(), "rows/s")
+			b.ReportMetric(float64(len(tmpl.Events)), "events/op")
+		})
+	}
+}

@@ -1,0 +1,355 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/replaylab/replaylab/sim"
+)
+
+// idLen is the length of a full match id: a hex SHA-256.
+const idLen = 64
+
+// MinPrefix is the shortest id prefix Match accepts. Shorter prefixes would
+// start to collide once a database holds a few tens of thousands of matches.
+const MinPrefix = 8
+
+// Paging limits of Matches.
+const (
+	DefaultLimit = 50
+	MaxLimit     = 1000
+)
+
+// MatchSummary is what lists and match pages show about a match.
+type MatchSummary struct {
+	ID            string
+	Game          string
+	Ruleset       string
+	Seed          uint64
+	Config        json.RawMessage
+	Turns         int
+	Winner        int // winning seat, or -1 for a draw or no winner
+	Reason        string
+	EngineVersion string
+	RegenTime     time.Duration
+	CreatedAt     time.Time
+	Players       []PlayerSummary // in seat order
+}
+
+// PlayerSummary is one seat of a match.
+type PlayerSummary struct {
+	Seat    int
+	Name    string
+	Version string
+	Score   float64
+	Rank    int
+	Outcome sim.Outcome
+}
+
+// MatchFilter selects matches for Matches. Zero fields select everything.
+type MatchFilter struct {
+	Game string
+	// Bot keeps the matches in which a bot of this name played a seat;
+	// Version narrows it to one version of that bot, and Outcome to the
+	// matches it won, lost or drew. Version and Outcome need Bot.
+	Bot     string
+	Version string
+	Outcome sim.Outcome
+	// Limit is the page size: DefaultLimit when 0, at most MaxLimit.
+	Limit  int
+	Offset int
+}
+
+// where turns the filter into SQL conditions on matches m. Only constant
+// SQL text is added; every value is a parameter.
+func (f MatchFilter) where() (string, []any, error) {
+	var conds []string
+	var args []any
+	if f.Game != "" {
+		conds = append(conds, "m.game = ?")
+		args = append(args, f.Game)
+	}
+	if f.Bot == "" && (f.Version != "" || f.Outcome != "") {
+		return "", nil, invalidf("a version or outcome filter needs a bot")
+	}
+	if f.Bot != "" {
+		sub := "SELECT mp.match_seq FROM match_players mp JOIN bots b ON b.id = mp.bot_id WHERE b.name = ?"
+		args = append(args, f.Bot)
+		if f.Game != "" {
+			sub += " AND b.game = ?"
+			args = append(args, f.Game)
+		}
+		if f.Version != "" {
+			sub += " AND b.version = ?"
+			args = append(args, f.Version)
+		}
+		switch f.Outcome {
+		case "":
+		case sim.Win, sim.Loss, sim.Draw:
+			sub += " AND mp.outcome = ?"
+			args = append(args, string(f.Outcome))
+		default:
+			return "", nil, invalidf("outcome %q: want win, loss or draw", f.Outcome)
+		}
+		conds = append(conds, "m.seq IN ("+sub+")")
+	}
+	if len(conds) == 0 {
+		return "", nil, nil
+	}
+	return " WHERE " + strings.Join(conds, " AND "), args, nil
+}
+
+// Matches returns one page of the matches selected by f, newest first, and
+// how many matches f selects in all.
+func (db *DB) Matches(ctx context.Context, f MatchFilter) ([]MatchSummary, int, error) {
+	where, args, err := f.where()
+	if err != nil {
+		return nil, 0, err
+	}
+	if f.Limit < 0 || f.Offset < 0 {
+		return nil, 0, invalidf("limit %d, offset %d: want values of 0 or more", f.Limit, f.Offset)
+	}
+	limit := f.Limit
+	if limit == 0 {
+		limit = DefaultLimit
+	}
+	limit = min(limit, MaxLimit)
+
+	tx, err := db.readTx(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer tx.Rollback()
+	var total int
+	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM matches m"+where, args...).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("count matches: %w", err)
+	}
+	ms, err := listMatches(ctx, tx, matchSelect+where+" ORDER BY m.seq DESC LIMIT ? OFFSET ?",
+		append(args, limit, f.Offset)...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("list matches: %w", err)
+	}
+	if err := findPlayers(ctx, tx, ms); err != nil {
+		return nil, 0, err
+	}
+	return ms, total, nil
+}
+
+// Match returns the match with the given id, or with the only id that
+// starts with it when it is a prefix of at least MinPrefix hex digits (the
+// dashboard shows short ids). A prefix shared by several matches is
+// ErrAmbiguous.
+func (db *DB) Match(ctx context.Context, id string) (MatchSummary, error) {
+	tx, err := db.readTx(ctx)
+	if err != nil {
+		return MatchSummary{}, err
+	}
+	defer tx.Rollback()
+	full, err := resolveID(ctx, tx, id)
+	if err != nil {
+		return MatchSummary{}, err
+	}
+	m, err := scanMatch(tx.QueryRowContext(ctx, matchSelect+" WHERE m.id = ?", full))
+	if err != nil {
+		return MatchSummary{}, fmt.Errorf("match %s: %w", full, err)
+	}
+	ms := []MatchSummary{m}
+	if err := findPlayers(ctx, tx, ms); err != nil {
+		return MatchSummary{}, err
+	}
+	return ms[0], nil
+}
+
+// listMatches runs a query built on matchSelect.
+func listMatches(ctx context.Context, tx *sql.Tx, query string, args ...any) ([]MatchSummary, error) {
+	rows, err := tx.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	ms := []MatchSummary{}
+	for rows.Next() {
+		m, err := scanMatch(rows)
+		if err != nil {
+			return nil, err
+		}
+		ms = append(ms, m)
+	}
+	return ms, rows.Err()
+}
+
+// resolveID returns the full id of the match that id names, in full or by
+// a unique prefix.
+func resolveID(ctx context.Context, tx *sql.Tx, id string) (string, error) {
+	id = strings.ToLower(id)
+	if len(id) < MinPrefix || len(id) > idLen || !isHexID(id) {
+		return "", invalidf("match id %q: want %d to %d hex digits", id, MinPrefix, idLen)
+	}
+	// Every id with this prefix sorts between the prefix and the prefix
+	// followed by 'g', the character after the hex digits, so the primary
+	// key index answers the range directly.
+	rows, err := tx.QueryContext(ctx, `SELECT id FROM matches WHERE id >= ? AND id < ? ORDER BY id LIMIT 2`, id, id+"g")
+	if err != nil {
+		return "", err
+	}
+	defer rows.Close()
+	var found []string
+	for rows.Next() {
+		var full string
+		if err := rows.Scan(&full); err != nil {
+			return "", err
+		}
+		found = append(found, full)
+	}
+	if err := rows.Err(); err != nil {
+		return "", err
+	}
+	switch len(found) {
+	case 0:
+		return "", notFoundf("match %s not found", id)
+	case 1:
+		return found[0], nil
+	}
+	return "", &Error{Kind: ErrAmbiguous, Msg: fmt.Sprintf("match id %s is ambiguous: give more digits", id)}
+}
+
+// isHexID reports whether s consists of lower-case hex digits only.
+func isHexID(s string) bool {
+	for i := range len(s) {
+		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// matchSelect selects what scanMatch reads, from matches m.
+const matchSelect = `
+	SELECT m.id, m.game, m.ruleset, r.seed, r.config, m.turns, m.winner, m.reason,
+		m.engine_version, m.regen_ms, m.created_at
+	FROM matches m JOIN replays r ON r.id = m.id`
+
+func scanMatch(row interface{ Scan(...any) error }) (MatchSummary, error) {
+	var (
+		m       MatchSummary
+		seed    int64
+		config  string
+		winner  sql.NullInt64
+		regenMS float64
+		created int64
+	)
+	err := row.Scan(&m.ID, &m.Game, &m.Ruleset, &seed, &config, &m.Turns, &winner, &m.Reason,
+		&m.EngineVersion, &regenMS, &created)
+	if errors.Is(err, sql.ErrNoRows) {
+		return m, notFoundf("match not found")
+	}
+	if err != nil {
+		return m, err
+	}
+	m.Seed = uint64(seed)
+	m.Config = json.RawMessage(config)
+	m.Winner = -1
+	if winner.Valid {
+		m.Winner = int(winner.Int64)
+	}
+	m.RegenTime = time.Duration(regenMS * float64(time.Millisecond))
+	m.CreatedAt = time.UnixMilli(created).UTC()
+	return m, nil
+}
+
+// findPlayers fills in the players of ms with one query.
+func findPlayers(ctx context.Context, tx *sql.Tx, ms []MatchSummary) error {
+	if len(ms) == 0 {
+		return nil
+	}
+	index := make(map[string]int, len(ms))
+	args := make([]any, len(ms))
+	for i, m := range ms {
+		index[m.ID] = i
+		args[i] = m.ID
+	}
+	// One placeholder per match: the count varies, the text stays constant.
+	rows, err := tx.QueryContext(ctx, `
+		SELECT m.id, mp.seat, b.name, b.version, mp.score, mp.rank, mp.outcome
+		FROM matches m
+		JOIN match_players mp ON mp.match_seq = m.seq
+		JOIN bots b ON b.id = mp.bot_id
+		WHERE m.id IN (?`+strings.Repeat(", ?", len(ms)-1)+`)
+		ORDER BY m.seq, mp.seat`, args...)
+	if err != nil {
+		return fmt.Errorf("players: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var (
+			id      string
+			p       PlayerSummary
+			outcome string
+		)
+		if err := rows.Scan(&id, &p.Seat, &p.Name, &p.Version, &p.Score, &p.Rank, &outcome); err != nil {
+			return fmt.Errorf("players: %w", err)
+		}
+		p.Outcome = sim.Outcome(outcome)
+		m := &ms[index[id]]
+		m.Players = append(m.Players, p)
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("players: %w", err)
+	}
+	return nil
+}
+
+// CountMatches returns the number of stored matches.
+func (db *DB) CountMatches(ctx context.Context) (int, error) {
+	var n int
+	if err := db.read.QueryRowContext(ctx, `SELECT count(*) FROM matches`).Scan(&n); err != nil {
+		return 0, fmt.Errorf("count matches: %w", err)
+	}
+	return n, nil
+}
+
+// GameCount is the number of stored matches of one game.
+type GameCount struct {
+	Game    string
+	Matches int
+}
+
+// Games returns how many matches each game has, by game name. Games with
+// no stored match are not listed.
+func (db *DB) Games(ctx context.Context) ([]GameCount, error) {
+	rows, err := db.read.QueryContext(ctx, `SELECT game, count(*) FROM matches GROUP BY game ORDER BY game`)
+	if err != nil {
+		return nil, fmt.Errorf("count games: %w", err)
+	}
+	defer rows.Close()
+	gs := []GameCount{}
+	for rows.Next() {
+		var g GameCount
+		if err := rows.Scan(&g.Game, &g.Matches); err != nil {
+			return nil, fmt.Errorf("count games: %w", err)
+		}
+		gs = append(gs, g)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("count games: %w", err)
+	}
+	return gs, nil
+}
+
+// Replay returns the binary replay (.rpl bytes) with the given full id.
+func (db *DB) Replay(ctx context.Context, id string) ([]byte, error) {
+	var data []byte
+	err := db.read.QueryRowContext(ctx, `SELECT encoded FROM replays WHERE id = ?`, id).Scan(&data)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, notFoundf("replay %s not found", id)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("replay %s: %w", id, err)
+	}
+	return data, nil
+}

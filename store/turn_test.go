@@ -1,0 +1,214 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"testing"
+
+	"github.com/replaylab/replaylab/sim"
+)
+
+func TestSeries(t *testing.T) {
+	db := openTest(t)
+	ctx := context.Background()
+	const turns, seats, units = 130, 2, 2
+	rec := makeRecord(t, recordSpec{id: testID(1), turns: turns, units: units, winner: 0})
+	mustIngest(t, db, rec)
+
+	for _, key := range []string{"alive", "energy", "hp", "score", "collisions", "x1", "x2", "x3", "x4", "x5", "x6"} {
+		t.Run(key, func(t *testing.T) {
+			got, err := db.Series(ctx, rec.ID, key)
+			if err != nil {
+				t.Fatalf("Series: %v", err)
+			}
+			// One line per seat and unit, each in turn order.
+			var want []Point
+			for seat := range seats {
+				for unit := sim.NoUnit; unit < units; unit++ {
+					for turn := 0; turn <= turns; turn++ {
+						s := statAt(turn, seat, unit)
+						v, ok := s.Value(key)
+						if key == "alive" {
+							v, ok = 0, true
+							if s.Alive {
+								v = 1
+							}
+						}
+						if !ok {
+							t.Fatalf("sim.Stat has no key %q", key)
+						}
+						want = append(want, Point{Turn: turn, Seat: seat, Unit: unit, Value: v})
+					}
+				}
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("Series(%q): got %d points, want %d; first got %v, want %v", key, len(got), len(want), got[:3], want[:3])
+			}
+		})
+	}
+}
+
+func TestSeriesRejectsKey(t *testing.T) {
+	db := openTest(t)
+	ctx := context.Background()
+	rec := makeRecord(t, recordSpec{id: testID(1), turns: 3, winner: 0})
+	mustIngest(t, db, rec)
+	for _, key := range []string{"", "bogus", "HP", "turn", "match_seq", "x0", "x7", "energy; DROP TABLE matches", "energy FROM turn_stats --"} {
+		if _, err := db.Series(ctx, rec.ID, key); !errors.Is(err, ErrInvalid) {
+			t.Errorf("Series(%q): got %v, want ErrInvalid", key, err)
+		}
+	}
+	if n, err := db.CountMatches(ctx); n != 1 || err != nil {
+		t.Errorf("CountMatches: got %d, %v; want 1", n, err)
+	}
+}
+
+func TestSeriesMissingMatch(t *testing.T) {
+	db := openTest(t)
+	if _, err := db.Series(context.Background(), testID(5), "hp"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Series of a missing match: got %v, want ErrNotFound", err)
+	}
+}
+
+func TestTurnStatsRoundTrip(t *testing.T) {
+	long := recordSpec{id: testID(1), turns: 70, units: 3, winner: 0}
+	tests := []struct {
+		name  string
+		spec  recordSpec
+		spoil func(*Record)
+	}{
+		{"every metric set", long, func(*Record) {}},
+		{"unused metrics left out", long, func(r *Record) {
+			for i := range r.Stats {
+				s := &r.Stats[i]
+				s.HP, s.Collisions, s.Extra[3], s.Extra[4], s.Extra[5] = 0, 0, 0, 0, 0
+			}
+		}},
+		{"no metric set", long, func(r *Record) {
+			for i := range r.Stats {
+				r.Stats[i].Stat = sim.Stat{Seat: r.Stats[i].Seat, Unit: r.Stats[i].Unit}
+			}
+		}},
+		// 32 turns x 2 seats x (player + 1 unit): exactly two full batches.
+		{"a multiple of the batch size", recordSpec{id: testID(1), turns: 31, units: 1, winner: 0}, func(r *Record) {
+			if len(r.Stats) != 2*batchRows {
+				t.Fatalf("got %d rows, want %d", len(r.Stats), 2*batchRows)
+			}
+		}},
+		{"shorter than a batch", recordSpec{id: testID(1), turns: 0, winner: 0}, func(*Record) {}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			db := openTest(t)
+			rec := makeRecord(t, tt.spec)
+			tt.spoil(rec)
+			mustIngest(t, db, rec)
+			var got []TurnStat
+			err := db.TurnStats(context.Background(), rec.ID, func(s TurnStat) error {
+				got = append(got, s)
+				return nil
+			})
+			if err != nil {
+				t.Fatalf("TurnStats: %v", err)
+			}
+			// makeRecord emits rows in turn, seat, unit order: the export order.
+			if !reflect.DeepEqual(got, rec.Stats) {
+				t.Errorf("TurnStats: got %d rows, want %d; first got %+v, want %+v", len(got), len(rec.Stats), got[0], rec.Stats[0])
+			}
+		})
+	}
+}
+
+func TestTurnStatsStopsAtCallbackError(t *testing.T) {
+	db := openTest(t)
+	rec := makeRecord(t, recordSpec{id: testID(1), turns: 10, winner: 0})
+	mustIngest(t, db, rec)
+	stop := errors.New("stop")
+	n := 0
+	err := db.TurnStats(context.Background(), rec.ID, func(TurnStat) error {
+		n++
+		if n == 5 {
+			return stop
+		}
+		return nil
+	})
+	if err != stop || n != 5 {
+		t.Errorf("TurnStats: got %v after %d rows, want the callback's error after 5", err, n)
+	}
+	err = db.TurnStats(context.Background(), testID(2), func(TurnStat) error { return nil })
+	if !errors.Is(err, ErrNotFound) {
+		t.Errorf("TurnStats of a missing match: got %v, want ErrNotFound", err)
+	}
+}
+
+func TestFrame(t *testing.T) {
+	db := openTest(t)
+	ctx := context.Background()
+	const turns = 130 // chunks 0..63, 64..127, 128..130
+	rec := makeRecord(t, recordSpec{id: testID(1), turns: turns, winner: 0})
+	mustIngest(t, db, rec)
+	for _, turn := range []int{0, 1, 63, 64, 100, 127, 128, turns} {
+		got, err := db.Frame(ctx, rec.ID, turn)
+		if want := fmt.Sprintf(`{"turn":%d}`, turn); err != nil || string(got) != want {
+			t.Errorf("Frame(%d): got %s, %v; want %s", turn, got, err, want)
+		}
+	}
+	for _, tt := range []struct {
+		id   string
+		turn int
+	}{
+		{rec.ID, turns + 1},
+		{rec.ID, -1},
+		{testID(2), 0},
+	} {
+		if _, err := db.Frame(ctx, tt.id, tt.turn); !errors.Is(err, ErrNotFound) {
+			t.Errorf("Frame(%s, %d): got %v, want ErrNotFound", tt.id, tt.turn, err)
+		}
+	}
+}
+
+func TestEvents(t *testing.T) {
+	db := openTest(t)
+	ctx := context.Background()
+	rec := makeRecord(t, recordSpec{id: testID(1), turns: 30, winner: 0})
+	mustIngest(t, db, rec)
+	inRange := func(from, to int) []TurnEvent {
+		out := []TurnEvent{}
+		for _, e := range rec.Events {
+			if e.Turn >= from && e.Turn <= to {
+				out = append(out, e)
+			}
+		}
+		return out
+	}
+	tests := []struct {
+		name     string
+		from, to int
+		want     []TurnEvent
+	}{
+		{"whole match", 0, 30, rec.Events},
+		{"one turn, in emitted order", 3, 3, inRange(3, 3)},
+		{"a range", 5, 13, inRange(5, 13)},
+		{"a quiet range", 1, 2, []TurnEvent{}},
+		{"past the end", 31, 90, []TurnEvent{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := db.Events(ctx, rec.ID, tt.from, tt.to)
+			if err != nil || !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("Events(%d, %d): got %+v, %v; want %+v", tt.from, tt.to, got, err, tt.want)
+			}
+		})
+	}
+	if len(inRange(3, 3)) != 4 {
+		t.Fatalf("makeRecord: want 4 events in turn 3, got %d", len(inRange(3, 3)))
+	}
+	if _, err := db.Events(ctx, rec.ID, 5, 4); !errors.Is(err, ErrInvalid) {
+		t.Errorf("Events(5, 4): got %v, want ErrInvalid", err)
+	}
+	if _, err := db.Events(ctx, testID(2), 0, 10); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Events of a missing match: got %v, want ErrNotFound", err)
+	}
+}
