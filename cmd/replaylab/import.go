@@ -1,0 +1,196 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/replaylab/replaylab/store"
+)
+
+func newImportCmd() *cobra.Command {
+	var dbPath string
+	cmd := &cobra.Command{
+		Use:   "import [--db FILE] PATH...",
+		Short: "Regenerate replays and store every turn in the database",
+		Long: `Import replay files and directories (searched recursively for .rpl and .rlog
+files) into the SQLite database. Replays are regenerated in parallel and
+written by one writer, one transaction per match; a match already in the
+database is skipped. A bad file is reported with its name, turn and reason,
+the good ones are still imported, and the exit status is then 1.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return importPaths(cmd.Context(), dbPath, args, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	cmd.Flags().StringVar(&dbPath, "db", "replaylab.db", "SQLite database file (created if missing)")
+	return cmd
+}
+
+// findReplays expands directories into the replay files below them; files
+// named explicitly are taken whatever their extension.
+func findReplays(paths []string) ([]string, error) {
+	var files []string
+	for _, p := range paths {
+		info, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		if !info.IsDir() {
+			files = append(files, p)
+			continue
+		}
+		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if !d.IsDir() && (strings.HasSuffix(path, ".rpl") || strings.HasSuffix(path, ".rlog")) {
+				files = append(files, path)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return files, nil
+}
+
+type built struct {
+	path string
+	rec  *store.Record
+	err  error
+}
+
+func importPaths(ctx context.Context, dbPath string, paths []string, stdout, stderr io.Writer) error {
+	files, err := findReplays(paths)
+	if err != nil {
+		return err
+	}
+	db, err := store.Open(ctx, dbPath)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+
+	start := time.Now()
+	jobs := make(chan string)
+	results := make(chan built)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for path := range jobs {
+				l, err := readReplay(path)
+				var rec *store.Record
+				if err == nil {
+					rec, err = store.Build(l)
+				}
+				results <- built{path, rec, err}
+			}
+		})
+	}
+	go func() {
+		defer close(jobs)
+		for _, f := range files {
+			select {
+			case jobs <- f:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(results) }()
+
+	bar := newProgress(stderr, len(files))
+	var created, dup, failed int
+	for r := range results {
+		if r.err == nil {
+			var isNew bool
+			isNew, r.err = db.Ingest(ctx, r.rec)
+			if r.err == nil && isNew {
+				created++
+			} else if r.err == nil {
+				dup++
+			}
+		}
+		if r.err != nil {
+			failed++
+			bar.println(fmt.Sprintf("%s: %v", r.path, r.err))
+		}
+		bar.step()
+	}
+	bar.done()
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("interrupted after %d files: %w", created+dup+failed, err)
+	}
+	fmt.Fprintf(stdout, "imported %d new matches, %d already present, %d failed, from %d files in %v into %s\n",
+		created, dup, failed, len(files), time.Since(start).Round(time.Millisecond), dbPath)
+	if failed > 0 {
+		return exitError{1}
+	}
+	return nil
+}
+
+// progress draws a one-line bar on a terminal and stays quiet elsewhere
+// (logs and pipes get the summary line only).
+type progress struct {
+	w          io.Writer
+	tty        bool
+	n, total   int
+	lastDrawn  time.Time
+	lineActive bool
+}
+
+func newProgress(w io.Writer, total int) *progress {
+	p := &progress{w: w, total: total}
+	if f, ok := w.(*os.File); ok {
+		if info, err := f.Stat(); err == nil && info.Mode()&os.ModeCharDevice != 0 {
+			p.tty = true
+		}
+	}
+	return p
+}
+
+func (p *progress) step() {
+	p.n++
+	if p.tty && (time.Since(p.lastDrawn) > 100*time.Millisecond || p.n == p.total) {
+		p.draw()
+	}
+}
+
+func (p *progress) draw() {
+	const width = 30
+	filled := width
+	if p.total > 0 {
+		filled = width * p.n / p.total
+	}
+	fmt.Fprintf(p.w, "\r[%s%s] %d/%d", strings.Repeat("#", filled), strings.Repeat(" ", width-filled), p.n, p.total)
+	p.lastDrawn, p.lineActive = time.Now(), true
+}
+
+// println prints a message above the bar.
+func (p *progress) println(msg string) {
+	if p.lineActive {
+		fmt.Fprint(p.w, "\r\033[K")
+		p.lineActive = false
+	}
+	fmt.Fprintln(p.w, msg)
+	if p.tty {
+		p.draw()
+	}
+}
+
+func (p *progress) done() {
+	if p.lineActive {
+		fmt.Fprintln(p.w)
+	}
+}

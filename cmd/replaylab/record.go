@@ -1,0 +1,315 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/replaylab/replaylab/replay"
+	"github.com/replaylab/replaylab/sim"
+	"github.com/replaylab/replaylab/sim/games"
+	"github.com/replaylab/replaylab/sim/toad"
+)
+
+type recordFlags struct {
+	game, ruleset, config, rolls, out, stderrFile string
+	seed                                          uint64
+	players, hashEvery                            int
+	bots, names, versions                         []string
+	turnLimit, startLimit                         time.Duration
+	seedSet                                       bool // --seed was given (0 is a valid seed)
+}
+
+func newRecordCmd() *cobra.Command {
+	var f recordFlags
+	cmd := &cobra.Command{
+		Use:   "record --game G --bot SPEC [--bot SPEC...] -o FILE",
+		Short: "Play a match between bots and write its replay",
+		Long: `Play a match between bots and write its replay.
+
+A bot SPEC is builtin:NAME for a built-in bot (see 'replaylab games') or the
+command line of an external program (split on spaces, no shell). External
+bots read one JSON line per turn on stdin,
+  {"turn":N,"player":P,"view":{...}}
+and answer one line: the raw command, or {"turn":N,"command":"..."}.
+A late answer is recorded as no command plus a timeout note; a bot that
+exits is silent for the rest of the match. Bot stderr is saved per turn to
+FILE.stderr.jsonl.
+
+The output is a binary replay (.rpl) unless FILE ends in .rlog or is "-"
+(text to standard output).`,
+		Example: `  replaylab record --game toad --seed 7 --bot builtin:astar -o m.rpl
+  replaylab record --game toad --rolls input.txt --bot "python3 mybot.py" -o m.rlog`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			f.seedSet = cmd.Flags().Changed("seed")
+			return record(cmd.Context(), &f, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.game, "game", "", "game to play (see 'replaylab games')")
+	fl.StringVar(&f.ruleset, "ruleset", "", "ruleset (default: the game's first)")
+	fl.Uint64Var(&f.seed, "seed", 0, "match seed (default: a random seed, printed)")
+	fl.IntVar(&f.players, "players", 0, "number of seats (default: the number of --bot flags)")
+	fl.StringArrayVar(&f.bots, "bot", nil, "bot of the next seat: builtin:NAME or a command line (repeat per seat; one bot fills all seats)")
+	fl.StringArrayVar(&f.names, "name", nil, "player name of the next seat (default: from the bot)")
+	fl.StringArrayVar(&f.versions, "version", nil, "bot version of the next seat")
+	fl.StringVar(&f.config, "config", "", "game config as a JSON object")
+	fl.StringVar(&f.rolls, "rolls", "", "toad: file of rolls, in the original input format or as a JSON array")
+	fl.StringVarP(&f.out, "out", "o", "", "output file (.rpl binary, .rlog text, - = text on stdout)")
+	fl.IntVar(&f.hashEvery, "hash-every", 100, "also record the state hash every N turns (0 = only the first and last)")
+	fl.DurationVar(&f.turnLimit, "turn-timeout", time.Second, "time an external bot has per turn")
+	fl.DurationVar(&f.startLimit, "start-timeout", 10*time.Second, "time an external bot has for its first turn, start-up included")
+	fl.StringVar(&f.stderrFile, "stderr", "", "where to save external bots' stderr (default FILE.stderr.jsonl)")
+	cmd.MarkFlagRequired("game")
+	cmd.MarkFlagRequired("out")
+	return cmd
+}
+
+func record(ctx context.Context, f *recordFlags, stdout, stderr io.Writer) error {
+	g, err := games.Lookup(f.game)
+	if err != nil {
+		return err
+	}
+	if len(f.bots) == 0 {
+		return errors.New("no --bot given")
+	}
+	players := f.players
+	if players == 0 {
+		players = max(len(f.bots), g.DefaultPlayers)
+	}
+	if len(f.bots) != 1 && len(f.bots) != players {
+		return fmt.Errorf("%d --bot flags for %d players: give one per seat, or one for all", len(f.bots), players)
+	}
+	if !f.seedSet {
+		var b [8]byte
+		rand.Read(b[:])
+		f.seed = binary.LittleEndian.Uint64(b[:]) >> 11 // fits a JSON number exactly
+		fmt.Fprintf(stderr, "seed %d\n", f.seed)
+	}
+	config, err := recordConfig(f)
+	if err != nil {
+		return err
+	}
+	h := replay.Header{Format: replay.Format, Game: g.Name, Ruleset: f.ruleset, Seed: f.seed, Config: config}
+	specs := make([]string, players)
+	for s := range specs {
+		specs[s] = f.bots[min(s, len(f.bots)-1)]
+		h.Players = append(h.Players, playerFor(specs[s], s, f))
+	}
+	if _, err := h.Check(); err != nil {
+		return err
+	}
+
+	agents := make([]replay.Agent, 0, players)
+	defer func() {
+		for _, a := range agents {
+			a.Close()
+		}
+	}()
+	external := false
+	for s, spec := range specs {
+		a, err := newAgent(ctx, g, spec, h.Setup(), s, f)
+		if err != nil {
+			return fmt.Errorf("seat %d: %w", s, err)
+		}
+		_, isProc := a.(*replay.Process)
+		external = external || isProc
+		agents = append(agents, a)
+	}
+
+	var errLog *stderrLog
+	if external {
+		path := f.stderrFile
+		if path == "" && f.out != "-" {
+			path = f.out + ".stderr.jsonl"
+		}
+		if path != "" {
+			errLog = &stderrLog{path: path}
+			defer errLog.close(stderr)
+		}
+	}
+	rec := replay.Recorder{Header: h, Agents: agents, HashEvery: f.hashEvery}
+	if errLog != nil {
+		rec.OnStderr = errLog.add
+	}
+	start := time.Now()
+	l, err := rec.Record(ctx)
+	if err != nil {
+		return err
+	}
+	for s, a := range agents {
+		if rest, err := a.Close(); err != nil {
+			fmt.Fprintf(stderr, "seat %d: %v\n", s, err)
+		} else if rest != "" && errLog != nil {
+			errLog.add(len(l.Turns), s, rest)
+		}
+	}
+	agents = nil
+
+	data, id, err := encodeFor(l, f.out)
+	if err != nil {
+		return err
+	}
+	if f.out == "-" {
+		_, err = stdout.Write(data)
+		return err
+	}
+	if err := writeFileAtomic(f.out, data); err != nil {
+		return err
+	}
+	m, err := replay.Run(l, nil)
+	if err != nil {
+		return fmt.Errorf("the recorded match does not regenerate (a simulator bug): %w", err)
+	}
+	fmt.Fprintf(stderr, "recorded %s %s: %d turns in %v, %s; id %s -> %s (%d bytes)\n",
+		g.Name, h.Ruleset, len(l.Turns), time.Since(start).Round(time.Millisecond), describeResult(m.Result(), l.Header.Players), id[:12], f.out, len(data))
+	return nil
+}
+
+func recordConfig(f *recordFlags) (json.RawMessage, error) {
+	cfg := map[string]json.RawMessage{}
+	if f.config != "" {
+		if err := json.Unmarshal([]byte(f.config), &cfg); err != nil {
+			return nil, fmt.Errorf("--config: not a JSON object: %w", err)
+		}
+	}
+	if f.rolls != "" {
+		if f.game != toad.Game.Name {
+			return nil, fmt.Errorf("--rolls is for the toad game only")
+		}
+		data, err := os.ReadFile(f.rolls)
+		if err != nil {
+			return nil, err
+		}
+		rolls, err := parseRollsFile(data)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f.rolls, err)
+		}
+		cfg["rolls"], _ = json.Marshal(rolls)
+	}
+	return json.Marshal(cfg)
+}
+
+// parseRollsFile accepts a JSON array of rolls or the original game's
+// input file (a count, then one roll per line).
+func parseRollsFile(data []byte) ([]int, error) {
+	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '[' {
+		var rolls []int
+		if err := json.Unmarshal(t, &rolls); err != nil {
+			return nil, fmt.Errorf("JSON rolls: %w", err)
+		}
+		return rolls, nil
+	}
+	return toad.ParseRolls(bytes.NewReader(data))
+}
+
+func playerFor(spec string, seat int, f *recordFlags) replay.Player {
+	p := replay.Player{}
+	if name, ok := strings.CutPrefix(spec, "builtin:"); ok {
+		p.Name, p.Version = name, "builtin"
+	} else if fields := strings.Fields(spec); len(fields) > 0 {
+		p.Name = filepath.Base(fields[len(fields)-1])
+	}
+	if seat < len(f.names) {
+		p.Name = f.names[seat]
+	}
+	if seat < len(f.versions) {
+		p.Version = f.versions[seat]
+	}
+	return p
+}
+
+func newAgent(ctx context.Context, g *sim.Game, spec string, setup sim.Setup, seat int, f *recordFlags) (replay.Agent, error) {
+	if name, ok := strings.CutPrefix(spec, "builtin:"); ok {
+		return replay.NewBuiltin(g, name, setup, seat)
+	}
+	return replay.StartProcess(ctx, strings.Fields(spec), replay.ProcessOptions{Seat: seat, TurnLimit: f.turnLimit, StartLimit: f.startLimit})
+}
+
+// encodeFor encodes a log in the encoding the output name asks for.
+func encodeFor(l *replay.Log, out string) ([]byte, string, error) {
+	enc, err := l.Encode()
+	if err != nil {
+		return nil, "", err
+	}
+	if out == "-" || strings.HasSuffix(out, ".rlog") {
+		text, err := l.EncodeText()
+		return text, enc.ID, err
+	}
+	return enc.Bytes, enc.ID, nil
+}
+
+// writeFileAtomic writes through a temporary file and a rename, so a failed
+// or interrupted write never leaves a half replay behind.
+func writeFileAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// describeResult says who won in words.
+func describeResult(r sim.Result, players []replay.Player) string {
+	var b strings.Builder
+	switch {
+	case r.Winner >= 0 && r.Winner < len(players):
+		fmt.Fprintf(&b, "winner seat %d (%s)", r.Winner, players[r.Winner].Name)
+	case len(players) == 1 && len(r.Players) == 1:
+		fmt.Fprintf(&b, "%s", r.Players[0].Outcome)
+	default:
+		b.WriteString("draw")
+	}
+	if r.Reason != "" {
+		fmt.Fprintf(&b, ", %s", r.Reason)
+	}
+	for s, p := range r.Players {
+		fmt.Fprintf(&b, "; seat %d score %g", s, p.Score)
+	}
+	return b.String()
+}
+
+// stderrLog writes bots' stderr as JSON lines {"turn","seat","text"}.
+type stderrLog struct {
+	path string
+	buf  bytes.Buffer
+}
+
+func (s *stderrLog) add(turn, seat int, text string) {
+	line, _ := json.Marshal(struct {
+		Turn int    `json:"turn"`
+		Seat int    `json:"seat"`
+		Text string `json:"text"`
+	}{turn, seat, text})
+	s.buf.Write(line)
+	s.buf.WriteByte('\n')
+}
+
+func (s *stderrLog) close(warn io.Writer) {
+	if s.buf.Len() == 0 {
+		return
+	}
+	if err := os.WriteFile(s.path, s.buf.Bytes(), 0o644); err != nil {
+		fmt.Fprintf(warn, "save bot stderr: %v\n", err)
+	}
+}

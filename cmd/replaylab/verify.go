@@ -1,0 +1,71 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/replaylab/replaylab/replay"
+)
+
+func newVerifyCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "verify FILE...",
+		Short: "Regenerate replays, check their state hashes and print the result",
+		Long: `Regenerate each replay turn by turn, check every state hash the recorder
+wrote, and print the result and winner. A replay that does not decode, does
+not regenerate or whose hashes differ is reported with the turn and reason,
+and the exit status is 1.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			out := cmd.OutOrStdout()
+			failed := 0
+			for _, path := range args {
+				msg, err := verifyFile(path)
+				if err != nil {
+					failed++
+					fmt.Fprintf(out, "%s: FAIL %v\n", path, err)
+					continue
+				}
+				fmt.Fprintf(out, "%s: ok %s\n", path, msg)
+			}
+			if failed > 0 {
+				return exitError{1}
+			}
+			return nil
+		},
+	}
+}
+
+func verifyFile(path string) (string, error) {
+	l, err := readReplay(path)
+	if err != nil {
+		return "", err
+	}
+	m, err := replay.Run(l, nil)
+	if err != nil {
+		var de *replay.DivergenceError
+		if errors.As(err, &de) {
+			return "", fmt.Errorf("%w (%d of %d recorded hashes checked before it)", err, countHashesBefore(l, de.Turn), len(l.Hashes))
+		}
+		return "", err
+	}
+	id, err := l.ID()
+	if err != nil {
+		return "", err
+	}
+	h := l.Header
+	return fmt.Sprintf("%s/%s seed %d, %d turns, %s; %d hashes match; id %s",
+		h.Game, h.Ruleset, h.Seed, m.Turn(), describeResult(m.Result(), h.Players), len(l.Hashes), id[:12]), nil
+}
+
+func countHashesBefore(l *replay.Log, turn int) int {
+	n := 0
+	for _, h := range l.Hashes {
+		if h.Turn < turn {
+			n++
+		}
+	}
+	return n
+}
