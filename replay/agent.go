@@ -8,9 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/replaylab/replaylab/sim"
@@ -73,7 +73,7 @@ type Process struct {
 	cmd      *exec.Cmd
 	stdin    io.WriteCloser
 	lines    chan string
-	stderr   *capBuffer
+	stderr   *os.File // read end of the bot's stderr pipe, see takeStderr
 	seat     int
 	limit    time.Duration
 	first    time.Duration // limit for the first turn, which includes start-up
@@ -118,12 +118,22 @@ func StartProcess(ctx context.Context, argv []string, opt ProcessOptions) (*Proc
 	if err != nil {
 		return nil, err
 	}
+	// Stderr goes to a pipe of our own that is read only when a turn's
+	// answer is in: whatever the bot wrote before answering is then already
+	// in the pipe, so it is attributed to the right turn.
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	cmd.Stderr = errW
 	p := &Process{
-		cmd: cmd, stdin: stdin, lines: make(chan string, 16), stderr: &capBuffer{max: maxStderr},
+		cmd: cmd, stdin: stdin, lines: make(chan string, 16), stderr: errR,
 		seat: opt.Seat, limit: opt.TurnLimit, first: max(opt.StartLimit, opt.TurnLimit), waitDone: make(chan struct{}),
 	}
-	cmd.Stderr = p.stderr
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	errW.Close()
+	if err != nil {
+		errR.Close()
 		return nil, fmt.Errorf("start bot %q: %w", argv[0], err)
 	}
 	go p.readLines(stdout)
@@ -185,12 +195,12 @@ func (p *Process) Act(ctx context.Context, turn int, view any) Answer {
 				continue // a late answer to an earlier turn
 			}
 			p.answered = true
-			return Answer{Command: cmd, Stderr: p.stderr.take()}
+			return Answer{Command: cmd, Stderr: p.takeStderr()}
 		case <-timer.C:
 			p.answered = true
-			return Answer{Note: sim.EventTimeout, Stderr: p.stderr.take()}
+			return Answer{Note: sim.EventTimeout, Stderr: p.takeStderr()}
 		case <-ctx.Done():
-			return Answer{Note: sim.EventTimeout, Stderr: p.stderr.take()}
+			return Answer{Note: sim.EventTimeout, Stderr: p.takeStderr()}
 		}
 	}
 }
@@ -230,7 +240,7 @@ func (p *Process) crash() Answer {
 	case <-p.waitDone:
 	case <-time.After(200 * time.Millisecond):
 	}
-	return Answer{Note: sim.EventCrash, Stderr: p.stderr.take()}
+	return Answer{Note: sim.EventCrash, Stderr: p.takeStderr()}
 }
 
 // Close closes the bot's input and waits briefly for it to exit, then
@@ -243,42 +253,34 @@ func (p *Process) Close() (string, error) {
 		p.cmd.Process.Kill()
 		<-p.waitDone
 	}
+	rest := p.takeStderr()
+	p.stderr.Close()
 	var exitErr *exec.ExitError
 	if p.waitErr != nil && !errors.As(p.waitErr, &exitErr) {
-		return p.stderr.take(), p.waitErr
+		return rest, p.waitErr
 	}
-	return p.stderr.take(), nil
+	return rest, nil
 }
 
-// capBuffer is a goroutine-safe buffer that keeps at most max bytes between
-// takes, so a chatty bot cannot fill the recorder's memory.
-type capBuffer struct {
-	mu      sync.Mutex
-	buf     []byte
-	max     int
-	dropped int
-}
-
-func (b *capBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	room := b.max - len(b.buf)
-	if room >= len(p) {
-		b.buf = append(b.buf, p...)
-	} else {
-		b.buf = append(b.buf, p[:max(room, 0)]...)
-		b.dropped += len(p) - max(room, 0)
+// takeStderr returns what the bot has written to stderr since the last
+// call, at most maxStderr bytes of it. It waits at most a millisecond for
+// more, so a bot that writes without pause cannot stall the match.
+func (p *Process) takeStderr() string {
+	var b []byte
+	dropped := 0
+	buf := make([]byte, 4096)
+	p.stderr.SetReadDeadline(time.Now().Add(time.Millisecond))
+	for {
+		n, err := p.stderr.Read(buf)
+		keep := min(n, maxStderr-len(b))
+		b = append(b, buf[:keep]...)
+		dropped += n - keep
+		if err != nil {
+			break // the deadline, or EOF once the bot has exited
+		}
 	}
-	return len(p), nil
-}
-
-func (b *capBuffer) take() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	s := string(b.buf)
-	if b.dropped > 0 {
-		s += fmt.Sprintf("\n[%d bytes of stderr dropped]", b.dropped)
+	if dropped > 0 {
+		b = fmt.Appendf(b, "\n[%d bytes of stderr dropped]", dropped)
 	}
-	b.buf, b.dropped = b.buf[:0], 0
-	return s
+	return string(b)
 }

@@ -19,7 +19,9 @@ import (
 // answers "D" (stay), misbehaving as its first argument says:
 //
 //	json   answer in the JSON form
-//	slow   answer turn 3 after 400 ms (past the limit), then carry on
+//	slow   answer turn 3 after 450 ms (past the limit), then carry on; in
+//	       the JSON form, which is how a bot lets the recorder drop a late
+//	       answer instead of taking it for the next turn's
 //	crash  exit without answering at turn 4
 //	noisy  write to stderr every turn
 const botSource = `package main
@@ -48,14 +50,14 @@ func main() {
 		}
 		switch {
 		case mode == "slow" && req.Turn == 3:
-			time.Sleep(400 * time.Millisecond)
+			time.Sleep(450 * time.Millisecond)
 		case mode == "crash" && req.Turn == 4:
 			fmt.Fprintln(os.Stderr, "giving up")
 			os.Exit(1)
 		case mode == "noisy":
 			fmt.Fprintf(os.Stderr, "thinking about turn %d\n", req.Turn)
 		}
-		if mode == "json" {
+		if mode == "json" || mode == "slow" {
 			fmt.Printf("{\"turn\":%d,\"command\":\"D\"}\n", req.Turn)
 		} else {
 			fmt.Println("D")
@@ -146,7 +148,7 @@ func TestRecordExternalBot(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {
 			p, err := replay.StartProcess(context.Background(), []string{bot, tt.mode},
-				replay.ProcessOptions{TurnLimit: 200 * time.Millisecond, StartLimit: 5 * time.Second})
+				replay.ProcessOptions{TurnLimit: 300 * time.Millisecond, StartLimit: 5 * time.Second})
 			if err != nil {
 				t.Fatal(err)
 			}
