@@ -65,22 +65,52 @@ func reachable(startHP int, rolls []int, to int, strict bool) hpByCol {
 }
 
 // layer advances the DP by one turn in which the row arriving lands, and
-// reports whether any column is still alive.
+// reports whether any column is still alive. It is survive (the one-turn
+// rule the search and the generator share) unrolled per target column, with
+// no calls in the loop, because the seeded generator runs it for every roll;
+// TestLayerMatchesSurvive proves the two agree on every input.
 func layer(d hpByCol, arriving uint8, strict bool) (hpByCol, bool) {
+	// p is d shifted by two with every non-river or unreachable column far
+	// below any HP, so a move's source needs no range test: p[nc+2-delta].
+	const gone = -1 << 30
+	var p [numCols + 4]int
+	for i := range p {
+		p[i] = gone
+	}
+	for c := river1; c <= river5; c++ {
+		if d[c] >= 0 {
+			p[c+2] = d[c]
+		}
+	}
 	next := hpByCol{-1, -1, -1, -1, -1, -1, -1}
 	ok := false
-	for c := river1; c <= river5; c++ {
-		if d[c] < 0 {
-			continue
+	for nc := river1; nc <= river5; nc++ {
+		if arriving&(1<<nc) != 0 {
+			continue // a snake lands here
 		}
+		best := gone
 		for a := range actions {
-			if nc, hp, live := survive(c, d[c], a, arriving, strict); live && hp > next[nc] {
-				next[nc], ok = hp, true
-			}
+			best = max(best, p[nc+2-actions[a].delta]-actions[a].cost)
+		}
+		switch {
+		case best < -maxCost:
+			continue // no live column reaches nc
+		case strict && best <= 0:
+			continue // the move itself starves him
+		}
+		best = max(best, 0) // the HP floor; a fly may still save him
+		if arriving&(1<<leftBank) != 0 && beside(leftBank, nc) || arriving&(1<<rightBank) != 0 && beside(rightBank, nc) {
+			best += flyBonus
+		}
+		if best > 0 {
+			next[nc], ok = best, true
 		}
 	}
 	return next, ok
 }
+
+// maxCost is the dearest move's HP cost.
+const maxCost = 3
 
 // ParseError reports a malformed River Toad input file.
 type ParseError struct {

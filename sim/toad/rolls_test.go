@@ -77,3 +77,56 @@ func layerAlive(d hpByCol) (int, bool) {
 	}
 	return 0, false
 }
+
+// layerBySurvive is the DP step written directly from survive.
+func layerBySurvive(d hpByCol, arriving uint8, strict bool) (hpByCol, bool) {
+	next := hpByCol{-1, -1, -1, -1, -1, -1, -1}
+	ok := false
+	for c := river1; c <= river5; c++ {
+		if d[c] < 0 {
+			continue
+		}
+		for a := range actions {
+			if nc, hp, live := survive(c, d[c], a, arriving, strict); live && hp > next[nc] {
+				next[nc], ok = hp, true
+			}
+		}
+	}
+	return next, ok
+}
+
+func TestLayerMatchesSurvive(t *testing.T) {
+	for _, a := range actions {
+		if a.cost > maxCost {
+			t.Fatalf("action %s costs %d, more than maxCost %d", a.letter, a.cost, maxCost)
+		}
+	}
+	hps := []int{-1, 1, 3, 4, 7}
+	n := 0
+	var d hpByCol
+	var walk func(c int)
+	walk = func(c int) {
+		if c > river5 {
+			for mask := range 1 << numCols {
+				for _, strict := range []bool{false, true} {
+					got, gotOK := layer(d, uint8(mask), strict)
+					want, wantOK := layerBySurvive(d, uint8(mask), strict)
+					if got != want || gotOK != wantOK {
+						t.Fatalf("layer(%v, %07b, %v) = %v %v, want %v %v", d, mask, strict, got, gotOK, want, wantOK)
+					}
+					n++
+				}
+			}
+			return
+		}
+		for _, hp := range hps {
+			d[c] = hp
+			walk(c + 1)
+		}
+	}
+	d = hpByCol{-1, -1, -1, -1, -1, -1, -1}
+	walk(river1)
+	if n != 3125*128*2 {
+		t.Fatalf("checked %d cases", n)
+	}
+}
