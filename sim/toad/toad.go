@@ -369,9 +369,9 @@ func (m *match) fliesDown() {
 		if beside(bank, m.col) && m.status == alive {
 			m.hp += flyBonus
 			m.flies++
-			m.events = append(m.events, sim.Event{Seat: 0, Unit: sim.NoUnit, Kind: "eat", Target: -1, Amount: flyBonus, X: bank, Y: toadRow, Detail: "fly"})
+			m.events = append(m.events, sim.Event{Seat: 0, Unit: sim.NoUnit, Kind: "eat", Target: -1, Amount: flyBonus, X: bank, Y: toadRow, Detail: "ate a fly"})
 		} else {
-			m.events = append(m.events, sim.Event{Seat: 0, Unit: sim.NoUnit, Kind: "fly_missed", Target: -1, X: bank, Y: toadRow, Detail: "fly"})
+			m.events = append(m.events, sim.Event{Seat: 0, Unit: sim.NoUnit, Kind: "fly_missed", Target: -1, X: bank, Y: toadRow, Detail: "a fly landed out of reach"})
 		}
 	}
 	m.hpFed = m.hp
@@ -383,7 +383,7 @@ func (m *match) spawn() {
 	mask := spawnMask(roll)
 	m.rows |= uint32(mask)
 	if mask != 0 {
-		m.events = append(m.events, sim.Event{Seat: -1, Unit: sim.NoUnit, Kind: "spawn", Target: -1, Amount: float64(bits.OnesCount8(mask)), Detail: strconv.Itoa(roll)})
+		m.events = append(m.events, sim.Event{Seat: -1, Unit: sim.NoUnit, Kind: "spawn", Target: -1, Amount: float64(bits.OnesCount8(mask)), Detail: "roll " + strconv.Itoa(roll)})
 	}
 }
 

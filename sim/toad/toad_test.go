@@ -228,7 +228,7 @@ func TestInvalidDetailIsShort(t *testing.T) {
 func TestEvents(t *testing.T) {
 	m := start(t, `{"rolls":[21,32,0,0,0]}`)
 	play(t, m, "D")
-	want := sim.Event{Seat: -1, Unit: sim.NoUnit, Kind: "spawn", Target: -1, Amount: 3, Detail: "21"}
+	want := sim.Event{Seat: -1, Unit: sim.NoUnit, Kind: "spawn", Target: -1, Amount: 3, Detail: "roll 21"}
 	if ev := m.Events(); len(ev) != 1 || ev[0] != want {
 		t.Errorf("turn 1 events %+v, want %+v", ev, want)
 	}
@@ -239,7 +239,7 @@ func TestEvents(t *testing.T) {
 	}
 	m = start(t, `{"rolls":[32,0,0,0,0]}`)
 	play(t, m, "A", "D", "D", "D", "D")
-	want = sim.Event{Seat: 0, Unit: sim.NoUnit, Kind: "eat", Target: -1, Amount: 5, X: 0, Y: toadRow, Detail: "fly"}
+	want = sim.Event{Seat: 0, Unit: sim.NoUnit, Kind: "eat", Target: -1, Amount: 5, X: 0, Y: toadRow, Detail: "ate a fly"}
 	if ev := m.Events(); len(ev) != 2 || ev[0] != want || ev[1].Kind != "win" || ev[1].Seat != 0 {
 		t.Errorf("eat events %+v, want %+v then a win", ev, want)
 	}
