@@ -23,21 +23,25 @@ var update = flag.Bool("update", false, "re-record the golden replays in ../test
 const goldenDir = "../testdata/golden"
 
 type goldenCase struct {
-	name   string
-	game   string
-	seed   uint64
-	config string
-	bots   []string
+	name    string
+	game    string
+	ruleset string // "" = the game's default
+	seed    uint64
+	config  string
+	bots    []string
 }
 
 var goldenCases = []goldenCase{
-	{"toad-example", "toad", 0, `{"rolls":[21,21,10,14,27]}`, []string{"astar"}},
-	{"toad-astar-50", "toad", 1, `{}`, []string{"astar"}},
-	{"toad-astar-300", "toad", 20261122, `{"turns":300}`, []string{"astar"}},
-	{"toad-random-1", "toad", 2, `{}`, []string{"random"}},
-	{"toad-random-2", "toad", 3, `{"start_hp":40,"strict_hp":true}`, []string{"random"}},
-	{"toad-published-plan", "toad", 0, `{"rolls":[21,21,10,14,27]}`, []string{"plan:G,A,G,A,F"}},
-	{"toad-invalid-commands", "toad", 4, `{"rolls":[0,32,33,1,2,16,8,17,0,0,31]}`, []string{"plan:A,A,hop,G,G,l2,,  f ,R2,STAY,\\t"}},
+	{"toad-example", "toad", "", 0, `{"rolls":[21,21,10,14,27]}`, []string{"astar"}},
+	{"toad-astar-50", "toad", "", 1, `{}`, []string{"astar"}},
+	{"toad-astar-300", "toad", "", 20261122, `{"turns":300}`, []string{"astar"}},
+	{"toad-random-1", "toad", "", 2, `{}`, []string{"random"}},
+	{"toad-random-2", "toad", "", 3, `{"start_hp":40,"strict_hp":true}`, []string{"random"}},
+	{"toad-published-plan", "toad", "", 0, `{"rolls":[21,21,10,14,27]}`, []string{"plan:G,A,G,A,F"}},
+	{"worms-base-tactical-random", "worms", "", 11, `{}`, []string{"tactical", "random"}},
+	{"worms-final-tactical-tactical", "worms", "final", 12, `{}`, []string{"tactical", "tactical"}},
+	{"worms-final-random-tactical", "worms", "final", 4294967289, `{}`, []string{"random", "tactical"}},
+	{"toad-invalid-commands", "toad", "", 4, `{"rolls":[0,32,33,1,2,16,8,17,0,0,31]}`, []string{"plan:A,A,hop,G,G,l2,,  f ,R2,STAY,\\t"}},
 }
 
 // plan is a test agent that plays fixed commands, then nothing.
@@ -94,7 +98,7 @@ func recordGolden(t *testing.T, c goldenCase) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := replay.Header{Format: replay.Format, Game: c.game, Seed: c.seed, Config: []byte(c.config)}
+	h := replay.Header{Format: replay.Format, Game: c.game, Ruleset: c.ruleset, Seed: c.seed, Config: []byte(c.config)}
 	var agents []replay.Agent
 	for s, b := range c.bots {
 		if cmds, ok := strings.CutPrefix(b, "plan:"); ok {

@@ -8,10 +8,12 @@ import (
 
 	"github.com/replaylab/replaylab/sim"
 	"github.com/replaylab/replaylab/sim/toad"
+	"github.com/replaylab/replaylab/sim/worms"
 )
 
 var all = []*sim.Game{
 	toad.Game,
+	worms.Game,
 }
 
 // All returns the implemented games in display order.

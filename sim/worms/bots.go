@@ -1,0 +1,407 @@
+package worms
+
+import (
+	"encoding/json"
+	"strconv"
+
+	"github.com/replaylab/replaylab/sim"
+	"github.com/replaylab/replaylab/sim/rng"
+)
+
+// Bots read only the View, as an external bot reads state.json: a copy of
+// them outside replaylab would play the same commands.
+
+// readView returns the view a bot was given: a *View from the match, or
+// anything that encodes to the view's JSON.
+func readView(v any) (*View, bool) {
+	switch v := v.(type) {
+	case *View:
+		return v, true
+	case View:
+		return &v, true
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil, false
+	}
+	var view View
+	if err := json.Unmarshal(data, &view); err != nil {
+		return nil, false
+	}
+	return &view, true
+}
+
+// board is a bot's reading of the view's map.
+type board struct {
+	v      *View
+	cell   [numCells]cellType
+	occ    [numCells]int // 0 none, else playerId*10 + worm id
+	me     *ViewWorm
+	myID   int // player id, 1 or 2
+	enemy  []ViewWorm
+	friend []ViewWorm // own living worms other than the active one
+}
+
+var cellByName = map[string]cellType{"AIR": air, "DIRT": dirt, "DEEP_SPACE": deepSpace, "LAVA": lava}
+
+func readBoard(v *View) (*board, bool) {
+	if len(v.Map) != mapSize {
+		return nil, false
+	}
+	b := &board{v: v, myID: v.MyPlayer.ID}
+	for y, row := range v.Map {
+		if len(row) != mapSize {
+			return nil, false
+		}
+		for x, c := range row {
+			b.cell[y*mapSize+x] = cellByName[c.Type]
+			if c.Occupier != nil {
+				b.occ[y*mapSize+x] = c.Occupier.PlayerID*10 + c.Occupier.ID
+			}
+		}
+	}
+	for i := range v.MyPlayer.Worms {
+		w := &v.MyPlayer.Worms[i]
+		switch {
+		case w.Health <= 0:
+		case w.ID == v.CurrentWormID:
+			b.me = w
+		default:
+			b.friend = append(b.friend, *w)
+		}
+	}
+	for _, o := range v.Opponents {
+		for _, w := range o.Worms {
+			if w.Health > 0 {
+				b.enemy = append(b.enemy, w)
+			}
+		}
+	}
+	return b, b.me != nil && onMap(b.me.Position.X, b.me.Position.Y)
+}
+
+func (b *board) at(x, y int) cellType { return b.cell[y*mapSize+x] }
+
+// randomBot plays a uniformly random legal command of its active worm:
+// a move, a dig, a shot in any direction, or a banana or snowball it can
+// throw. It never does nothing, so it is never disqualified.
+type randomBot struct{ r *rng.Rand }
+
+func newRandom(_ sim.Setup, _ int, seed uint64) (sim.Bot, error) {
+	return &randomBot{r: rng.New(seed)}, nil
+}
+
+func (rb *randomBot) Act(view any) string {
+	v, ok := readView(view)
+	if !ok {
+		return "nothing"
+	}
+	b, ok := readBoard(v)
+	if !ok {
+		return "nothing"
+	}
+	var opts []string
+	x, y := b.me.Position.X, b.me.Position.Y
+	for _, d := range directions {
+		nx, ny := x+d.dx, y+d.dy
+		if !onMap(nx, ny) {
+			continue
+		}
+		switch c := b.at(nx, ny); {
+		case c.open() && b.occ[ny*mapSize+nx] == 0:
+			opts = append(opts, coord("move", nx, ny))
+		case c == dirt:
+			opts = append(opts, coord("dig", nx, ny))
+		}
+		opts = append(opts, "shoot "+d.name)
+	}
+	throw := func(word string, count *int) {
+		if count == nil || *count == 0 {
+			return
+		}
+		for range 3 {
+			tx, ty := x+rb.r.IntRange(-5, 5), y+rb.r.IntRange(-5, 5)
+			if onMap(tx, ty) && inThrowRange(x, y, tx, ty, 5) {
+				opts = append(opts, coord(word, tx, ty))
+			}
+		}
+	}
+	if bb := b.me.BananaBombs; bb != nil {
+		throw("banana", &bb.Count)
+	}
+	if sb := b.me.Snowballs; sb != nil {
+		throw("snowball", &sb.Count)
+	}
+	return opts[rb.r.IntN(len(opts))]
+}
+
+func coord(word string, x, y int) string {
+	return word + " " + strconv.Itoa(x) + " " + strconv.Itoa(y)
+}
+
+// tacticalBot attacks when an attack pays and otherwise closes in: it
+// freezes enemies with snowballs, throws bananas that hurt enemies more
+// than friends, shoots along clear lines, selects another worm when the
+// active one is frozen or has nothing to hit, and walks (digging where
+// needed) to the nearest cell with a clear line of fire, away from the
+// coming lava.
+type tacticalBot struct{}
+
+func newTactical(sim.Setup, int, uint64) (sim.Bot, error) { return tacticalBot{}, nil }
+
+func (tacticalBot) Act(view any) string {
+	v, ok := readView(view)
+	if !ok {
+		return "nothing"
+	}
+	b, ok := readBoard(v)
+	if !ok || len(b.enemy) == 0 {
+		return "nothing"
+	}
+	me := b.me
+	if cmd, val := b.attack(me); val > 0 && !inert(me) {
+		return cmd
+	}
+	// Another worm with a better attack, or the active one frozen: select.
+	if v.MyPlayer.RemainingWormSelections > 0 {
+		best, bestVal := "", 0
+		for i := range b.friend {
+			f := &b.friend[i]
+			if inert(f) {
+				continue
+			}
+			if cmd, val := b.attack(f); val > bestVal {
+				best, bestVal = "select "+strconv.Itoa(f.ID)+";"+cmd, val
+			}
+		}
+		if bestVal > 0 {
+			return best
+		}
+	}
+	if inert(me) {
+		return "shoot N" // always valid: keeps the do-nothing streak at 0
+	}
+	return b.approach(me)
+}
+
+// inert reports a worm that will be frozen during the coming round (the
+// counter ticks down once before commands run).
+func inert(w *ViewWorm) bool { return w.RoundsUntilUnfrozen >= 2 }
+
+// attack returns w's best attack command and its value, 0 for none.
+func (b *board) attack(w *ViewWorm) (string, int) {
+	x, y := w.Position.X, w.Position.Y
+	best, bestVal := "", 0
+	if sb := w.Snowballs; sb != nil && sb.Count > 0 {
+		for ty := y - 5; ty <= y+5; ty++ {
+			for tx := x - 5; tx <= x+5; tx++ {
+				if !onMap(tx, ty) || !inThrowRange(x, y, tx, ty, 5) || b.at(tx, ty) == deepSpace {
+					continue
+				}
+				val := 0
+				for _, e := range b.enemy {
+					if chebyshev(e.Position.X, e.Position.Y, tx, ty) <= 1 {
+						if e.RoundsUntilUnfrozen <= 1 {
+							val += 30
+						}
+					}
+				}
+				if chebyshev(x, y, tx, ty) <= 1 || b.friendNear(tx, ty, 1) {
+					val = 0
+				}
+				if val > bestVal {
+					best, bestVal = coord("snowball", tx, ty), val
+				}
+			}
+		}
+	}
+	if bb := w.BananaBombs; bb != nil && bb.Count > 0 {
+		for ty := y - 5; ty <= y+5; ty++ {
+			for tx := x - 5; tx <= x+5; tx++ {
+				if !onMap(tx, ty) || !inThrowRange(x, y, tx, ty, 5) || b.at(tx, ty) == deepSpace {
+					continue
+				}
+				val := 0
+				for _, e := range b.enemy {
+					if d := sq(e.Position.X-tx) + sq(e.Position.Y-ty); d <= 4 {
+						val += bananaDamageBySq[d]
+					}
+				}
+				if val < 13 {
+					continue
+				}
+				if d := sq(x-tx) + sq(y-ty); d <= 4 {
+					val -= 3 * bananaDamageBySq[d]
+				}
+				for _, f := range b.friend {
+					if d := sq(f.Position.X-tx) + sq(f.Position.Y-ty); d <= 4 {
+						val -= 3 * bananaDamageBySq[d]
+					}
+				}
+				if val > bestVal {
+					best, bestVal = coord("banana", tx, ty), val
+				}
+			}
+		}
+	}
+	for _, d := range directions {
+		if b.lineHitsEnemy(x, y, d.dx, d.dy) && 8 > bestVal {
+			best, bestVal = "shoot "+d.name, 8
+		}
+	}
+	return best, bestVal
+}
+
+func sq(v int) int { return v * v }
+
+func (b *board) friendNear(x, y, r int) bool {
+	for _, f := range b.friend {
+		if chebyshev(f.Position.X, f.Position.Y, x, y) <= r {
+			return true
+		}
+	}
+	return false
+}
+
+// lineHitsEnemy walks a shot as the engine does and reports whether the
+// first worm it meets is an enemy.
+func (b *board) lineHitsEnemy(x, y, dx, dy int) bool {
+	for cx, cy := x+dx, y+dy; onMap(cx, cy) && inThrowRange(x, y, cx, cy, weaponRange); cx, cy = cx+dx, cy+dy {
+		if !b.at(cx, cy).open() {
+			return false
+		}
+		if o := b.occ[cy*mapSize+cx]; o != 0 {
+			return o/10 != b.myID
+		}
+	}
+	return false
+}
+
+// approach steps toward the nearest cell from which an enemy can be shot
+// (through open cells), or toward the nearest enemy when none is open,
+// digging through dirt. Cells the lava will reach soon cost extra.
+func (b *board) approach(me *ViewWorm) string {
+	safe := b.safeRadius(b.v.CurrentRound + 3)
+	var cost [numCells]int
+	var from [numCells]int
+	for i := range cost {
+		cost[i] = 1 << 30
+	}
+	start := me.Position.Y*mapSize + me.Position.X
+	cost[start] = 0
+	from[start] = -1
+	// Dijkstra on small integer costs with a bucket queue.
+	buckets := make([][]int, 64)
+	buckets[0] = append(buckets[0], start)
+	for d := 0; d < len(buckets); d++ {
+		for k := 0; k < len(buckets[d]); k++ {
+			c := buckets[d][k]
+			if cost[c] != d {
+				continue
+			}
+			cx, cy := c%mapSize, c/mapSize
+			for _, dir := range directions {
+				nx, ny := cx+dir.dx, cy+dir.dy
+				if !onMap(nx, ny) {
+					continue
+				}
+				n := ny*mapSize + nx
+				step := 1
+				switch t := b.cell[n]; {
+				case t == deepSpace, b.occ[n] != 0:
+					continue
+				case t == dirt:
+					step = 2
+				case t == lava:
+					step = 6
+				}
+				if safe > 0 && centreDist[n] > safe {
+					step += 4
+				}
+				if nd := d + step; nd < cost[n] && nd < len(buckets) {
+					cost[n], from[n] = nd, c
+					buckets[nd] = append(buckets[nd], n)
+				}
+			}
+		}
+	}
+	goal, goalCost := -1, 1<<30
+	for _, e := range b.enemy {
+		for _, dir := range directions {
+			for k := 1; k <= 4; k++ {
+				x, y := e.Position.X+k*dir.dx, e.Position.Y+k*dir.dy
+				if !onMap(x, y) || !inThrowRange(x, y, e.Position.X, e.Position.Y, weaponRange) || !b.at(x, y).open() {
+					break
+				}
+				if c := y*mapSize + x; cost[c] < goalCost {
+					goal, goalCost = c, cost[c]
+				}
+				if b.occ[y*mapSize+x] != 0 {
+					break
+				}
+			}
+		}
+	}
+	if goal < 0 {
+		for _, e := range b.enemy {
+			for _, dir := range directions {
+				x, y := e.Position.X+dir.dx, e.Position.Y+dir.dy
+				if onMap(x, y) && cost[y*mapSize+x] < goalCost {
+					goal, goalCost = y*mapSize+x, cost[y*mapSize+x]
+				}
+			}
+		}
+	}
+	if goal < 0 || goal == start {
+		return b.fallback(me)
+	}
+	for from[goal] != start {
+		goal = from[goal]
+		if goal < 0 {
+			return b.fallback(me)
+		}
+	}
+	x, y := goal%mapSize, goal/mapSize
+	if b.cell[goal] == dirt {
+		return coord("dig", x, y)
+	}
+	return coord("move", x, y)
+}
+
+// fallback shoots toward the nearest enemy: always valid, so the streak
+// stays at 0.
+func (b *board) fallback(me *ViewWorm) string {
+	e := b.enemy[0]
+	dx, dy := sign(e.Position.X-me.Position.X), sign(e.Position.Y-me.Position.Y)
+	for _, d := range directions {
+		if d.dx == dx && d.dy == dy {
+			return "shoot " + d.name
+		}
+	}
+	return "shoot N"
+}
+
+func sign(v int) int {
+	switch {
+	case v < 0:
+		return -1
+	case v > 0:
+		return 1
+	}
+	return 0
+}
+
+// safeRadius is the lava rule's safe radius at round r, 0 before the lava
+// (rules §8 step 1), computed from the view's round limit.
+func (b *board) safeRadius(r int) float64 {
+	if b.v.LavaDamage == 0 {
+		return 0
+	}
+	start := float64(b.v.MaxRounds) * lavaStart
+	if float64(r) < start {
+		return 0
+	}
+	p := (float64(r) - start) / (float64(b.v.MaxRounds)*lavaEnd - start)
+	p = min(max(p, 0), 1)
+	return max(float64(center*(1-p)), minSafeRadius)
+}

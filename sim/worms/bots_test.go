@@ -1,0 +1,191 @@
+package worms
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/replaylab/replaylab/sim"
+)
+
+// playBots plays a match between two built-in bots and returns it and the
+// commands played, one pair per round.
+func playBots(t testing.TB, ruleset string, seed uint64, names [2]string) (*match, [][]string) {
+	t.Helper()
+	m := start(t, ruleset, seed)
+	var bots [2]sim.Bot
+	for s := range bots {
+		def, ok := Game.Bot(names[s])
+		if !ok {
+			t.Fatalf("no bot %s", names[s])
+		}
+		bots[s], _ = def.New(sim.Setup{Ruleset: ruleset, Seed: seed, Players: 2}, s, seed*2+uint64(s))
+	}
+	var log [][]string
+	for !m.Over() {
+		cmds := []string{bots[0].Act(m.View(0)), bots[1].Act(m.View(1))}
+		log = append(log, cmds)
+		play(t, m, cmds...)
+	}
+	return m, log
+}
+
+// TestTacticalBeatsRandom measures the tactical bot's win rate against the
+// random bot, seats alternating by seed (100 seeds, 20 with -short).
+func TestTacticalBeatsRandom(t *testing.T) {
+	seeds := 100
+	if testing.Short() {
+		seeds = 20
+	}
+	for _, ruleset := range Game.Rulesets {
+		wins := 0
+		for seed := range uint64(seeds) {
+			seat := int(seed % 2)
+			names := [2]string{"random", "random"}
+			names[seat] = "tactical"
+			m, _ := playBots(t, ruleset, seed, names)
+			if m.Result().Winner == seat {
+				wins++
+			}
+		}
+		t.Logf("%s: tactical won %d of %d against random", ruleset, wins, seeds)
+		if wins*100 < 90*seeds {
+			t.Errorf("%s: tactical won %d of %d, want at least 90%%", ruleset, wins, seeds)
+		}
+	}
+}
+
+// TestBotsLegal: the random bot never plays an invalid command, and the
+// tactical bot does not either; both read JSON-decoded views.
+func TestBotsLegal(t *testing.T) {
+	for _, ruleset := range Game.Rulesets {
+		m, _ := playBots(t, ruleset, 5, [2]string{"random", "tactical"})
+		for s := range numSeats {
+			if n := m.players[s].invalid; n != 0 {
+				t.Errorf("%s seat %d played %d invalid commands", ruleset, s, n)
+			}
+		}
+	}
+	m := start(t, "final", 9)
+	for _, name := range []string{"random", "tactical"} {
+		def, _ := Game.Bot(name)
+		bot, _ := def.New(sim.Setup{}, 0, 1)
+		twin, _ := def.New(sim.Setup{}, 0, 1)
+		var generic map[string]any
+		if err := roundTrip(m.View(0), &generic); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := bot.Act(generic), twin.Act(m.View(0)); got != want || got == "nothing" {
+			t.Errorf("%s: JSON view gives %q, struct view %q", name, got, want)
+		}
+		if got := bot.Act("not a view"); got != "nothing" {
+			t.Errorf("%s on garbage: %q", name, got)
+		}
+	}
+}
+
+// FuzzStep plays random command text: no panic, and after every round HP
+// rises only by a pack, no two worms share a cell, dirt never reappears.
+func FuzzStep(f *testing.F) {
+	f.Add("final", uint64(0), "move 24 5\nselect 2;banana 22 26\nsnowball 3 16\nshoot N\n\nC;1;dig 23 3")
+	f.Add("base", uint64(42), "nothing\njump\nmove 9 28;move 9 27\nshoot ſe\nselect 2")
+	f.Add("final", uint64(7), "select 3;snowball 30 16\nbanana 8 4\nmove -1 2147483648\n;;;")
+	f.Fuzz(func(t *testing.T, ruleset string, seed uint64, text string) {
+		if ruleset != "base" {
+			ruleset = "final"
+		}
+		m := start(t, ruleset, seed)
+		lines := strings.Split(text, "\n")
+		for i := 0; i < 60; i++ {
+			before := *m
+			err := m.Step([]string{lines[i%len(lines)], lines[(i*7+3)%len(lines)]})
+			if before.over {
+				if !errors.Is(err, sim.ErrOver) {
+					t.Fatalf("Step after the end: %v", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkInvariants(t, &before, m)
+		}
+	})
+}
+
+func checkInvariants(t *testing.T, before, m *match) {
+	t.Helper()
+	picked := map[int]bool{}
+	for _, e := range m.events {
+		if e.Kind == EventPickup {
+			picked[e.Seat*wormsPerPlayer+e.Unit] = true
+		}
+	}
+	var seen [numCells]int
+	for g := range m.worms {
+		w, b := &m.worms[g], &before.worms[g]
+		if w.hp > b.hp && !(picked[g] && w.hp <= b.hp+packHP) {
+			t.Fatalf("round %d: worm %d HP %d -> %d without a pack", m.round, g, b.hp, w.hp)
+		}
+		if m.onMapWorm(g) {
+			c := w.y*mapSize + w.x
+			if seen[c] != 0 {
+				t.Fatalf("round %d: worms %d and %d share a cell", m.round, seen[c]-1, g)
+			}
+			seen[c] = g + 1
+			if !w.alive() {
+				t.Fatalf("round %d: dead worm %d still on the map", m.round, g)
+			}
+		}
+	}
+	for c := range numCells {
+		if m.grid[c] == dirt && before.grid[c] != dirt {
+			t.Fatalf("round %d: dirt reappeared at %d", m.round, c)
+		}
+		if int(m.occ[c]) > 0 && seen[c] != int(m.occ[c]) {
+			t.Fatalf("round %d: occupancy of cell %d disagrees with the worms", m.round, c)
+		}
+	}
+	if m.Hash() != m.Hash() {
+		t.Fatal("Hash is not stable")
+	}
+}
+
+// recorded plays bot matches of the final ruleset once and keeps their
+// commands, so the benchmark measures Step alone.
+func recorded(b *testing.B, n int) [][][]string {
+	var out [][][]string
+	for seed := range uint64(n) {
+		_, log := playBots(b, "final", seed, [2]string{"tactical", "tactical"})
+		out = append(out, log)
+		_, log = playBots(b, "final", seed, [2]string{"tactical", "random"})
+		out = append(out, log)
+	}
+	return out
+}
+
+// BenchmarkMatch regenerates recorded final matches between the built-in
+// bots: New plus every Step, bots excluded.
+func BenchmarkMatch(b *testing.B) {
+	logs := recorded(b, 4)
+	rounds := 0
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		log := logs[i%len(logs)]
+		m, _ := Game.New(sim.Setup{Ruleset: "final", Seed: uint64(i % len(logs) / 2), Players: 2})
+		for _, cmds := range log {
+			m.Step(cmds)
+		}
+		rounds += len(log)
+	}
+	b.ReportMetric(float64(rounds)/b.Elapsed().Seconds(), "rounds/s")
+}
+
+// BenchmarkHash is the per-round digest the replay layer checks.
+func BenchmarkHash(b *testing.B) {
+	m := start(b, "final", 1)
+	for b.Loop() {
+		m.Hash()
+	}
+}

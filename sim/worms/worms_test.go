@@ -1,0 +1,412 @@
+package worms
+
+import (
+	"encoding/json"
+	"errors"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/replaylab/replaylab/sim"
+)
+
+func start(t testing.TB, ruleset string, seed uint64) *match {
+	t.Helper()
+	m, err := Game.New(sim.Setup{Ruleset: ruleset, Seed: seed, Players: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m.(*match)
+}
+
+func play(t testing.TB, m *match, cmds ...string) {
+	t.Helper()
+	if err := m.Step(cmds); err != nil {
+		t.Fatalf("Step(%q): %v", cmds, err)
+	}
+}
+
+// arena is a match on an open map (air inside the deep-space ring, no
+// packs) with the six worms at the given cells, seat 0's first.
+func arena(t testing.TB, ruleset string, pos [numWorms][2]int) *match {
+	t.Helper()
+	m := start(t, ruleset, 1)
+	for c := range numCells {
+		m.occ[c] = 0
+		m.pack[c] = false
+		if m.grid[c] != deepSpace {
+			m.grid[c] = air
+		}
+	}
+	for g, p := range pos {
+		m.worms[g].x, m.worms[g].y = p[0], p[1]
+		m.occ[p[1]*mapSize+p[0]] = int8(g + 1)
+	}
+	return m
+}
+
+// far keeps worms out of each other's way: only the first two matter.
+var far = [numWorms][2]int{{10, 10}, {6, 12}, {6, 14}, {20, 10}, {26, 12}, {26, 14}}
+
+func TestSeats(t *testing.T) {
+	for i, want := range seats {
+		x, y := circlePoint(15, float64(2*math.Pi*(float64(i)/6)))
+		if x != want[0] || y != want[1] {
+			t.Errorf("seat %d = (%d,%d), want %v", i, x, y, want)
+		}
+	}
+}
+
+// TestSpawn checks rules §5 step 3 and the roster.
+func TestSpawn(t *testing.T) {
+	m := start(t, "final", 0)
+	want := [numWorms]struct {
+		x, y int
+		prof profession
+		hp   int
+	}{{24, 4, commando, 150}, {24, 28, agent, 100}, {1, 16, technologist, 100}, {8, 28, commando, 150}, {8, 4, agent, 100}, {31, 16, technologist, 100}}
+	for g, w := range want {
+		got := m.worms[g]
+		if got.x != w.x || got.y != w.y || got.prof != w.prof || got.hp != w.hp || !m.onMapWorm(g) {
+			t.Errorf("worm %d: got %+v, want %+v", g, got, w)
+		}
+	}
+	if b := start(t, "base", 0); b.worms[1].prof != commando || b.worms[1].hp != 150 || b.worms[1].bananas != 0 {
+		t.Errorf("base worm 2 = %+v, want a Commando", b.worms[1])
+	}
+}
+
+func TestPacks(t *testing.T) {
+	for _, c := range []struct {
+		seed uint64
+		want []int
+	}{{0, []int{15*mapSize + 14, 17*mapSize + 18}}, {42, []int{16*mapSize + 13, 16*mapSize + 19}}} {
+		m := start(t, "final", c.seed)
+		var got []int
+		for i, p := range m.pack {
+			if p {
+				got = append(got, i)
+			}
+		}
+		if len(got) != 2 || got[0] != c.want[0] || got[1] != c.want[1] {
+			t.Errorf("seed %d packs at %v, want %v", c.seed, got, c.want)
+		}
+	}
+}
+
+// TestExampleMap compares seed 0 with the engine's published example
+// state (round 100 of a seed-0 match): equal everywhere except lava, which
+// was air, and at most the 9 cells its banana destroyed.
+func TestExampleMap(t *testing.T) {
+	data, err := os.ReadFile("testdata/example_seed0_round100.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+	m := start(t, "final", 0)
+	f := m.Frame().(*Frame)
+	banana := 0
+	for y, row := range rows {
+		for x := range mapSize {
+			got, want := f.Map[y][x], row[x]
+			switch {
+			case got == want, got == '.' && want == '~':
+			case got == '#' && want == '.':
+				banana++
+			default:
+				t.Errorf("(%d,%d) = %q, example %q", x, y, got, want)
+			}
+		}
+	}
+	if banana > 9 {
+		t.Errorf("%d dirt cells are air in the example, a banana destroys at most 9", banana)
+	}
+}
+
+func TestParse(t *testing.T) {
+	for _, c := range []struct {
+		in    string
+		final bool
+		sel   int // select id, 0 none
+		kind  kind
+	}{
+		{"move 1 2", false, 0, cmdMove},
+		{"MOVE 1 2", false, 0, cmdMove},
+		{"move  1 2", false, 0, cmdInvalid},
+		{"move 1 2 3", false, 0, cmdInvalid},
+		{"move +1 -2", false, 0, cmdMove},
+		{"move 1 x", false, 0, cmdInvalid},
+		{"move 99999999999 1", false, 0, cmdInvalid},
+		{"dig 3 4", false, 0, cmdDig},
+		{"shoot ne", false, 0, cmdShoot},
+		{"shoot ſ", false, 0, cmdShoot},
+		{"shoot north", false, 0, cmdInvalid},
+		{"shoot", false, 0, cmdInvalid},
+		{"nothing at all", false, 0, cmdNothing},
+		{"banana 1 2", false, 0, cmdInvalid},
+		{"banana 1 2", true, 0, cmdBanana},
+		{"snowball 1 2", true, 0, cmdSnowball},
+		{"select 2;shoot N", true, 2, cmdShoot},
+		{"select 2 ; ", true, 2, cmdNothing},
+		{"select 2", false, 0, cmdInvalid},
+		{"C;12;shoot W", false, 0, cmdShoot},
+		{"", false, 0, cmdInvalid},
+		{"   ", false, 0, cmdNothing},
+		{"jump", false, 0, cmdInvalid},
+		{"shoot N;move 1 1", false, 0, cmdMove},
+	} {
+		sel, has, act := parseTurn(c.in, c.final)
+		if act.kind != c.kind || has != (c.sel != 0) || has && sel.x != c.sel {
+			t.Errorf("parseTurn(%q, final=%v) = select %v %+v, act %+v; want select %d, kind %d", c.in, c.final, has, sel, act, c.sel, c.kind)
+		}
+	}
+}
+
+func TestShootScores(t *testing.T) {
+	for _, c := range []struct {
+		ruleset string
+		cmd     string
+		hp      int // target HP before the shot
+		score   int // seat 0 command score after
+		target  int // worm hit
+	}{
+		{"base", "shoot E", 150, 20, 3},
+		{"base", "shoot E", 8, 40, 3},
+		{"base", "shoot W", 150, -20, 1},
+		{"base", "shoot N", 150, 2, -1},
+		{"final", "shoot E", 150, 16, 3},
+		{"final", "shoot E", 8, 16 + 40, 3},
+		{"final", "shoot W", 8, -16 - 40, 1},
+	} {
+		pos := far
+		pos[1] = [2]int{7, 10}  // own worm 3 west
+		pos[3] = [2]int{14, 10} // enemy 4 east
+		m := arena(t, c.ruleset, pos)
+		if c.target >= 0 {
+			m.worms[c.target].hp = c.hp
+		}
+		play(t, m, c.cmd, "nothing")
+		if got := m.players[0].cmdScore; got != c.score {
+			t.Errorf("%s %s at %d HP: score %d, want %d", c.ruleset, c.cmd, c.hp, got, c.score)
+		}
+		if c.target >= 0 && m.worms[c.target].hp != c.hp-weaponDamage {
+			t.Errorf("%s %s: target HP %d, want %d", c.ruleset, c.cmd, m.worms[c.target].hp, c.hp-weaponDamage)
+		}
+	}
+}
+
+func TestShotRange(t *testing.T) {
+	pos := far
+	pos[3] = [2]int{14, 14} // 4 diagonal: floor(5.66) = 5 > 4
+	m := arena(t, "final", pos)
+	play(t, m, "shoot SE", "nothing")
+	if m.worms[3].hp != 150 || m.shots[0].Result != "OUT_OF_RANGE" || m.shots[0].To != (Point{14, 14}) {
+		t.Errorf("diagonal 4: hp %d shot %+v", m.worms[3].hp, m.shots[0])
+	}
+	m = arena(t, "final", pos)
+	m.grid[11*mapSize+11] = dirt
+	play(t, m, "shoot SE", "nothing")
+	if m.shots[0].Result != "BLOCKED" || m.players[0].cmdScore != 2 {
+		t.Errorf("blocked shot %+v score %d", m.shots[0], m.players[0].cmdScore)
+	}
+}
+
+// TestCollision: both movers into one cell take 20 and are pushed back or
+// swapped by the coin; each scores 5.
+func TestCollision(t *testing.T) {
+	outcomes := map[string]bool{}
+	for seed := uint64(0); seed < 8; seed++ {
+		pos := far
+		pos[3] = [2]int{12, 10}
+		m := arena(t, "final", pos)
+		m.coin = newXorWow(int32(seed))
+		coin := m.coin
+		push := coin.nextBoolean()
+		play(t, m, "move 11 10", "move 11 10")
+		a, b := m.worms[0], m.worms[3]
+		want := [4]int{10, 10, 12, 10}
+		if !push {
+			want = [4]int{12, 10, 10, 10}
+		}
+		if a.hp != 130 || b.hp != 130 || [4]int{a.x, a.y, b.x, b.y} != want || m.players[0].cmdScore != 5 || m.players[1].cmdScore != 5 {
+			t.Errorf("seed %d: push %v, worms %+v %+v, scores %d %d", seed, push, a, b, m.players[0].cmdScore, m.players[1].cmdScore)
+		}
+		if m.occ[10*mapSize+11] != 0 || m.occ[10*mapSize+want[0]] != 1 || m.occ[10*mapSize+want[2]] != 4 {
+			t.Errorf("seed %d: occupancy wrong", seed)
+		}
+		outcomes[m.events[len(m.events)-1].Detail] = true
+	}
+	if len(outcomes) != 2 {
+		t.Errorf("outcomes %v, want both", outcomes)
+	}
+}
+
+// TestSnapshotValidation: a move into a cell dug or vacated this round is
+// invalid (rules §7.2).
+func TestSnapshotValidation(t *testing.T) {
+	pos := far
+	pos[3] = [2]int{11, 10}
+	m := arena(t, "final", pos)
+	play(t, m, "move 11 10", "move 12 10")
+	if m.worms[0].x != 10 || m.players[0].cmdScore != scoreInvalid || m.worms[3].x != 12 {
+		t.Errorf("moved into a vacated cell: %+v score %d", m.worms[0], m.players[0].cmdScore)
+	}
+}
+
+func TestBanana(t *testing.T) {
+	pos := far
+	pos[1] = [2]int{14, 12} // the Agent (worm id 2), throwing
+	pos[3] = [2]int{14, 14} // enemy at the impact: 20
+	pos[4] = [2]int{15, 15} // enemy at √2: 11
+	pos[5] = [2]int{14, 16} // enemy at 2: 7
+	m := arena(t, "final", pos)
+	m.grid[13*mapSize+14] = dirt
+	m.grid[14*mapSize+12] = dirt
+	m.pack[15*mapSize+13] = true
+	play(t, m, "select 2;banana 14 14", "nothing")
+	hp := [3]int{m.worms[3].hp, m.worms[4].hp, m.worms[5].hp}
+	if hp != [3]int{130, 89, 93} || m.worms[1].hp != 93 {
+		t.Errorf("HP %v thrower %d, want [130 89 93] 93", hp, m.worms[1].hp)
+	}
+	// 2 dirt ×7 + 2×(20+11+7 to enemies − 7 to the thrower)
+	if got, want := m.players[0].cmdScore, 2*7+2*(20+11+7-7); got != want {
+		t.Errorf("score %d, want %d", got, want)
+	}
+	if m.grid[13*mapSize+14] != air || m.pack[15*mapSize+13] || m.worms[1].bananas != 2 || m.players[0].tokens != 4 {
+		t.Error("dirt, pack, banana count or token not updated")
+	}
+}
+
+func TestSnowballFreezes(t *testing.T) {
+	pos := far
+	pos[2] = [2]int{12, 12} // the Technologist
+	pos[3] = [2]int{15, 15}
+	m := arena(t, "final", pos)
+	m.players[0].active = 2
+	play(t, m, "snowball 15 15", "move 16 16") // moves before the snowball
+	if m.worms[3].frozen != 5 || m.players[0].cmdScore != 17 || m.worms[3].x != 16 {
+		// the enemy moved to (16,16), still inside the 3x3 square
+		t.Fatalf("frozen %d score %d at %d", m.worms[3].frozen, m.players[0].cmdScore, m.worms[3].x)
+	}
+	// Inert for 4 rounds, acting again in the 5th (rules §7.6).
+	for r := 1; r <= 5; r++ {
+		m.players[1].active = 0
+		x := m.worms[3].x
+		play(t, m, "shoot N", "move "+strconv.Itoa(x+1)+" 16")
+		moved := m.worms[3].x == x+1
+		if moved != (r == 5) {
+			t.Errorf("round %d after the freeze: moved %v", r, moved)
+		}
+	}
+}
+
+func TestSelectAndRotation(t *testing.T) {
+	m := arena(t, "final", far)
+	play(t, m, "select 3;nothing", "nothing")
+	if m.players[0].active != 0 || m.players[0].tokens != 4 {
+		t.Errorf("after select 3 the next worm is 1 (wrap), got %d, tokens %d", m.players[0].active+1, m.players[0].tokens)
+	}
+	m.worms[1].hp = 0 // worm 2 dead: rotation skips it
+	play(t, m, "nothing", "nothing")
+	if m.players[0].active != 2 {
+		t.Errorf("rotation past a dead worm: active %d, want 3", m.players[0].active+1)
+	}
+	play(t, m, "select 2;nothing", "nothing")
+	if m.players[0].cmdScore != scoreInvalid || m.players[0].tokens != 4 {
+		t.Errorf("select of a dead worm: score %d tokens %d", m.players[0].cmdScore, m.players[0].tokens)
+	}
+}
+
+func TestTimeoutAndDisqualification(t *testing.T) {
+	m := arena(t, "base", far)
+	for r := 1; r <= 13; r++ {
+		play(t, m, "", "shoot N")
+		if m.Over() != (r == 13) {
+			t.Fatalf("round %d: over %v", r, m.Over())
+		}
+	}
+	if m.players[0].cmdScore != 13*scoreInvalid {
+		t.Errorf("13 time-outs score %d", m.players[0].cmdScore)
+	}
+	res := m.Result()
+	if res.Winner != 1 || !strings.Contains(res.Reason, "disqualified") || m.onMapWorm(0) {
+		t.Errorf("result %+v, worms still on the map %v", res, m.onMapWorm(0))
+	}
+	if err := m.Step([]string{"nothing", "nothing"}); !errors.Is(err, sim.ErrOver) {
+		t.Errorf("Step after the end: %v", err)
+	}
+}
+
+func TestLavaAndPacks(t *testing.T) {
+	m := arena(t, "final", far)
+	m.maxRounds = 8 // lava from round 2, full at round 7
+	m.pack[10*mapSize+11] = true
+	play(t, m, "move 11 10", "nothing")
+	if m.worms[0].hp != 160 || m.pack[10*mapSize+11] {
+		t.Errorf("pack: hp %d", m.worms[0].hp)
+	}
+	play(t, m, "nothing", "nothing")
+	if m.safe != 16 || m.grid[0*mapSize+16] != air || m.grid[4*mapSize+4] != lava {
+		t.Errorf("round 2 safe radius %v, (16,0) %v (at 16: air), (4,4) %v (at 16.97: lava)", m.safe, m.grid[16], m.grid[4*mapSize+4])
+	}
+	for !m.Over() {
+		play(t, m, "nothing", "nothing")
+	}
+	if m.safe != minSafeRadius {
+		t.Errorf("final safe radius %v", m.safe)
+	}
+	if m.worms[5].hp >= 100 {
+		t.Errorf("a worm at (26,14) took no lava damage: %d", m.worms[5].hp)
+	}
+}
+
+func TestSetupErrors(t *testing.T) {
+	for _, s := range []sim.Setup{
+		{Ruleset: "p2", Players: 2},
+		{Players: 3},
+		{Players: 2, Config: json.RawMessage(`{"rounds":0}`)},
+		{Players: 2, Config: json.RawMessage(`{"turns":5}`)},
+	} {
+		var se *sim.SetupError
+		if _, err := Game.New(s); !errors.As(err, &se) {
+			t.Errorf("New(%+v) = %v, want a SetupError", s, err)
+		}
+	}
+	m, err := Game.New(sim.Setup{Players: 2, Config: json.RawMessage(`{"rounds":5}`)})
+	if err != nil || m.(*match).maxRounds != 5 || m.(*match).rules.name != "base" {
+		t.Errorf("rounds 5: %v", err)
+	}
+	if err := m.Step([]string{"nothing"}); err == nil {
+		t.Error("Step with one command succeeded")
+	}
+}
+
+func TestStatsAndViews(t *testing.T) {
+	m := start(t, "final", 3)
+	stats := m.AppendStats(nil)
+	if len(stats) != 8 || stats[3].Unit != sim.NoUnit || stats[3].HP != 350 || stats[0].HP != 150 {
+		t.Errorf("stats %+v", stats)
+	}
+	data, err := json.Marshal(m.View(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, field := range []string{`"currentRound":1`, `"maxRounds":400`, `"currentWormId":1`, `"remainingWormSelections":5`, `"bananaBombs"`, `"occupier"`, `"powerup":{"type":"HEALTH_PACK","value":10}`, `"type":"DEEP_SPACE"`} {
+		if !strings.Contains(string(data), field) {
+			t.Errorf("view JSON lacks %s", field)
+		}
+	}
+	if _, err := json.Marshal(m.Frame()); err != nil {
+		t.Error(err)
+	}
+}
+
+func roundTrip(v any, out any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(data, out)
+}
