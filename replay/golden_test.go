@@ -41,6 +41,8 @@ var goldenCases = []goldenCase{
 	{"worms-base-tactical-random", "worms", "", 11, `{}`, []string{"tactical", "random"}},
 	{"worms-final-tactical-tactical", "worms", "final", 12, `{}`, []string{"tactical", "tactical"}},
 	{"worms-final-random-tactical", "worms", "final", 4294967289, `{}`, []string{"random", "tactical"}},
+	{"snake-greedy-random", "snake", "", 21, `{}`, []string{"greedy", "random", "random", "random", "random"}},
+	{"snake-codenjoy-greedy", "snake", "codenjoy", 22, `{}`, []string{"greedy", "greedy", "random"}},
 	{"toad-invalid-commands", "toad", "", 4, `{"rolls":[0,32,33,1,2,16,8,17,0,0,31]}`, []string{"plan:A,A,hop,G,G,l2,,  f ,R2,STAY,\\t"}},
 }
 

@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 )
 
 // Game describes one game: its names, the setups it accepts, the numbers it
@@ -276,4 +277,21 @@ func DecodeConfig(raw json.RawMessage, v any) error {
 		return &SetupError{Field: "config", Reason: "trailing data after the JSON object"}
 	}
 	return nil
+}
+
+// maxQuoted bounds how much of a raw command goes into an event detail.
+const maxQuoted = 40
+
+// QuoteCommand quotes a raw command for an event detail (an invalid
+// command's reason), cut to a bounded length on a UTF-8 character boundary,
+// so hostile or huge text stays readable and small.
+func QuoteCommand(s string) string {
+	if len(s) <= maxQuoted {
+		return strconv.Quote(s)
+	}
+	cut := maxQuoted
+	for cut > 0 && s[cut]&0xC0 == 0x80 { // do not split a UTF-8 sequence
+		cut--
+	}
+	return strconv.Quote(s[:cut]) + "..."
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/replaylab/replaylab/sim"
+	"github.com/replaylab/replaylab/sim/snake"
 	"github.com/replaylab/replaylab/sim/toad"
 	"github.com/replaylab/replaylab/sim/worms"
 )
@@ -14,6 +15,7 @@ import (
 var all = []*sim.Game{
 	toad.Game,
 	worms.Game,
+	snake.Game,
 }
 
 // All returns the implemented games in display order.

@@ -284,10 +284,10 @@ func (m *match) moveToad(cmd string) {
 	m.colBefore = m.col
 	a, ok := parseAction(cmd)
 	if !ok {
-		m.invalid("unknown command " + quoteShort(cmd))
+		m.invalid("unknown command " + sim.QuoteCommand(cmd))
 		a = stay
 	} else if c := m.col + actions[a].delta; c < river1 || c > river5 {
-		m.invalid(actions[a].long + " from column " + strconv.Itoa(m.col) + " leaves the river: " + quoteShort(cmd))
+		m.invalid(actions[a].long + " from column " + strconv.Itoa(m.col) + " leaves the river: " + sim.QuoteCommand(cmd))
 		a = stay
 	}
 	m.act = a
@@ -322,22 +322,6 @@ func parseAction(cmd string) (int, bool) {
 		}
 	}
 	return 0, false
-}
-
-// maxQuoted bounds how much of an invalid command goes into its event.
-const maxQuoted = 40
-
-// quoteShort quotes a raw command for an event detail, cut to maxQuoted
-// bytes on a character boundary.
-func quoteShort(s string) string {
-	if len(s) <= maxQuoted {
-		return strconv.Quote(s)
-	}
-	cut := maxQuoted
-	for cut > 0 && s[cut]&0xC0 == 0x80 { // do not split a UTF-8 sequence
-		cut--
-	}
-	return strconv.Quote(s[:cut]) + "..."
 }
 
 func (m *match) invalid(detail string) {

@@ -1,0 +1,470 @@
+package snake
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/replaylab/replaylab/sim"
+)
+
+// Snake part kinds, indexes into ownGlyphs and enemyGlyphs (B11). Head
+// kinds by direction come first so headUp+dir is the moving head.
+const (
+	headUp = iota
+	headDown
+	headLeft
+	headRight
+	headDead
+	headFury
+	headFlying
+	headSleep
+	tailArmUp // the arm points to the next body cell
+	tailArmDown
+	tailArmLeft
+	tailArmRight
+	tailSleep
+	bodyH
+	bodyV
+	bodyLeftDown // arms toward the left and the lower neighbour
+	bodyLeftUp
+	bodyRightDown
+	bodyRightUp
+	numParts
+)
+
+// The glyphs of B11 for the bot's own snake and for the others; the enemy
+// body uses the official clients' ─ │ rather than the README's — |.
+var (
+	ownGlyphs   = [numParts]string{"▲", "▼", "◄", "►", "☻", "♥", "♠", "&", "╙", "╓", "╕", "╘", "~", "═", "║", "╗", "╝", "╔", "╚"}
+	enemyGlyphs = [numParts]string{"˄", "˅", "<", ">", "☺", "♣", "♦", "ø", "¤", "æ", "ö", "×", "*", "─", "│", "┐", "┘", "┌", "└"}
+)
+
+// objectGlyphs draws the cells no snake covers.
+var objectGlyphs = [...]string{
+	empty: " ", wall: "☼", start: "#", outside: "☼",
+	apple: "○", stone: "●", gold: "$", furyPill: "®", flyingPill: "©",
+}
+
+// Arm bits: which neighbours of a body cell belong to the same snake.
+const (
+	armUp = 1 << iota
+	armDown
+	armLeft
+	armRight
+)
+
+// viewCache holds which snake part is drawn on each board cell for the
+// current turn; every perspective shares it.
+type viewCache struct {
+	turn  int // the turn it was built for, or -1
+	valid bool
+	seat  []int16 // per padded cell: the seat drawn there, or -1
+	part  []uint8
+	head  []bool // whether the claim is a head (heads win shared cells)
+	order []int
+}
+
+// arm is the arm bit from cell a toward its neighbour b, or 0.
+func (m *match) arm(a, b int32) int {
+	switch b - a {
+	case -int32(m.w):
+		return armUp
+	case int32(m.w):
+		return armDown
+	case -1:
+		return armLeft
+	case 1:
+		return armRight
+	}
+	return 0
+}
+
+// headPart is the head glyph kind; precedence dead > sleeping > flying >
+// fury > direction (B11).
+func headPart(s *snake) uint8 {
+	switch {
+	case !s.alive:
+		return headDead
+	case !s.active:
+		return headSleep
+	case s.flying > 0:
+		return headFlying
+	case s.fury > 0:
+		return headFury
+	}
+	return uint8(headUp + int(s.dir))
+}
+
+// bodyPart is the glyph kind of body cell k (0 = tail end, below the head).
+func (m *match) bodyPart(s *snake, k int) uint8 {
+	c := s.body[k]
+	if k == 0 {
+		if !s.active {
+			return tailSleep
+		}
+		switch m.arm(c, s.body[1]) {
+		case armUp:
+			return tailArmUp
+		case armDown:
+			return tailArmDown
+		case armLeft:
+			return tailArmLeft
+		}
+		return tailArmRight
+	}
+	arms := m.arm(c, s.body[k-1]) | m.arm(c, s.body[k+1])
+	switch arms {
+	case armUp | armDown, armUp, armDown:
+		return bodyV
+	case armLeft | armDown:
+		return bodyLeftDown
+	case armLeft | armUp:
+		return bodyLeftUp
+	case armRight | armDown:
+		return bodyRightDown
+	case armRight | armUp:
+		return bodyRightUp
+	}
+	return bodyH
+}
+
+// layout fills the view cache: dead heads first, then flying snakes, then
+// the others, each group shortest first and every snake head first; the
+// first part drawn on a cell wins, except that a head beats a body (B11).
+func (m *match) layout() *viewCache {
+	v := &m.view
+	if v.valid && v.turn == m.turn {
+		return v
+	}
+	if len(v.seat) != len(m.grid) {
+		v.seat = make([]int16, len(m.grid))
+		v.part = make([]uint8, len(m.grid))
+		v.head = make([]bool, len(m.grid))
+	}
+	for i := range v.seat {
+		v.seat[i] = -1
+	}
+	v.order = v.order[:0]
+	for i := range m.snakes {
+		v.order = append(v.order, i)
+	}
+	// Insertion sort: stable, few seats, no allocation.
+	for i := 1; i < len(v.order); i++ {
+		for j := i; j > 0 && len(m.snakes[v.order[j]].body) < len(m.snakes[v.order[j-1]].body); j-- {
+			v.order[j], v.order[j-1] = v.order[j-1], v.order[j]
+		}
+	}
+	claim := func(seat int, c int32, part uint8, head bool) {
+		if v.seat[c] < 0 || head && !v.head[c] {
+			v.seat[c], v.part[c], v.head[c] = int16(seat), part, head
+		}
+	}
+	for _, i := range v.order {
+		if s := &m.snakes[i]; !s.alive && len(s.body) > 0 {
+			claim(i, s.head(), headDead, true)
+		}
+	}
+	for pass := range 2 {
+		for _, i := range v.order {
+			s := &m.snakes[i]
+			if len(s.body) < 2 || (s.flying > 0) != (pass == 0) {
+				continue
+			}
+			claim(i, s.head(), headPart(s), true)
+			for k := len(s.body) - 2; k >= 0; k-- {
+				claim(i, s.body[k], m.bodyPart(s, k), false)
+			}
+		}
+	}
+	v.turn, v.valid = m.turn, true
+	return v
+}
+
+// board draws the rows as seat sees them (own glyphs for its snake), or as
+// an observer who owns no snake when seat is -1.
+func (m *match) board(seat int) []string {
+	v := m.layout()
+	rows := make([]string, m.size)
+	var b strings.Builder
+	for y := range m.size {
+		b.Reset()
+		for x := range m.size {
+			b.WriteString(m.glyph(v, seat, m.cell(x, y)))
+		}
+		rows[y] = b.String()
+	}
+	return rows
+}
+
+func (m *match) glyph(v *viewCache, seat int, c int32) string {
+	switch s := int(v.seat[c]); {
+	case s < 0:
+		return objectGlyphs[m.grid[c]]
+	case s == seat:
+		return ownGlyphs[v.part[c]]
+	default:
+		return enemyGlyphs[v.part[c]]
+	}
+}
+
+// View is what the original server sends a bot each tick: the message
+// "board=<glyphs>", here as {"board": "<glyphs>"}, the size x size glyphs
+// row by row from the top-left, with the bot's own snake in own glyphs.
+type View struct {
+	Board string `json:"board"`
+}
+
+// View returns a *View for seat.
+func (m *match) View(seat int) any {
+	v := m.layout()
+	buf := make([]byte, 0, m.size*m.size*3)
+	for y := range m.size {
+		c := m.cell(0, y)
+		for range m.size {
+			buf = append(buf, m.glyph(v, seat, c)...)
+			c++
+		}
+	}
+	return &View{Board: string(buf)}
+}
+
+// Render draws the observer's board (every snake in enemy glyphs) and a
+// status line per snake.
+func (m *match) Render() string {
+	var b strings.Builder
+	for _, row := range m.board(-1) {
+		b.WriteString(row)
+		b.WriteByte('\n')
+	}
+	fmt.Fprintf(&b, "turn %d  round %d/%d  %s\n", m.turn, m.round, roundsPerMatch, m.phase())
+	for i := range m.snakes {
+		s := &m.snakes[i]
+		x, y := m.xy(s.head())
+		fmt.Fprintf(&b, "seat %d: %-8s len %2d  score %4d  stones %d  fury %2d  kills %d  deaths %d  head (%d,%d) %s\n",
+			i, m.state(s), len(s.body), s.score, s.stones, s.fury, s.kills, s.deaths, x, y, dirNames[s.dir])
+	}
+	return b.String()
+}
+
+// state names a snake's condition.
+func (m *match) state(s *snake) string {
+	switch {
+	case !s.alive:
+		return "dead"
+	case !s.active:
+		return "sleeping"
+	case s.flying > 0:
+		return "flying"
+	case s.fury > 0:
+		return "fury"
+	}
+	return "moving"
+}
+
+// phase names where the round clock stands after the last tick.
+func (m *match) phase() string {
+	switch {
+	case m.over:
+		return "match over"
+	case m.startTimer == startCountdown:
+		return "round over, countdown 5"
+	case m.startTimer > 0:
+		return fmt.Sprintf("countdown %d", m.startTimer)
+	case m.startTimer == 0:
+		return "round start"
+	case m.winnerTimer >= 0:
+		return fmt.Sprintf("tick %d, last snake's extra tick", m.roundTime())
+	}
+	return fmt.Sprintf("tick %d/%d", m.roundTime(), roundTicks)
+}
+
+// Frame is the inspector's snapshot after a tick.
+type Frame struct {
+	Turn  int `json:"turn"`
+	Round int `json:"round"` // 0 before the first round starts
+	// RoundTime is the ticks since the round's start tick, 0 outside a
+	// round.
+	RoundTime int `json:"round_time"`
+	// Countdown is the ticks until the next round starts (5 on the tick a
+	// round ends, then 4..1), 0 while a round runs.
+	Countdown int    `json:"countdown"`
+	Phase     string `json:"phase"`
+	Over      bool   `json:"over"`
+	// Board is the observer's view: the rows from the top, every snake in
+	// enemy glyphs.
+	Board  []string     `json:"board"`
+	Snakes []SnakeFrame `json:"snakes"`
+	// Objects on the board.
+	Apples     int `json:"apples"`
+	Stones     int `json:"stones"`
+	Gold       int `json:"gold"`
+	FuryPills  int `json:"fury_pills"`
+	FlyingPill int `json:"flying_pills"`
+}
+
+// SnakeFrame is one seat's snake in a Frame.
+type SnakeFrame struct {
+	Seat      int      `json:"seat"`
+	Body      [][2]int `json:"body"` // [x, y] from the tail to the head
+	Direction string   `json:"direction"`
+	Length    int      `json:"length"`
+	Score     int      `json:"score"`
+	Stones    int      `json:"stones"`
+	Fury      int      `json:"fury"`
+	Flying    int      `json:"flying"`
+	Alive     bool     `json:"alive"`
+	Sleeping  bool     `json:"sleeping"`
+	// PendingCut is a head-on cut applied at the snake's next move.
+	PendingCut int `json:"pending_cut"`
+	Kills      int `json:"kills"`
+	Deaths     int `json:"deaths"`
+	RoundsWon  int `json:"rounds_won"`
+}
+
+// Frame returns a *Frame.
+func (m *match) Frame() any {
+	f := &Frame{
+		Turn: m.turn, Round: m.round, Phase: m.phase(), Over: m.over, Board: m.board(-1),
+		Apples: m.nApple, Stones: m.nStone, Gold: m.nGold, FuryPills: m.nFury, FlyingPill: m.nFly,
+	}
+	if m.startTimer > 0 {
+		f.Countdown = m.startTimer
+	} else if m.startTimer < 0 {
+		f.RoundTime = m.roundTime()
+	}
+	for i := range m.snakes {
+		s := &m.snakes[i]
+		sf := SnakeFrame{
+			Seat: i, Direction: dirNames[s.dir], Length: len(s.body), Score: s.score, Stones: s.stones,
+			Fury: s.fury, Flying: s.flying, Alive: s.alive, Sleeping: s.alive && !s.active,
+			PendingCut: s.shrink, Kills: s.kills, Deaths: s.deaths, RoundsWon: m.wins[i],
+		}
+		sf.Body = make([][2]int, len(s.body))
+		for k, c := range s.body {
+			x, y := m.xy(c)
+			sf.Body[k] = [2]int{x, y}
+		}
+		f.Snakes = append(f.Snakes, sf)
+	}
+	return f
+}
+
+// AppendStats appends one row per seat (no units).
+func (m *match) AppendStats(dst []sim.Stat) []sim.Stat {
+	for i := range m.snakes {
+		s := &m.snakes[i]
+		st := sim.Stat{
+			Seat: i, Unit: sim.NoUnit, Alive: s.alive, Score: float64(s.score),
+			Collisions: float64(s.headOns + s.bites + s.deaths),
+		}
+		st.Extra = [sim.MaxExtra]float64{float64(len(s.body)), float64(s.stones), float64(s.fury), float64(s.kills), float64(s.deaths), float64(m.round)}
+		dst = append(dst, st)
+	}
+	return dst
+}
+
+// Over reports whether the last round has ended.
+func (m *match) Over() bool { return m.over }
+
+// Turn is the number of ticks played.
+func (m *match) Turn() int { return m.turn }
+
+// Events are the events of the last tick in the order they happened.
+func (m *match) Events() []sim.Event { return m.events }
+
+// Result ranks the seats by total score over the rounds (B9); the winner is
+// the single highest score, a tie at the top is a draw.
+func (m *match) Result() sim.Result {
+	r := sim.Result{Winner: -1, Players: make([]sim.PlayerResult, len(m.snakes))}
+	best, nBest := -1, 0
+	for i := range m.snakes {
+		sc := m.snakes[i].score
+		rank := 1
+		for j := range m.snakes {
+			if m.snakes[j].score > sc {
+				rank++
+			}
+		}
+		r.Players[i] = sim.PlayerResult{Rank: rank, Score: float64(sc)}
+		if sc > best {
+			best, nBest = sc, 0
+		}
+		if sc == best {
+			nBest++
+		}
+	}
+	if !m.over {
+		return r
+	}
+	for i := range r.Players {
+		switch {
+		case m.snakes[i].score < best:
+			r.Players[i].Outcome = sim.Loss
+		case nBest == 1:
+			r.Players[i].Outcome = sim.Win
+			r.Winner = i
+		default:
+			r.Players[i].Outcome = sim.Draw
+		}
+	}
+	if nBest == 1 {
+		r.Reason = fmt.Sprintf("%d rounds played, highest total score", m.round)
+	} else {
+		r.Reason = fmt.Sprintf("%d rounds played, %d seats tied on the highest score", m.round, nBest)
+	}
+	return r
+}
+
+// Hash digests, after the domain "snake/<ruleset>", the board side and
+// every map cell (hashed once in New): the turn, round, the three timers,
+// the pending-death flag, over, the number of random draws (the stream
+// position: same seed and same count is the same generator state), the
+// object counts, every movable object as (cell, kind) in cell order, then
+// per seat the body (length, cells tail first), direction, pending
+// direction, pending cut, stones, fury, flying, alive, active, last tail
+// cell, score, kills, deaths, head-ons, bites and rounds won.
+func (m *match) Hash() uint64 {
+	h := m.base
+	h.Int(m.turn)
+	h.Int(m.round)
+	h.Int(m.startTimer)
+	h.Int(m.roundTimer)
+	h.Int(m.winnerTimer)
+	h.Bool(m.diedSinceCheck)
+	h.Bool(m.over)
+	h.Int(m.draws)
+	h.Int(m.nApple)
+	h.Int(m.nStone)
+	h.Int(m.nGold)
+	h.Int(m.nFury)
+	h.Int(m.nFly)
+	for c, o := range m.grid {
+		if o >= apple {
+			h.Int(c)
+			h.Uint64(uint64(o))
+		}
+	}
+	for i := range m.snakes {
+		s := &m.snakes[i]
+		h.Int(len(s.body))
+		for _, c := range s.body {
+			h.Int(int(c))
+		}
+		h.Int(int(s.dir))
+		h.Int(int(s.next))
+		h.Int(s.shrink)
+		h.Int(s.stones)
+		h.Int(s.fury)
+		h.Int(s.flying)
+		h.Bool(s.alive)
+		h.Bool(s.active)
+		h.Int(int(s.lastTail))
+		h.Int(s.score)
+		h.Int(s.kills)
+		h.Int(s.deaths)
+		h.Int(s.headOns)
+		h.Int(s.bites)
+		h.Int(m.wins[i])
+	}
+	return h.Sum()
+}

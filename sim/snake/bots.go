@@ -1,0 +1,424 @@
+package snake
+
+import (
+	"encoding/json"
+	"unicode/utf8"
+
+	"github.com/replaylab/replaylab/sim"
+	"github.com/replaylab/replaylab/sim/rng"
+)
+
+// Bots read only the board string of the View, as an external bot of the
+// original game does; a copy of them outside replaylab plays the same moves.
+
+// readView returns the view a bot was given: a *View from the match, or
+// anything that encodes to the view's JSON.
+func readView(v any) (*View, bool) {
+	switch v := v.(type) {
+	case *View:
+		return v, true
+	case View:
+		return &v, true
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil, false
+	}
+	var view View
+	if err := json.Unmarshal(data, &view); err != nil {
+		return nil, false
+	}
+	return &view, true
+}
+
+// cellKind is what a bot makes of one glyph.
+type cellKind uint8
+
+const (
+	kFree  cellKind = iota
+	kBlock          // wall or start floor
+	kApple
+	kGold
+	kFury
+	kFlying
+	kStone
+	kOwnHead
+	kOwnBody
+	kEnemyHead
+	kEnemyBody
+)
+
+// glyphInfo is a glyph's kind and, for snake parts, its arms (the
+// neighbours it connects to) and a head's direction (noDir if it shows
+// none).
+type glyphInfo struct {
+	kind cellKind
+	arms int
+	dir  int8
+	fury bool // a head in fury
+	idle bool // a sleeping or dead head
+}
+
+// maxGlyph bounds the runes of the game's glyphs (the highest is ♥,
+// U+2665), so a bot reads a board through an array rather than a map.
+const maxGlyph = 0x2700
+
+// glyphs maps every game glyph to what it means; other runes read as free.
+var glyphs = func() *[maxGlyph]glyphInfo {
+	g := map[rune]glyphInfo{
+		' ': {kind: kFree}, '☼': {kind: kBlock}, '#': {kind: kBlock},
+		'○': {kind: kApple}, '$': {kind: kGold}, '®': {kind: kFury}, '©': {kind: kFlying}, '●': {kind: kStone},
+	}
+	arms := [numParts]int{
+		tailArmUp: armUp, tailArmDown: armDown, tailArmLeft: armLeft, tailArmRight: armRight,
+		bodyH: armLeft | armRight, bodyV: armUp | armDown, bodyLeftDown: armLeft | armDown,
+		bodyLeftUp: armLeft | armUp, bodyRightDown: armRight | armDown, bodyRightUp: armRight | armUp,
+	}
+	for own, set := range [2]*[numParts]string{&enemyGlyphs, &ownGlyphs} {
+		head, body := kEnemyHead, kEnemyBody
+		if own == 1 {
+			head, body = kOwnHead, kOwnBody
+		}
+		for p, s := range set {
+			r, _ := utf8.DecodeRuneInString(s)
+			info := glyphInfo{kind: body, arms: arms[p], dir: noDir}
+			if p <= headSleep {
+				info.kind = head
+				if p <= headRight {
+					info.dir = int8(p - headUp)
+				}
+				info.fury = p == headFury
+				info.idle = p == headDead || p == headSleep
+			}
+			g[r] = info
+		}
+	}
+	var table [maxGlyph]glyphInfo
+	for r, info := range g { // order does not matter: every rune is distinct
+		table[r] = info
+	}
+	return &table
+}()
+
+// botBoard is a parsed board.
+type botBoard struct {
+	n     int
+	cells []glyphInfo
+}
+
+// parseBoard reads a View's board; false if it is not a square of glyphs.
+func (b *botBoard) parse(board string) bool {
+	b.cells = b.cells[:0]
+	for _, r := range board {
+		var g glyphInfo // unknown glyphs read as free
+		if r >= 0 && r < maxGlyph {
+			g = glyphs[r]
+		}
+		b.cells = append(b.cells, g)
+	}
+	n := 0
+	for n*n < len(b.cells) {
+		n++
+	}
+	b.n = n
+	return n > 0 && n*n == len(b.cells)
+}
+
+// step is the neighbour of cell c in direction d, or -1 off the board.
+func (b *botBoard) step(c int, d int8) int {
+	x, y := c%b.n, c/b.n
+	switch d {
+	case up:
+		y--
+	case down:
+		y++
+	case left:
+		x--
+	case right:
+		x++
+	}
+	if x < 0 || y < 0 || x >= b.n || y >= b.n {
+		return -1
+	}
+	return y*b.n + x
+}
+
+// armDir maps an arm bit to its direction.
+func armDir(a int) int8 {
+	switch a {
+	case armUp:
+		return up
+	case armDown:
+		return down
+	case armLeft:
+		return left
+	}
+	return right
+}
+
+var dirArm = [4]int{armUp, armDown, armLeft, armRight}
+
+// ownHead finds the bot's moving head, or -1 when it sleeps or is dead.
+func (b *botBoard) ownHead() int {
+	for c, g := range b.cells {
+		if g.kind == kOwnHead && !g.idle {
+			return c
+		}
+	}
+	return -1
+}
+
+// length traces a snake from its head along the arms of its body glyphs
+// and returns the number of cells.
+func (b *botBoard) length(head int) int {
+	body := kEnemyBody
+	if b.cells[head].kind == kOwnHead {
+		body = kOwnBody
+	}
+	prev, cur := head, -1
+	for d := int8(0); d < 4; d++ { // the neck is the neighbour whose arm points back at the head
+		if c := b.step(head, d); c >= 0 && b.cells[c].kind == body && b.cells[c].arms&dirArm[d^1] != 0 {
+			cur = c
+			break
+		}
+	}
+	n := 1
+	for cur >= 0 && n < len(b.cells) {
+		n++
+		g := b.cells[cur]
+		next := -1
+		for d := int8(0); d < 4; d++ {
+			if g.arms&dirArm[d] == 0 {
+				continue
+			}
+			if c := b.step(cur, d); c >= 0 && c != prev && b.cells[c].kind == body {
+				next = c
+				break
+			}
+		}
+		prev, cur = cur, next
+	}
+	return n
+}
+
+// randomBot moves in a random direction whose cell is free now (empty or
+// food), if there is one.
+type randomBot struct {
+	r     *rng.Rand
+	board botBoard
+}
+
+func newRandom(_ sim.Setup, _ int, seed uint64) (sim.Bot, error) {
+	return &randomBot{r: rng.New(seed)}, nil
+}
+
+func (b *randomBot) Act(v any) string {
+	view, ok := readView(v)
+	if !ok || !b.board.parse(view.Board) {
+		return ""
+	}
+	head := b.board.ownHead()
+	if head < 0 {
+		return ""
+	}
+	var dirs [4]int8
+	n := 0
+	for d := int8(0); d < 4; d++ {
+		if c := b.board.step(head, d); c >= 0 && b.board.cells[c].kind <= kFlying && b.board.cells[c].kind != kBlock {
+			dirs[n] = d
+			n++
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return dirNames[dirs[b.r.IntN(n)]]
+}
+
+// greedyBot walks the shortest safe path to the best food (apples, gold,
+// pills; enemy bodies while in fury), keeps clear of cells where a snake
+// that would win a head-on could move next, and never enters a pocket
+// smaller than itself when it has a choice.
+type greedyBot struct {
+	board botBoard
+	dist  []int
+	first []int8
+	queue []int
+	seen  []int32
+	stamp int32
+	// danger marks cells next to the head of an enemy that would win a
+	// head-on there; prey marks cells next to heads that would lose one.
+	danger, prey []bool
+}
+
+func newGreedy(_ sim.Setup, _ int, _ uint64) (sim.Bot, error) {
+	return &greedyBot{}, nil
+}
+
+// Target values in cells of walking: a target is worth going value cells
+// further than a plain apple.
+const (
+	valueApple = 0
+	valueGold  = 8
+	valueFury  = 6
+	valuePrey  = 6
+)
+
+func (b *greedyBot) Act(v any) string {
+	view, ok := readView(v)
+	if !ok || !b.board.parse(view.Board) {
+		return ""
+	}
+	bd := &b.board
+	head := bd.ownHead()
+	if head < 0 {
+		return ""
+	}
+	n := len(bd.cells)
+	if len(b.dist) != n {
+		b.dist, b.first, b.queue = make([]int, n), make([]int8, n), make([]int, 0, n)
+		b.seen, b.danger, b.prey = make([]int32, n), make([]bool, n), make([]bool, n)
+	}
+	fury := bd.cells[head].fury
+	myLen := bd.length(head)
+	clear(b.danger)
+	clear(b.prey)
+	for c, g := range bd.cells {
+		if g.kind != kEnemyHead || g.idle {
+			continue
+		}
+		// A head-on kills us unless we are 2 longer, or we are in fury and
+		// the enemy is not; an enemy in fury always wins against us without.
+		enemyLen := bd.length(c)
+		lose := !fury && (g.fury || myLen < enemyLen+2) || fury && g.fury && myLen < enemyLen+2
+		for d := int8(0); d < 4; d++ {
+			if nc := bd.step(c, d); nc >= 0 {
+				if lose {
+					b.danger[nc] = true
+				} else {
+					b.prey[nc] = true
+				}
+			}
+		}
+	}
+	// BFS over passable cells, remembering each cell's first step.
+	passable := func(c int, d int) bool {
+		g := bd.cells[c]
+		switch g.kind {
+		case kFree, kApple, kGold, kFury, kFlying:
+			return !b.danger[c]
+		case kStone:
+			return fury && d <= 1 || myLen >= 12 && !b.danger[c]
+		case kEnemyBody:
+			return fury && d <= 1 // a bite in fury, only where the fury surely lasts
+		}
+		return false
+	}
+	for i := range b.dist {
+		b.dist[i] = -1
+	}
+	b.queue = b.queue[:0]
+	b.dist[head] = 0
+	bestCell, bestCost := -1, 1<<30
+	for d := int8(0); d < 4; d++ {
+		if c := bd.step(head, d); c >= 0 && passable(c, 0) {
+			b.dist[c], b.first[c] = 1, d
+			b.queue = append(b.queue, c)
+		}
+	}
+	for qi := 0; qi < len(b.queue); qi++ {
+		c := b.queue[qi]
+		cost := b.dist[c] - b.value(c, fury)
+		if b.value(c, fury) > -100 && cost < bestCost {
+			bestCell, bestCost = c, cost
+		}
+		if bd.cells[c].kind == kEnemyBody || bd.cells[c].kind == kStone {
+			continue // the walk ends where the bite or the stone is
+		}
+		for d := int8(0); d < 4; d++ {
+			if nc := bd.step(c, d); nc >= 0 && b.dist[nc] < 0 && passable(nc, b.dist[c]) {
+				b.dist[nc], b.first[nc] = b.dist[c]+1, b.first[c]
+				b.queue = append(b.queue, nc)
+			}
+		}
+	}
+	// Rank the first steps: enough room first, then the path to the best
+	// target, then room.
+	need := min(myLen+2, 24)
+	bestDir, bestScore := int8(noDir), -1<<30
+	for d := int8(0); d < 4; d++ {
+		c := bd.step(head, d)
+		if c < 0 {
+			continue
+		}
+		score := 0
+		switch {
+		case passable(c, 0):
+			score = 1000
+		case bd.cells[c].kind <= kFlying && bd.cells[c].kind != kBlock: // safe now but maybe a head-on
+			score = 0
+		default:
+			continue
+		}
+		room := b.room(c, need)
+		if room >= need {
+			score += 500
+		}
+		score += room
+		if bestCell >= 0 && b.first[bestCell] == d && b.dist[c] == 1 {
+			score += 200
+		}
+		if b.prey[c] && passable(c, 0) {
+			score += 100
+		}
+		if score > bestScore {
+			bestDir, bestScore = d, score
+		}
+	}
+	if bestDir == noDir {
+		return ""
+	}
+	return dirNames[bestDir]
+}
+
+// value is how much a cell is worth as a target, or -1000 for no target.
+func (b *greedyBot) value(c int, fury bool) int {
+	switch b.board.cells[c].kind {
+	case kApple:
+		return valueApple
+	case kGold:
+		return valueGold
+	case kFury:
+		return valueFury
+	case kEnemyBody:
+		return valuePrey
+	case kStone:
+		if fury {
+			return valueApple
+		}
+	}
+	return -1000
+}
+
+// room counts the free cells reachable from c, up to limit.
+func (b *greedyBot) room(c, limit int) int {
+	bd := &b.board
+	b.stamp++
+	q := b.queue[:0]
+	q = append(q, c)
+	b.seen[c] = b.stamp
+	for qi := 0; qi < len(q) && len(q) < limit; qi++ {
+		for d := int8(0); d < 4; d++ {
+			nc := bd.step(q[qi], d)
+			if nc < 0 || b.seen[nc] == b.stamp {
+				continue
+			}
+			if k := bd.cells[nc].kind; k <= kFlying && k != kBlock {
+				b.seen[nc] = b.stamp
+				q = append(q, nc)
+			}
+		}
+	}
+	b.queue = q
+	return len(q)
+}

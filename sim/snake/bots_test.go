@@ -1,0 +1,76 @@
+package snake
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/replaylab/replaylab/sim"
+)
+
+// rates plays n 5-seat matches of one greedy bot against four random ones,
+// the greedy seat rotating, and returns the greedy bot's win rate and the
+// mean final scores of the greedy bot and of a random bot.
+func rates(t testing.TB, n int) (winRate, greedyScore, randomScore float64) {
+	wins := 0
+	for k := range n {
+		bots := []string{"random", "random", "random", "random", "random"}
+		seat := k % 5
+		bots[seat] = "greedy"
+		m := playMatch(t, "", uint64(1000+k), bots, nil, 0, nil)
+		r := m.Result()
+		if r.Winner == seat {
+			wins++
+		}
+		for i, p := range r.Players {
+			if i == seat {
+				greedyScore += p.Score
+			} else {
+				randomScore += p.Score / 4
+			}
+		}
+	}
+	return float64(wins) / float64(n), greedyScore / float64(n), randomScore / float64(n)
+}
+
+// TestGreedyBeatsRandom: one greedy bot against four random ones wins far
+// more than the fair 1 in 5. BenchmarkGreedyVsRandom runs 100 matches.
+func TestGreedyBeatsRandom(t *testing.T) {
+	n := 25
+	if testing.Short() {
+		n = 5
+	}
+	win, gs, rs := rates(t, n)
+	t.Logf("greedy vs 4 random over %d matches: greedy wins %.0f%%, mean score greedy %.1f, random %.1f", n, 100*win, gs, rs)
+	if win < 0.6 || gs < 2*rs {
+		t.Errorf("greedy wins %.2f with mean score %.1f against %.1f; want at least 0.6 and twice the random score", win, gs, rs)
+	}
+}
+
+// TestBotsReadJSONViews: a bot given the view's JSON (what an external
+// process gets) answers as it does from the *View.
+func TestBotsReadJSONViews(t *testing.T) {
+	m := newDefault(t, 5)
+	for range 40 {
+		step(t, m, "", "", "", "", "")
+	}
+	for _, name := range []string{"random", "greedy"} {
+		def, _ := Game.Bot(name)
+		a, _ := def.New(sim.Setup{Players: 5}, 0, 9)
+		b, _ := def.New(sim.Setup{Players: 5}, 0, 9)
+		raw, _ := json.Marshal(m.View(0))
+		if got, want := b.Act(json.RawMessage(raw)), a.Act(m.View(0)); got != want {
+			t.Errorf("%s: %q from JSON, %q from the view", name, got, want)
+		}
+	}
+}
+
+// BenchmarkGreedyVsRandom reports the rates of TestGreedyBeatsRandom over
+// 100 matches per iteration (run with -benchtime 1x).
+func BenchmarkGreedyVsRandom(b *testing.B) {
+	for b.Loop() {
+		win, gs, rs := rates(b, 100)
+		b.ReportMetric(100*win, "greedy-win-%")
+		b.ReportMetric(gs, "greedy-score")
+		b.ReportMetric(rs, "random-score")
+	}
+}
