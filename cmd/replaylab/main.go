@@ -62,6 +62,7 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		newImportCmd(),
 		newInspectCmd(),
 		newExportCmd(),
+		newServeCmd(),
 	)
 	return root
 }

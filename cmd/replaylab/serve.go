@@ -1,0 +1,142 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/labstack/gommon/bytes"
+	"github.com/spf13/cobra"
+
+	"github.com/replaylab/replaylab/store"
+	"github.com/replaylab/replaylab/web"
+)
+
+// tokenEnv is the environment variable that may hold the upload token, so
+// it need not appear in the process list.
+const tokenEnv = "REPLAYLAB_UPLOAD_TOKEN"
+
+type serveFlags struct {
+	addr, dbPath, maxUpload, token string
+	demo, allowAnonymous           bool
+}
+
+func newServeCmd() *cobra.Command {
+	var f serveFlags
+	cmd := &cobra.Command{
+		Use:   "serve [--addr HOST:PORT] [--db FILE] [--demo]",
+		Short: "Serve the dashboard and the JSON API",
+		Long: `Serve the dashboard (overview, match list, charts, turn inspector, bot
+leaderboards) and the JSON API under /api/v1 until interrupted.
+
+--demo first fills an empty database with matches between the built-in bots
+of every game; a database that already has matches is left as it is.
+
+Uploads need a token when the server listens on an address other than
+loopback: --upload-token or ` + tokenEnv + `, sent as
+"Authorization: Bearer TOKEN" or the upload form's token field. Without one
+such a server refuses to start unless --allow-anonymous-upload is given.`,
+		Example: `  replaylab serve --demo
+  ` + tokenEnv + `=s3cret replaylab serve --addr 0.0.0.0:8080 --db matches.db`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if f.token == "" {
+				f.token = os.Getenv(tokenEnv)
+			}
+			return serve(cmd.Context(), &f, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.addr, "addr", "127.0.0.1:8080", "address to listen on")
+	fl.StringVar(&f.dbPath, "db", "replaylab.db", "SQLite database file (created if missing)")
+	fl.BoolVar(&f.demo, "demo", false, "fill an empty database with demo matches between built-in bots")
+	fl.StringVar(&f.maxUpload, "max-upload", "16MiB", "largest request body (uploaded replay) accepted; larger gets 413")
+	fl.StringVar(&f.token, "upload-token", "", "token uploads must carry (default $"+tokenEnv+")")
+	fl.BoolVar(&f.allowAnonymous, "allow-anonymous-upload", false, "allow uploads without a token on a non-loopback address")
+	return cmd
+}
+
+// isLoopback reports whether addr (host:port) listens on loopback only.
+// An empty host or 0.0.0.0 listens everywhere; a host name other than
+// localhost is taken as reachable from outside, the safe assumption.
+func isLoopback(addr string) (bool, error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false, fmt.Errorf("--addr %q: %w", addr, err)
+	}
+	if host == "localhost" {
+		return true, nil
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback(), nil
+}
+
+func serve(ctx context.Context, f *serveFlags, stdout, stderr io.Writer) error {
+	maxUpload, err := bytes.Parse(f.maxUpload)
+	if err != nil || maxUpload <= 0 {
+		return fmt.Errorf("--max-upload %q: want a size such as 16MiB or 500KB", f.maxUpload)
+	}
+	loopback, err := isLoopback(f.addr)
+	if err != nil {
+		return err
+	}
+	if !loopback && f.token == "" && !f.allowAnonymous {
+		return fmt.Errorf("%s is reachable from other machines: give an --upload-token (or set %s), or --allow-anonymous-upload to let anyone upload", f.addr, tokenEnv)
+	}
+	log := slog.New(slog.NewTextHandler(stderr, nil))
+
+	db, err := store.Open(ctx, f.dbPath)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if f.demo {
+		if err := fillDemo(ctx, db, stdout, stderr); err != nil {
+			return err
+		}
+	}
+	handler, err := web.New(web.Config{DB: db, Log: log, MaxUpload: maxUpload, UploadToken: f.token})
+	if err != nil {
+		return err
+	}
+
+	ln, err := net.Listen("tcp", f.addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{
+		Handler:           handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		// Long enough for a 16 MiB upload on a slow link; a stuck client
+		// does not hold a connection forever.
+		ReadTimeout:  2 * time.Minute,
+		WriteTimeout: 2 * time.Minute,
+		IdleTimeout:  2 * time.Minute,
+		ErrorLog:     slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	fmt.Fprintf(stdout, "replaylab dashboard on http://%s/ (database %s); Ctrl-C stops it\n", ln.Addr(), f.dbPath)
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	// Finish the requests in flight, then close the database (deferred).
+	log.Info("shutting down")
+	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := <-done; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,409 @@
+package web
+
+import (
+	"bufio"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/replaylab/replaylab/analytics"
+	"github.com/replaylab/replaylab/replay"
+	"github.com/replaylab/replaylab/sim"
+	"github.com/replaylab/replaylab/sim/games"
+	"github.com/replaylab/replaylab/store"
+)
+
+// matchParam finds the match the URL's :id names, by its full id or a
+// unique prefix, and its game (nil for a game this build does not have).
+func (s *server) matchParam(c echo.Context) (store.MatchSummary, *sim.Game, error) {
+	m, err := s.summaries.match(c.Request().Context(), s.db, c.Param("id"))
+	if err != nil {
+		return m, nil, err
+	}
+	g, _ := games.Lookup(m.Game)
+	return m, g, nil
+}
+
+// turnParam reads the URL's :n, a turn of a match whose last turn is last.
+func turnParam(c echo.Context, last int) (int, error) {
+	n, err := strconv.Atoi(c.Param("n"))
+	if err != nil || n < 0 {
+		return 0, badInput("turn %q: want a whole number from 0 to %d", c.Param("n"), last)
+	}
+	if n > last {
+		return 0, &store.Error{Kind: store.ErrNotFound, Msg: fmt.Sprintf("turn %d is past the end: the match has turns 0 to %d", n, last)}
+	}
+	return n, nil
+}
+
+// intQuery reads an optional non-negative integer query parameter.
+func intQuery(c echo.Context, name string, def int) (int, error) {
+	v := c.QueryParam(name)
+	if v == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		return 0, badInput("%s %q: want a whole number of 0 or more", name, v)
+	}
+	return n, nil
+}
+
+// matchFilter reads the filters of a match list: game, bot, version,
+// result (win, loss or draw, for the bot), limit and offset.
+func matchFilter(c echo.Context, defLimit int) (store.MatchFilter, error) {
+	f := store.MatchFilter{
+		Game:    c.QueryParam("game"),
+		Bot:     c.QueryParam("bot"),
+		Version: c.QueryParam("version"),
+		Outcome: sim.Outcome(c.QueryParam("result")),
+	}
+	var err error
+	if f.Limit, err = intQuery(c, "limit", defLimit); err != nil {
+		return f, err
+	}
+	if f.Limit > store.MaxLimit {
+		return f, badInput("limit %d: at most %d", f.Limit, store.MaxLimit)
+	}
+	f.Offset, err = intQuery(c, "offset", 0)
+	return f, err
+}
+
+func (s *server) apiGames(c echo.Context) error {
+	counts, err := s.gameCounts(c)
+	if err != nil {
+		return err
+	}
+	out := []gameJSON{}
+	for _, g := range games.All() {
+		out = append(out, newGameJSON(g, counts[g.Name]))
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// gameCounts returns the number of stored matches of each game.
+func (s *server) gameCounts(c echo.Context) (map[string]int, error) {
+	gs, err := s.db.Games(c.Request().Context())
+	if err != nil {
+		return nil, err
+	}
+	counts := map[string]int{}
+	for _, g := range gs {
+		counts[g.Game] = g.Matches
+	}
+	return counts, nil
+}
+
+// matchList is a page of matches.
+type matchList struct {
+	Total   int         `json:"total"`
+	Limit   int         `json:"limit"`
+	Offset  int         `json:"offset"`
+	Matches []matchJSON `json:"matches"`
+}
+
+func (s *server) apiMatches(c echo.Context) error {
+	f, err := matchFilter(c, store.DefaultLimit)
+	if err != nil {
+		return err
+	}
+	ms, total, err := s.db.Matches(c.Request().Context(), f)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, matchList{Total: total, Limit: f.Limit, Offset: f.Offset, Matches: matchesJSON(ms)})
+}
+
+// matchDetail is a match with the metrics its game reports.
+type matchDetail struct {
+	matchJSON
+	Metrics []metricJSON `json:"metrics"`
+}
+
+func (s *server) apiMatch(c echo.Context) error {
+	m, g, err := s.matchParam(c)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, matchDetail{newMatchJSON(m), metricsJSON(g)})
+}
+
+func (s *server) apiSeries(c echo.Context) error {
+	m, g, err := s.matchParam(c)
+	if err != nil {
+		return err
+	}
+	name := c.Param("metric")
+	var md sim.MetricDef
+	ok := false
+	if g != nil {
+		md, ok = g.Metric(name)
+	}
+	if !ok {
+		return &store.Error{Kind: store.ErrNotFound, Msg: fmt.Sprintf("game %s has no metric %q", m.Game, name)}
+	}
+	points, err := s.db.Series(c.Request().Context(), m.ID, md.Key)
+	if err != nil {
+		return err
+	}
+	out := seriesJSON{Metric: metricJSON{md.Name, md.Label, md.PerUnit}, Turns: m.Turns, Lines: []lineJSON{}}
+	for _, l := range analytics.Lines(points, m.Turns) {
+		out.Lines = append(out.Lines, lineJSON{l.Seat, l.Unit, lineName(m, l), l.Values})
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// turn collects what the inspector shows of the turn the URL names
+// (:id and :n), with its match and game.
+func (s *server) turn(c echo.Context) (store.MatchSummary, *sim.Game, turnJSON, error) {
+	m, g, err := s.matchParam(c)
+	if err != nil {
+		return m, g, turnJSON{}, err
+	}
+	n, err := turnParam(c, m.Turns)
+	if err != nil {
+		return m, g, turnJSON{}, err
+	}
+	ctx := c.Request().Context()
+	frame, err := s.db.Frame(ctx, m.ID, n)
+	if err != nil {
+		return m, g, turnJSON{}, err
+	}
+	stats, err := s.db.StatsAt(ctx, m.ID, n)
+	if err != nil {
+		return m, g, turnJSON{}, err
+	}
+	events, err := s.db.Events(ctx, m.ID, n, n)
+	if err != nil {
+		return m, g, turnJSON{}, err
+	}
+	return m, g, turnJSON{Turn: n, LastTurn: m.Turns, Frame: frame, Stats: statsJSON(g, stats), Events: eventsJSON(events)}, nil
+}
+
+func (s *server) apiTurn(c echo.Context) error {
+	_, _, t, err := s.turn(c)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, t)
+}
+
+func (s *server) apiEvents(c echo.Context) error {
+	m, _, err := s.matchParam(c)
+	if err != nil {
+		return err
+	}
+	from, err := intQuery(c, "from", 0)
+	if err != nil {
+		return err
+	}
+	to, err := intQuery(c, "to", m.Turns)
+	if err != nil {
+		return err
+	}
+	events, err := s.db.Events(c.Request().Context(), m.ID, from, to)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, eventsJSON(events))
+}
+
+// attachment marks a response as a file to save under name.
+func attachment(c echo.Context, name string) {
+	c.Response().Header().Set(echo.HeaderContentDisposition, fmt.Sprintf("attachment; filename=%q", name))
+}
+
+// storedReplay returns the match the URL names and its binary replay.
+func (s *server) storedReplay(c echo.Context) (store.MatchSummary, []byte, error) {
+	m, _, err := s.matchParam(c)
+	if err != nil {
+		return m, nil, err
+	}
+	data, err := s.db.Replay(c.Request().Context(), m.ID)
+	return m, data, err
+}
+
+func (s *server) apiReplayBinary(c echo.Context) error {
+	m, data, err := s.storedReplay(c)
+	if err != nil {
+		return err
+	}
+	attachment(c, shortID(m.ID)+".rpl")
+	return c.Blob(http.StatusOK, "application/octet-stream", data)
+}
+
+func (s *server) apiReplayText(c echo.Context) error {
+	m, data, err := s.storedReplay(c)
+	if err != nil {
+		return err
+	}
+	// A stored replay decoded once already; failing now is the server's
+	// fault (a game changed under it), hence no replayError.
+	l, err := replay.Decode(data)
+	if err != nil {
+		return fmt.Errorf("decode stored replay %s: %w", m.ID, err)
+	}
+	text, err := l.EncodeText()
+	if err != nil {
+		return fmt.Errorf("encode replay %s as text: %w", m.ID, err)
+	}
+	attachment(c, shortID(m.ID)+".rlog")
+	return c.Blob(http.StatusOK, "text/plain; charset=utf-8", text)
+}
+
+// apiTurnsCSV streams the per-turn numbers of a match, one row per turn,
+// seat and unit, with the game's metrics as columns.
+func (s *server) apiTurnsCSV(c echo.Context) error {
+	m, g, err := s.matchParam(c)
+	if err != nil {
+		return err
+	}
+	var metrics []sim.MetricDef
+	if g != nil {
+		metrics = g.Metrics
+	}
+	head := []string{"turn", "seat", "unit", "alive"}
+	for _, md := range metrics {
+		head = append(head, md.Name)
+	}
+	res := c.Response()
+	res.Header().Set(echo.HeaderContentType, "text/csv; charset=utf-8")
+	attachment(c, shortID(m.ID)+".csv")
+	// Nothing is written before the first row, so a query that fails at
+	// once still gets a proper error answer.
+	bw := bufio.NewWriter(res)
+	cw := csv.NewWriter(bw)
+	started := false
+	start := func() error {
+		started = true
+		res.WriteHeader(http.StatusOK)
+		return cw.Write(head)
+	}
+	row := make([]string, len(head))
+	err = s.db.TurnStats(c.Request().Context(), m.ID, func(ts store.TurnStat) error {
+		if !started {
+			if err := start(); err != nil {
+				return err
+			}
+		}
+		row[0], row[1], row[2], row[3] = strconv.Itoa(ts.Turn), strconv.Itoa(ts.Seat), strconv.Itoa(ts.Unit), strconv.FormatBool(ts.Alive)
+		for i, md := range metrics {
+			v, _ := ts.Value(md.Key)
+			row[4+i] = strconv.FormatFloat(v, 'g', -1, 64)
+		}
+		return cw.Write(row)
+	})
+	if err != nil {
+		return err
+	}
+	if !started {
+		if err := start(); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// standings returns the leaderboards of one game, or of every game when
+// game is empty, by game name.
+func (s *server) standings(c echo.Context, game string) (map[string][]analytics.Standing, error) {
+	bots, err := s.db.Bots(c.Request().Context(), game)
+	if err != nil {
+		return nil, err
+	}
+	byGame := map[string][]store.BotSummary{}
+	for _, b := range bots {
+		byGame[b.Game] = append(byGame[b.Game], b)
+	}
+	out := map[string][]analytics.Standing{}
+	for g, bs := range byGame {
+		out[g] = analytics.Standings(bs)
+	}
+	return out, nil
+}
+
+func (s *server) apiBots(c echo.Context) error {
+	byGame, err := s.standings(c, c.QueryParam("game"))
+	if err != nil {
+		return err
+	}
+	out := map[string][]standingJSON{}
+	for g, ss := range byGame {
+		out[g] = standingsJSON(ss)
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// botProfile is one bot of one game: its versions and recent matches.
+type botProfile struct {
+	Game     string
+	Name     string
+	Versions []analytics.Standing
+	Recent   []store.MatchSummary
+	Total    int
+}
+
+// recentLimit is how many recent matches overview and bot pages list.
+const recentLimit = 15
+
+func (s *server) botProfile(c echo.Context) (botProfile, error) {
+	// Echo leaves path parameters as they came, percent-escapes included;
+	// bot names may hold any character.
+	game, err1 := url.PathUnescape(c.Param("game"))
+	name, err2 := url.PathUnescape(c.Param("name"))
+	if err := errors.Join(err1, err2); err != nil {
+		return botProfile{}, badInput("bot path: %v", err)
+	}
+	p := botProfile{Game: game, Name: name}
+	bots, err := s.db.Bots(c.Request().Context(), p.Game)
+	if err != nil {
+		return p, err
+	}
+	var mine []store.BotSummary
+	for _, b := range bots {
+		if b.Name == p.Name {
+			mine = append(mine, b)
+		}
+	}
+	if len(mine) == 0 {
+		return p, &store.Error{Kind: store.ErrNotFound, Msg: fmt.Sprintf("no bot %q has played %s", p.Name, p.Game)}
+	}
+	p.Versions = analytics.Standings(mine)
+	p.Recent, p.Total, err = s.db.Matches(c.Request().Context(), store.MatchFilter{Game: p.Game, Bot: p.Name, Limit: recentLimit})
+	return p, err
+}
+
+func (s *server) apiBot(c echo.Context) error {
+	p, err := s.botProfile(c)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, struct {
+		Game     string         `json:"game"`
+		Name     string         `json:"name"`
+		Versions []standingJSON `json:"versions"`
+		Matches  int            `json:"matches"`
+		Recent   []matchJSON    `json:"recent"`
+	}{p.Game, p.Name, standingsJSON(p.Versions), p.Total, matchesJSON(p.Recent)})
+}
+
+// lineName labels a chart line: the player, and the unit where it is one.
+func lineName(m store.MatchSummary, l analytics.Line) string {
+	name := "seat " + strconv.Itoa(l.Seat)
+	if l.Seat < len(m.Players) {
+		name = playerName(m.Players[l.Seat])
+	}
+	if l.Unit != sim.NoUnit {
+		name += " / unit " + strconv.Itoa(l.Unit)
+	}
+	return name
+}

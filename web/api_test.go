@@ -1,0 +1,272 @@
+package web
+
+import (
+	"bytes"
+	"errors"
+	"mime/multipart"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/labstack/echo/v4"
+)
+
+// scenario is one request through the real router, middleware and error
+// handler, and what its answer must hold.
+type scenario struct {
+	name        string
+	method      string // GET when empty
+	url         string
+	body        []byte
+	header      map[string]string
+	status      int
+	want        []string          // substrings of the body
+	notWant     []string          // substrings the body must not have
+	wantHeaders map[string]string // header name → substring of its value
+}
+
+func (sc scenario) run(t *testing.T, e *echo.Echo) {
+	t.Helper()
+	method := sc.method
+	if method == "" {
+		method = http.MethodGet
+	}
+	req := httptest.NewRequest(method, sc.url, bytes.NewReader(sc.body))
+	for k, v := range sc.header {
+		req.Header.Set(k, v)
+	}
+	rec := httptest.NewRecorder()
+	e.ServeHTTP(rec, req)
+	body := rec.Body.String()
+	if rec.Code != sc.status {
+		t.Errorf("%s %s: got status %d, want %d; body %.300s", method, sc.url, rec.Code, sc.status, body)
+	}
+	for _, w := range sc.want {
+		if !strings.Contains(body, w) {
+			t.Errorf("%s %s: body lacks %q; body %.300s", method, sc.url, w, body)
+		}
+	}
+	for _, w := range sc.notWant {
+		if strings.Contains(body, w) {
+			t.Errorf("%s %s: body has %q", method, sc.url, w)
+		}
+	}
+	for k, v := range sc.wantHeaders {
+		if got := rec.Header().Get(k); !strings.Contains(got, v) {
+			t.Errorf("%s %s: header %s is %q, want it to contain %q", method, sc.url, k, got, v)
+		}
+	}
+}
+
+// multipartBody builds a form with the given fields; the "replay" field
+// is sent as a file.
+func multipartBody(t *testing.T, fields map[string][]byte) ([]byte, string) {
+	t.Helper()
+	var b bytes.Buffer
+	w := multipart.NewWriter(&b)
+	for name, value := range fields {
+		var part interface{ Write([]byte) (int, error) }
+		var err error
+		if name == "replay" {
+			part, err = w.CreateFormFile(name, "match.rpl")
+		} else {
+			part, err = w.CreateFormField(name)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		part.Write(value)
+	}
+	w.Close()
+	return b.Bytes(), w.FormDataContentType()
+}
+
+func TestPages(t *testing.T) {
+	f := newFixture(t, nil)
+	won, hostile := shortID(f.won), shortID(f.hostile)
+	missing := "deadbeef" + strings.Repeat("0", 8)
+	for _, sc := range []scenario{
+		{name: "overview", url: "/", status: 200,
+			want:        []string{"River Toad", "Recent matches", `action="/upload"`, won, "astar"},
+			wantHeaders: map[string]string{"Content-Security-Policy": "script-src 'self';", "X-Content-Type-Options": "nosniff", "X-Request-Id": ""}},
+		{name: "matches", url: "/matches", status: 200, want: []string{"Matches 1–3 of 3", won}},
+		{name: "matches of a game", url: "/matches?game=toad", status: 200, want: []string{"of 3"}},
+		{name: "matches a bot won", url: "/matches?bot=astar&result=win", status: 200, want: []string{won}, notWant: []string{shortID(f.lost)}},
+		{name: "paging", url: "/matches?limit=1&offset=1", status: 200, want: []string{"Matches 2–2 of 3", `rel="prev"`, `rel="next"`}},
+		{name: "result without bot", url: "/matches?result=win", status: 400, want: []string{"needs a bot"}},
+		{name: "bad limit", url: "/matches?limit=ten", status: 400, want: []string{"limit"}},
+		{name: "bad offset", url: "/matches?offset=-1", status: 400, want: []string{"offset"}},
+		{name: "match", url: "/matches/" + won, status: 200,
+			want: []string{"survived all 30 rolls", `class="chart-option"`, "chart-hp", "chart-flies", "/static/vendor/echarts/echarts.min.js", "/static/js/charts.js", f.won}},
+		{name: "match by full id", url: "/matches/" + f.won, status: 200, want: []string{"chart-hp"}},
+		{name: "match not found", url: "/matches/" + missing, status: 404, want: []string{"not found"}},
+		{name: "match id malformed", url: "/matches/xyz", status: 400, want: []string{"hex digits"}},
+		{name: "inspector", url: "/matches/" + won + "/turns/5", status: 200,
+			want: []string{"turn <span id=\"turn-number\">5</span>", `id="inspector-meta"`, `id="inspector-turn"`, "/static/js/render/toad.js", "/static/js/inspector.js"}},
+		{name: "inspector turn 0", url: "/matches/" + won + "/turns/0", status: 200},
+		{name: "inspector past the end", url: "/matches/" + won + "/turns/31", status: 404, want: []string{"past the end"}},
+		{name: "inspector bad turn", url: "/matches/" + won + "/turns/x", status: 400, want: []string{"whole number"}},
+		{name: "bots", url: "/bots", status: 200, want: []string{"River Toad", "/bots/toad/astar", "95% interval"}},
+		{name: "bot", url: "/bots/toad/astar", status: 200, want: []string{"Versions", won}},
+		{name: "bot unknown", url: "/bots/toad/nobody", status: 404, want: []string{"no bot"}},
+		{name: "unknown page", url: "/nowhere", status: 404, want: []string{"<h1>404 Not Found</h1>"}},
+		{name: "wrong method", method: http.MethodPost, url: "/matches", status: 405},
+		{name: "healthz", url: "/healthz", status: 200, want: []string{"ok"}},
+		{name: "static asset", url: "/static/js/inspector.js", status: 200, want: []string{"replaceState"}, wantHeaders: map[string]string{"Cache-Control": "max-age"}},
+		{name: "echarts licence", url: "/static/vendor/echarts/LICENSE", status: 200, want: []string{"Apache License"}},
+		{name: "static missing", url: "/static/nope.js", status: 404},
+		// A hostile bot name is escaped in HTML and in the chart options.
+		{name: "escaped in match page", url: "/matches/" + hostile, status: 200,
+			want: []string{"&lt;img src=x onerror=alert(1)&gt;", `\u003cimg src=x onerror=alert(1)\u003e`}, notWant: []string{xssName}},
+		{name: "escaped in inspector", url: "/matches/" + hostile + "/turns/1", status: 200, notWant: []string{xssName}},
+		{name: "escaped in lists", url: "/matches", status: 200, notWant: []string{xssName}},
+		{name: "escaped in bot page", url: "/bots/toad/" + "%3Cimg%20src=x%20onerror=alert(1)%3E", status: 200, notWant: []string{xssName}},
+	} {
+		t.Run(sc.name, func(t *testing.T) { sc.run(t, f.e) })
+	}
+}
+
+func TestAPI(t *testing.T) {
+	f := newFixture(t, nil)
+	won := shortID(f.won)
+	api := "/api/v1/matches/" + won
+	for _, sc := range []scenario{
+		{name: "games", url: "/api/v1/games", status: 200, want: []string{`"name":"toad"`, `"matches":3`, `"name":"flies"`, `"name":"astar"`}},
+		{name: "matches", url: "/api/v1/matches", status: 200, want: []string{`"total":3`, `"limit":50`, f.won}},
+		{name: "matches filtered", url: "/api/v1/matches?game=toad&bot=random&result=loss&limit=1", status: 200, want: []string{`"total":1`, f.lost}, notWant: []string{f.won}},
+		{name: "matches of nobody", url: "/api/v1/matches?bot=nobody", status: 200, want: []string{`"total":0`, `"matches":[]`}},
+		{name: "matches bad result", url: "/api/v1/matches?bot=astar&result=maybe", status: 400, want: []string{`"error":"outcome`}},
+		{name: "matches limit too big", url: "/api/v1/matches?limit=100000", status: 400, want: []string{"at most"}},
+		{name: "match", url: api, status: 200, want: []string{`"id":"` + f.won, `"turns":30`, `"reason":"survived all 30 rolls"`, `"metrics":[{"name":"hp"`, `"players":[{"seat":0,"name":"astar","version":"v1"`}},
+		{name: "match missing", url: "/api/v1/matches/0123456789abcdef", status: 404, want: []string{`"error":"match 0123456789abcdef not found"`}},
+		{name: "match ambiguous or short", url: "/api/v1/matches/abc", status: 400, want: []string{`"error"`}},
+		{name: "series", url: api + "/series/hp", status: 200, want: []string{`"metric":{"name":"hp","label":"HP"`, `"turns":30`, `"values":[20,`}},
+		{name: "series extra metric", url: api + "/series/flies", status: 200, want: []string{`"name":"flies"`}},
+		{name: "series unknown metric", url: api + "/series/mana", status: 404, want: []string{`no metric \"mana\"`}},
+		{name: "turn", url: api + "/turns/5", status: 200, want: []string{`"turn":5`, `"last_turn":30`, `"frame":{"turn":5,"commands":[`, `"board":[`, `"stats":[{"seat":0,"unit":-1`, `"events":[`}},
+		{name: "turn 0", url: api + "/turns/0", status: 200, want: []string{`"commands":[]`}},
+		{name: "turn past the end", url: api + "/turns/31", status: 404, want: []string{"past the end"}},
+		{name: "turn negative", url: api + "/turns/-1", status: 400},
+		{name: "events", url: api + "/events", status: 200, want: []string{`"kind":"spawn"`, `"kind":"win"`}},
+		{name: "events range", url: api + "/events?from=30&to=30", status: 200, want: []string{`"kind":"win"`}, notWant: []string{`"turn":29`}},
+		{name: "events empty range", url: api + "/events?from=9&to=2", status: 400, want: []string{"empty range"}},
+		{name: "events bad from", url: api + "/events?from=x", status: 400},
+		{name: "replay binary", url: api + "/replay.rpl", status: 200, want: []string{"RPL\x01"},
+			wantHeaders: map[string]string{"Content-Disposition": `attachment; filename="` + won + `.rpl"`, "Content-Type": "application/octet-stream"}},
+		{name: "replay text", url: api + "/replay.rlog", status: 200, want: []string{`{"format":"replaylab/1","game":"toad"`, "#hash\t10\t"},
+			wantHeaders: map[string]string{"Content-Disposition": won + `.rlog"`, "Content-Type": "text/plain"}},
+		{name: "replay missing", url: "/api/v1/matches/0123456789abcdef/replay.rpl", status: 404},
+		{name: "csv", url: api + "/turns.csv", status: 200, want: []string{"turn,seat,unit,alive,hp,score,collisions,flies,snakes,danger,hp_spent\n0,0,-1,true,20,20,0,0,0,5,0\n"},
+			wantHeaders: map[string]string{"Content-Type": "text/csv", "Content-Disposition": won + `.csv"`}},
+		{name: "csv missing", url: "/api/v1/matches/0123456789abcdef/turns.csv", status: 404, want: []string{`"error"`}},
+		{name: "bots", url: "/api/v1/bots", status: 200, want: []string{`"toad":[`, `"name":"astar"`, `"win_rate_ci95":[`, `"url":"/bots/toad/astar"`}},
+		{name: "bots of a game", url: "/api/v1/bots?game=toad", status: 200, want: []string{`"name":"random"`}},
+		{name: "bots of no game", url: "/api/v1/bots?game=chess", status: 200, want: []string{`{}`}},
+		{name: "bot", url: "/api/v1/bots/toad/astar", status: 200, want: []string{`"name":"astar"`, `"versions":[{`, `"matches":1`, f.won}},
+		{name: "bot unknown", url: "/api/v1/bots/toad/nobody", status: 404, want: []string{`"error":"no bot \"nobody\" has played toad"`}},
+		{name: "unknown endpoint", url: "/api/v1/nothing", status: 404, want: []string{`{"error":"Not Found"}`}},
+		{name: "wrong method", method: http.MethodDelete, url: api, status: 405, want: []string{`"error"`}},
+	} {
+		t.Run(sc.name, func(t *testing.T) { sc.run(t, f.e) })
+	}
+}
+
+func TestUpload(t *testing.T) {
+	f := newFixture(t, func(c *Config) { c.MaxUpload = 64 << 10 })
+	enc, err := f.fresh.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := f.fresh.EncodeText()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The recorded hash of turn 10 changed: regeneration must diverge there.
+	diverging := regexp.MustCompile("(?m)^#hash\t10\t[0-9a-f]{16}$").ReplaceAll(text, []byte("#hash\t10\t0000000000000000"))
+	unknownGame := strings.Replace(string(text), `"game":"toad"`, `"game":"chess"`, 1)
+	form, formType := multipartBody(t, map[string][]byte{"replay": enc.Bytes})
+	emptyForm, emptyType := multipartBody(t, map[string][]byte{"other": []byte("x")})
+	stored := recordToad(t, 1, "astar", "astar", `{"turns":30}`) // the fixture's won match
+	storedText, _ := stored.EncodeText()
+	short := shortID(enc.ID)
+
+	for _, sc := range []scenario{
+		{name: "binary", method: http.MethodPost, url: "/api/v1/replays", body: enc.Bytes, status: 201,
+			want: []string{`"id":"` + enc.ID + `"`, `"url":"/matches/` + short + `"`}, wantHeaders: map[string]string{"Location": "/matches/" + short}},
+		{name: "same again", method: http.MethodPost, url: "/api/v1/replays", body: enc.Bytes, status: 200, want: []string{enc.ID}},
+		{name: "same as text", method: http.MethodPost, url: "/api/v1/replays", body: text, status: 200, want: []string{enc.ID}},
+		{name: "stored match as text", method: http.MethodPost, url: "/api/v1/replays", body: storedText, status: 200, want: []string{f.won}},
+		{name: "multipart", method: http.MethodPost, url: "/api/v1/replays", body: form, header: map[string]string{"Content-Type": formType}, status: 200, want: []string{enc.ID}},
+		{name: "multipart without replay", method: http.MethodPost, url: "/api/v1/replays", body: emptyForm, header: map[string]string{"Content-Type": emptyType}, status: 400, want: []string{`no \"replay\" file field`}},
+		{name: "not a replay", method: http.MethodPost, url: "/api/v1/replays", body: []byte("hello"), status: 400, want: []string{`"error":"neither a binary replay`}},
+		{name: "empty body", method: http.MethodPost, url: "/api/v1/replays", status: 400},
+		{name: "unknown game", method: http.MethodPost, url: "/api/v1/replays", body: []byte(unknownGame), status: 422, want: []string{`unknown game \"chess\"`, `"line":1`}},
+		{name: "diverging hash", method: http.MethodPost, url: "/api/v1/replays", body: diverging, status: 422, want: []string{"diverged", `"turn":10`}},
+		{name: "truncated binary", method: http.MethodPost, url: "/api/v1/replays", body: enc.Bytes[:len(enc.Bytes)/2], status: 422, want: []string{`"error"`}},
+		{name: "too large", method: http.MethodPost, url: "/api/v1/replays", body: bytes.Repeat([]byte("x"), 65<<10), status: 413, want: []string{`"error"`}},
+		{name: "form upload", method: http.MethodPost, url: "/upload", body: form, header: map[string]string{"Content-Type": formType}, status: 303,
+			wantHeaders: map[string]string{"Location": "/matches/" + short}},
+		{name: "form upload refused", method: http.MethodPost, url: "/upload", body: []byte(unknownGame), status: 422,
+			want: []string{"<h1>422 Unprocessable Entity</h1>", "Line 1 of the replay"}},
+	} {
+		t.Run(sc.name, func(t *testing.T) { sc.run(t, f.e) })
+	}
+	if strings.Contains(f.log.String(), "level=ERROR") {
+		t.Errorf("bad input was logged as a server error:\n%s", f.log.String())
+	}
+}
+
+func TestUploadToken(t *testing.T) {
+	const token = "s3cret-token"
+	f := newFixture(t, func(c *Config) { c.UploadToken = token })
+	enc, err := f.fresh.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	withToken, withType := multipartBody(t, map[string][]byte{"replay": enc.Bytes, "token": []byte(token)})
+	wrongToken, wrongType := multipartBody(t, map[string][]byte{"replay": enc.Bytes, "token": []byte("guess")})
+	for _, sc := range []scenario{
+		{name: "no token", method: http.MethodPost, url: "/api/v1/replays", body: enc.Bytes, status: 401,
+			want: []string{"need a token"}, wantHeaders: map[string]string{"WWW-Authenticate": "Bearer"}},
+		{name: "wrong bearer", method: http.MethodPost, url: "/api/v1/replays", body: enc.Bytes, header: map[string]string{"Authorization": "Bearer guess"}, status: 401, want: []string{"wrong upload token"}},
+		{name: "basic auth", method: http.MethodPost, url: "/api/v1/replays", body: enc.Bytes, header: map[string]string{"Authorization": "Basic " + token}, status: 401},
+		{name: "wrong form token", method: http.MethodPost, url: "/api/v1/replays", body: wrongToken, header: map[string]string{"Content-Type": wrongType}, status: 401},
+		{name: "form token", method: http.MethodPost, url: "/upload", body: withToken, header: map[string]string{"Content-Type": withType}, status: 303},
+		{name: "bearer", method: http.MethodPost, url: "/api/v1/replays", body: enc.Bytes, header: map[string]string{"Authorization": "Bearer " + token}, status: 200},
+		{name: "form asks for the token", url: "/", status: 200, want: []string{`name="token"`}},
+	} {
+		t.Run(sc.name, func(t *testing.T) { sc.run(t, f.e) })
+	}
+}
+
+// TestServerFault checks the central handler's answer to an unexpected
+// error or a panic: a 500 with a generic text, the detail only in the log.
+func TestServerFault(t *testing.T) {
+	f := newFixture(t, nil)
+	f.e.GET("/api/v1/fail", func(echo.Context) error { return errors.New("disk on fire at /secret/path") })
+	f.e.GET("/fail", func(echo.Context) error { panic("secret panic detail") })
+	for _, sc := range []scenario{
+		{name: "api error", url: "/api/v1/fail", status: 500, want: []string{`"error":"internal error`}, notWant: []string{"secret"}},
+		{name: "page panic", url: "/fail", status: 500, want: []string{"<h1>500 Internal Server Error</h1>"}, notWant: []string{"secret"}},
+	} {
+		t.Run(sc.name, func(t *testing.T) { sc.run(t, f.e) })
+	}
+	log := f.log.String()
+	for _, want := range []string{"disk on fire at /secret/path", "secret panic detail", "request_id="} {
+		if !strings.Contains(log, want) {
+			t.Errorf("log lacks %q:\n%s", want, log)
+		}
+	}
+}
+
+func TestTemplatesRegistered(t *testing.T) {
+	tpl, err := parseTemplates()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tpl.pages) != len(pages) {
+		t.Errorf("got %d pages, want %d", len(tpl.pages), len(pages))
+	}
+}

@@ -1,0 +1,266 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/network"
+	cdppage "github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/replaylab/replaylab/sim/toad"
+)
+
+// browserEnv, set to 1 (as .ci/run does), turns a missing browser into a
+// failure instead of a skip.
+const browserEnv = "REPLAYLAB_BROWSER_TESTS"
+
+// findBrowser returns Debian's chromium (or another Chrome) or skips.
+func findBrowser(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if path, err := exec.LookPath(name); err == nil {
+			return path
+		}
+	}
+	if os.Getenv(browserEnv) == "1" {
+		t.Fatalf("%s=1 but no chromium found: apt-get install -y chromium", browserEnv)
+	}
+	t.Skipf("no chromium installed (apt-get install -y chromium); set %s=1 to make this a failure", browserEnv)
+	return ""
+}
+
+// browserSession is a headless chromium tab that records every request it
+// makes and every JavaScript dialog that opens.
+type browserSession struct {
+	ctx      context.Context
+	mu       sync.Mutex
+	requests []string
+	dialogs  []string
+}
+
+func newBrowserSession(t *testing.T) *browserSession {
+	t.Helper()
+	path := findBrowser(t)
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(path),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1280, 900),
+	)
+	ctx, cancel := chromedp.NewContext(alloc)
+	t.Cleanup(func() { cancel(); cancelAlloc() })
+	b := &browserSession{ctx: ctx}
+	if err := chromedp.Listen(ctx, func(ev any) {
+		switch ev := ev.(type) {
+		case *network.EventRequestWillBeSent:
+			b.mu.Lock()
+			b.requests = append(b.requests, ev.Request.URL)
+			b.mu.Unlock()
+		case *cdppage.EventJavascriptDialogOpening:
+			b.mu.Lock()
+			b.dialogs = append(b.dialogs, ev.Message)
+			b.mu.Unlock()
+			// Close it from another goroutine: a listener must not run
+			// commands, and an open dialog would stall the page.
+			go chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+				_, err := cdp.Call(ctx, t, cdppage.HandleJavaScriptDialog, cdppage.HandleJavaScriptDialogParams{Accept: false})
+				return err
+			}))
+		}
+	}); err != nil {
+		t.Fatalf("start chromium: %v", err)
+	}
+	return b
+}
+
+// do runs steps with a time limit, failing the test on error.
+func (b *browserSession) do(t *testing.T, what string, steps ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
+	defer cancel()
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// eval evaluates a JavaScript expression.
+func eval[T any](t *testing.T, b *browserSession, expr string) T {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+	if err != nil {
+		t.Fatalf("evaluate %s: %v", expr, err)
+	}
+	return v
+}
+
+// TestBrowser drives the dashboard in headless chromium against a real
+// server on 127.0.0.1 over a real SQLite file.
+func TestBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser tests are slow; not in -short")
+	}
+	f := newFixture(t, nil)
+	wide := syntheticRecord(t, 120, 4)
+	if _, err := f.db.Ingest(context.Background(), wide); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(f.e)
+	defer srv.Close()
+	b := newBrowserSession(t)
+
+	t.Run("overview", func(t *testing.T) {
+		b.do(t, "open", chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(chromedp.CSS("form.upload")))
+		if got := eval[string](t, b, `document.querySelector('h2').textContent`); !strings.Contains(got, "River Toad") {
+			t.Errorf("first game heading: got %q", got)
+		}
+		if n := eval[int](t, b, `document.querySelectorAll('table.matches tbody tr').length`); n != 4 {
+			t.Errorf("recent matches: got %d rows, want 4", n)
+		}
+	})
+
+	// Each chart has one series per player: 1 for River Toad, 4 for the
+	// synthetic match.
+	for _, tt := range []struct {
+		id     string
+		series int
+	}{{f.won, 1}, {wide.ID, 4}} {
+		t.Run(fmt.Sprintf("charts with %d series", tt.series), func(t *testing.T) {
+			b.do(t, "open match", chromedp.Navigate(srv.URL+matchURL(tt.id)), chromedp.WaitVisible(chromedp.CSS("#chart-hp canvas")))
+			got := eval[[]int](t, b, `Array.from(document.querySelectorAll('.chart')).map(el => echarts.getInstanceByDom(el).getOption().series.length)`)
+			if len(got) != len(toad.Game.Metrics) {
+				t.Fatalf("got %d charts, want one per metric (%d)", len(got), len(toad.Game.Metrics))
+			}
+			for i, n := range got {
+				if n != tt.series {
+					t.Errorf("chart %d: got %d series, want %d", i, n, tt.series)
+				}
+			}
+			points := eval[int](t, b, `echarts.getInstanceByDom(document.getElementById('chart-hp')).getOption().series[0].data.length`)
+			if want := 31; tt.id == f.won && points != want {
+				t.Errorf("hp series: got %d points, want %d (turns 0..30)", points, want)
+			}
+		})
+	}
+
+	t.Run("chart click opens the inspector", func(t *testing.T) {
+		b.do(t, "open match", chromedp.Navigate(srv.URL+matchURL(f.won)), chromedp.WaitVisible(chromedp.CSS("#chart-hp canvas")))
+		// Click where turn 10 is drawn.
+		x := eval[[]float64](t, b, `(() => { const c = echarts.getInstanceByDom(document.getElementById('chart-hp'));
+			const r = document.getElementById('chart-hp').getBoundingClientRect();
+			const p = c.convertToPixel({gridIndex: 0}, [10, 10]); return [r.left + p[0], r.top + p[1]]; })()`)
+		b.do(t, "click", chromedp.MouseClickXY(x[0], x[1]), chromedp.WaitVisible(chromedp.CSS("#board svg")))
+		if loc := eval[string](t, b, `location.pathname`); loc != turnURL(f.won, 10) {
+			t.Errorf("after the click: at %s, want %s", loc, turnURL(f.won, 10))
+		}
+	})
+
+	t.Run("inspector keyboard", func(t *testing.T) {
+		b.do(t, "open inspector", chromedp.Navigate(srv.URL+turnURL(f.won, 0)), chromedp.WaitVisible(chromedp.CSS("#board svg")))
+		boardAt := func() string {
+			return eval[string](t, b, `document.querySelector('#board svg').getAttribute('data-board')`)
+		}
+		start := boardAt()
+		for range 3 {
+			b.do(t, "press →", chromedp.KeyEvent(kb.ArrowRight))
+		}
+		want := turnURL(f.won, 3)
+		b.do(t, "wait for turn 3", chromedp.Poll[chromedp.Void](fmt.Sprintf(`location.pathname === %q && document.querySelector('#board svg').getAttribute('aria-label').endsWith('turn 3')`, want)))
+		if got := boardAt(); got == start {
+			t.Errorf("board unchanged after three turns: %q", got)
+		}
+		if got := eval[string](t, b, `document.getElementById('turn-slider').value`); got != "3" {
+			t.Errorf("slider: got %s, want 3", got)
+		}
+		b.do(t, "End", chromedp.KeyEvent(kb.End))
+		b.do(t, "wait for the last turn", chromedp.Poll[chromedp.Void](fmt.Sprintf(`location.pathname === %q`, turnURL(f.won, 30))))
+		// The URL names the turn: opening it again shows the same view.
+		b.do(t, "reopen", chromedp.Navigate(srv.URL+turnURL(f.won, 3)), chromedp.WaitVisible(chromedp.CSS("#board svg")))
+		if got := boardAt(); got == start {
+			t.Errorf("reopened turn 3 shows turn 0's board")
+		}
+	})
+
+	t.Run("inspector plays", func(t *testing.T) {
+		b.do(t, "open inspector", chromedp.Navigate(srv.URL+turnURL(f.won, 0)), chromedp.WaitVisible(chromedp.CSS("#board svg")),
+			chromedp.SetValue(chromedp.CSS("#speed"), "50"), chromedp.KeyEvent(" "))
+		b.do(t, "wait for turn 5", chromedp.Poll[chromedp.Void](`Number(document.getElementById('turn-slider').value) >= 5`))
+		b.do(t, "pause", chromedp.KeyEvent(" "))
+	})
+
+	t.Run("upload through the form", func(t *testing.T) {
+		enc, err := f.fresh.Encode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		file := filepath.Join(t.TempDir(), "fresh.rpl")
+		if err := os.WriteFile(file, enc.Bytes, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		b.do(t, "upload", chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(chromedp.CSS("form.upload")),
+			chromedp.SetUploadFiles(chromedp.CSS(`input[name=replay]`), []string{file}),
+			chromedp.Click(chromedp.CSS(`form.upload button[type=submit]`)),
+			chromedp.WaitVisible(chromedp.CSS("#chart-hp canvas")))
+		if loc := eval[string](t, b, `location.pathname`); loc != matchURL(enc.ID) {
+			t.Errorf("after upload: at %s, want %s", loc, matchURL(enc.ID))
+		}
+	})
+
+	t.Run("hostile bot name stays text", func(t *testing.T) {
+		for _, u := range []string{matchURL(f.hostile), turnURL(f.hostile, 1), "/", "/bots", "/bots/toad/" + url.PathEscape(xssName)} {
+			b.do(t, "open "+u, chromedp.Navigate(srv.URL+u), chromedp.WaitReady(chromedp.CSS("footer")))
+			if strings.HasPrefix(u, "/matches/") && !strings.Contains(u, "/turns/") {
+				// Show the tooltip and the legend, where ECharts puts series
+				// names into HTML.
+				b.do(t, "wait for charts", chromedp.WaitVisible(chromedp.CSS("#chart-hp canvas")))
+				eval[bool](t, b, `(() => { const c = echarts.getInstanceByDom(document.getElementById('chart-hp'));
+					c.dispatchAction({type: 'showTip', seriesIndex: 0, dataIndex: 3}); return true; })()`)
+				b.do(t, "let the tooltip render", chromedp.Sleep(300*time.Millisecond))
+				if !eval[bool](t, b, `document.getElementById('chart-hp').innerText.includes('onerror=alert(1)')`) {
+					t.Errorf("%s: the tooltip does not show the bot name as text", u)
+				}
+			}
+			if n := eval[int](t, b, `document.querySelectorAll('img').length`); n != 0 {
+				t.Errorf("%s: %d <img> elements: a bot name became markup", u, n)
+			}
+		}
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		if len(b.dialogs) > 0 {
+			t.Errorf("JavaScript dialogs opened: %q", b.dialogs)
+		}
+	})
+
+	t.Run("no request leaves the server", func(t *testing.T) {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		if len(b.requests) == 0 {
+			t.Fatal("recorded no requests")
+		}
+		for _, r := range b.requests {
+			if !strings.HasPrefix(r, srv.URL+"/") && !strings.HasPrefix(r, "data:") && !strings.HasPrefix(r, "blob:") {
+				t.Errorf("request to another host: %s", r)
+			}
+		}
+	})
+}

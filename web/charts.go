@@ -1,0 +1,236 @@
+package web
+
+import (
+	"context"
+	"html/template"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/go-echarts/go-echarts/v2/charts"
+	"github.com/go-echarts/go-echarts/v2/opts"
+	"github.com/go-echarts/go-echarts/v2/types"
+
+	"github.com/replaylab/replaylab/analytics"
+	"github.com/replaylab/replaylab/sim"
+	"github.com/replaylab/replaylab/store"
+)
+
+// echartsHost is where go-echarts points its script tags: the vendored
+// ECharts under /static, so pages never load it from the internet.
+const echartsHost = "/static/vendor/echarts/"
+
+// maxMarks bounds the events marked on one match's charts.
+const maxMarks = 200
+
+// chartView is one chart of a match page. Option is go-echarts' option
+// object; the page embeds it as a JSON block and charts.js hands it to
+// echarts.setOption. It never goes through go-echarts' own templates,
+// which paste the option into an inline script unescaped (so a bot named
+// "</script><script>..." would run its code) and would need inline scripts
+// allowed by the CSP. html/template JSON-encodes it with <, > and &
+// escaped, so no string in it can end the block.
+type chartView struct {
+	ID     string
+	Title  string
+	Option map[string]any
+	// Data holds the numbers of every line, one array per series, as
+	// JSON; charts.js puts them into the option's series. They travel
+	// apart from the option because encoding/json re-scans everything a
+	// Marshaler writes, which for tens of thousands of numbers costs more
+	// than writing them.
+	Data template.JS
+}
+
+// matchCharts builds one line chart per metric of the game, with one line
+// per player (or per unit, for metrics reported per unit), the match's
+// notable events marked on them, and the script assets the charts need.
+func (s *server) matchCharts(ctx context.Context, m store.MatchSummary, g *sim.Game) ([]chartView, []string, error) {
+	if g == nil || len(g.Metrics) == 0 {
+		return nil, nil, nil
+	}
+	keys := make([]string, len(g.Metrics))
+	for i, md := range g.Metrics {
+		keys[i] = md.Key
+	}
+	points, err := s.db.SeriesSet(ctx, m.ID, keys)
+	if err != nil {
+		return nil, nil, err
+	}
+	var marks []store.TurnEvent
+	if m.Turns > 0 {
+		events, err := s.db.Events(ctx, m.ID, 1, m.Turns)
+		if err != nil {
+			return nil, nil, err
+		}
+		marks = analytics.Marks(events, m.Turns, maxMarks)
+	}
+	var (
+		views  []chartView
+		assets []string
+	)
+	for i, md := range g.Metrics {
+		lines := chartLines(analytics.Lines(points[i], m.Turns), md.PerUnit)
+		line := lineChart(m, md, lines, marks)
+		line.Validate() // prefixes the assets with echartsHost
+		views = append(views, chartView{ID: line.ChartID, Title: md.Label, Option: line.JSON(), Data: seriesData(lines)})
+		for _, a := range line.JSAssets.Values {
+			if !slices.Contains(assets, a) {
+				assets = append(assets, a)
+			}
+		}
+	}
+	return views, assets, nil
+}
+
+// chartLines picks the lines a metric's chart shows: units for a per-unit
+// metric (players when the game reports no units), players otherwise.
+func chartLines(lines []analytics.Line, perUnit bool) []analytics.Line {
+	var players, units []analytics.Line
+	for _, l := range lines {
+		if l.Unit == sim.NoUnit {
+			players = append(players, l)
+		} else {
+			units = append(units, l)
+		}
+	}
+	if perUnit && len(units) > 0 {
+		return units
+	}
+	return players
+}
+
+// zoomTool zooms into a range of turns. go-echarts sends its icon and
+// title as null unless set, which hides the tool, so they are ECharts'
+// own defaults here.
+var zoomTool = &opts.ToolBoxFeatureDataZoom{
+	Show:       opts.Bool(true),
+	YAxisIndex: false, // zoom turns, not values
+	Icon: map[string]string{
+		"zoom": "path://M0,13.5h26.9 M13.5,26.9V0 M32.1,13.5H58V58H13.5 V32.1",
+		"back": "path://M22,1.4L9.9,13.5l12.3,12.3 M10.3,13.5H54.9v44.6 H10.3v-26",
+	},
+	Title: map[string]string{"zoom": "Zoom to turns", "back": "Undo zoom"},
+}
+
+// lineChart draws one metric.
+func lineChart(m store.MatchSummary, md sim.MetricDef, lines []analytics.Line, marks []store.TurnEvent) *charts.Line {
+	c := charts.NewLine()
+	c.SetGlobalOptions(
+		charts.WithInitializationOpts(opts.Initialization{ChartID: "chart-" + md.Name, AssetsHost: echartsHost}),
+		charts.WithTitleOpts(opts.Title{Title: md.Label, Left: "left"}),
+		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
+		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Type: "scroll", Top: "28", Left: "center"}),
+		charts.WithGridOpts(opts.Grid{Left: "40", Right: "44", Top: "64", Bottom: "72", ContainLabel: opts.Bool(true)}),
+		// A category axis without data numbers its categories 0, 1, 2...
+		// from the series, which are the turns.
+		charts.WithXAxisOpts(opts.XAxis{Name: "turn", Type: "category", BoundaryGap: opts.Bool(false)}),
+		charts.WithYAxisOpts(opts.YAxis{Type: "value", Scale: opts.Bool(true)}),
+		charts.WithDataZoomOpts(
+			opts.DataZoom{Type: "inside", XAxisIndex: 0},
+			opts.DataZoom{Type: "slider", XAxisIndex: 0},
+		),
+		charts.WithToolboxOpts(opts.Toolbox{Show: opts.Bool(true), Right: "8", Feature: &opts.ToolBoxFeature{
+			SaveAsImage: &opts.ToolBoxFeatureSaveAsImage{Show: opts.Bool(true), Type: "png", Name: shortID(m.ID) + "-" + md.Name},
+			DataZoom:    zoomTool,
+			Restore:     &opts.ToolBoxFeatureRestore{Show: opts.Bool(true)},
+		}}),
+	)
+	for i, l := range lines {
+		seriesOpts := []charts.SeriesOpts{
+			charts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(false), Step: "end"}),
+		}
+		if pts := markPoints(l, lines, marks); len(pts) > 0 {
+			seriesOpts = append(seriesOpts,
+				charts.WithMarkPointNameCoordItemOpts(pts...),
+				charts.WithMarkPointStyleOpts(opts.MarkPointStyle{
+					Label: &opts.Label{Show: opts.Bool(true), Position: "top", FontSize: 10, Formatter: types.FuncStr("{b}")},
+				}))
+		}
+		if i == 0 {
+			if ls := markLines(marks); len(ls) > 0 {
+				seriesOpts = append(seriesOpts,
+					charts.WithMarkLineNameXAxisItemOpts(ls...),
+					charts.WithMarkLineStyleOpts(opts.MarkLineStyle{
+						Symbol: []string{"none", "none"},
+						Label:  &opts.Label{Show: opts.Bool(true), Position: "end", FontSize: 10, Formatter: types.FuncStr("{b}")},
+					}))
+			}
+		}
+		c.AddSeries(lineName(m, l), nil, seriesOpts...)
+	}
+	return c
+}
+
+// seriesData writes the lines' numbers as a JSON array of arrays. Its
+// output holds only digits, signs, points, exponents, commas, brackets and
+// null, so it is safe in a JSON script block as it is.
+func seriesData(lines []analytics.Line) template.JS {
+	n := 2
+	for _, l := range lines {
+		n += 4 * len(l.Values)
+	}
+	b := make([]byte, 0, n)
+	b = append(b, '[')
+	for i, l := range lines {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendValues(b, l.Values)
+	}
+	return template.JS(append(b, ']'))
+}
+
+// markPoints puts the events of l's player (or unit) on l, one point per
+// turn with the kinds that happened then. Events of a unit go on the
+// unit's line when the chart has one, else on its player's line.
+func markPoints(l analytics.Line, lines []analytics.Line, marks []store.TurnEvent) []opts.MarkPointNameCoordItem {
+	onLine := func(e store.TurnEvent) bool {
+		if e.Seat != l.Seat {
+			return false
+		}
+		if e.Unit == l.Unit {
+			return true
+		}
+		if l.Unit != sim.NoUnit {
+			return false
+		}
+		for _, o := range lines { // the unit has no line of its own
+			if o.Seat == e.Seat && o.Unit == e.Unit {
+				return false
+			}
+		}
+		return true
+	}
+	var pts []opts.MarkPointNameCoordItem
+	for _, e := range marks {
+		if e.Seat < 0 || !onLine(e) || e.Turn >= len(l.Values) || math.IsNaN(l.Values[e.Turn]) {
+			continue
+		}
+		if n := len(pts); n > 0 && pts[n-1].Coordinate[0] == e.Turn {
+			if !strings.Contains(pts[n-1].Name, e.Kind) {
+				pts[n-1].Name += ", " + e.Kind
+			}
+			continue
+		}
+		pts = append(pts, opts.MarkPointNameCoordItem{
+			Name:       e.Kind,
+			Coordinate: []any{e.Turn, l.Values[e.Turn]},
+			Symbol:     "circle",
+			SymbolSize: 8,
+		})
+	}
+	return pts
+}
+
+// markLines marks the events of the game itself (seat -1) as vertical
+// lines across the chart.
+func markLines(marks []store.TurnEvent) []opts.MarkLineNameXAxisItem {
+	var ls []opts.MarkLineNameXAxisItem
+	for _, e := range marks {
+		if e.Seat < 0 {
+			ls = append(ls, opts.MarkLineNameXAxisItem{Name: e.Kind, XAxis: e.Turn})
+		}
+	}
+	return ls
+}

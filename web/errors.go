@@ -1,0 +1,123 @@
+package web
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/replaylab/replaylab/replay"
+	"github.com/replaylab/replaylab/store"
+)
+
+// inputError is a request the handler cannot serve as asked: a malformed
+// parameter. It is the client's fault and its message is for the client.
+type inputError struct{ msg string }
+
+func (e *inputError) Error() string { return e.msg }
+
+func badInput(format string, args ...any) error {
+	return &inputError{msg: fmt.Sprintf(format, args...)}
+}
+
+// replayError is an uploaded replay that was refused: 400 when it cannot
+// be read at all, 422 when it reads but does not regenerate (an unknown
+// game, a diverging hash, a log that stops before the match ends).
+type replayError struct {
+	status int
+	err    error
+}
+
+func (e *replayError) Error() string { return e.err.Error() }
+func (e *replayError) Unwrap() error { return e.err }
+
+// errorBody is every error answer of the API.
+type errorBody struct {
+	Error string `json:"error"`
+	// Turn and Line locate a bad replay's problem, when known.
+	Turn int `json:"turn,omitempty"`
+	Line int `json:"line,omitempty"`
+}
+
+// classify maps an error to the status and the body the client sees. Only
+// errors that are the client's fault keep their message; anything else is
+// a 500 with a generic text, and internal reports whether it needs logging.
+func classify(err error) (status int, body errorBody, internal bool) {
+	var (
+		he *echo.HTTPError
+		ie *inputError
+		re *replayError
+	)
+	switch {
+	case errors.As(err, &he):
+		msg, ok := he.Message.(string)
+		if !ok {
+			msg = http.StatusText(he.Code)
+		}
+		return he.Code, errorBody{Error: msg}, he.Code >= 500
+	case errors.As(err, &re):
+		body := errorBody{Error: re.err.Error()}
+		var rpl *replay.Error
+		var div *replay.DivergenceError
+		if errors.As(err, &rpl) {
+			body.Turn, body.Line = rpl.Turn, rpl.Line
+		} else if errors.As(err, &div) {
+			body.Turn = div.Turn
+		}
+		return re.status, body, false
+	case errors.As(err, &ie):
+		return http.StatusBadRequest, errorBody{Error: ie.msg}, false
+	}
+	if status := store.HTTPStatus(err); status < 500 {
+		return status, errorBody{Error: err.Error()}, false
+	}
+	return http.StatusInternalServerError, errorBody{Error: "internal error: the server could not answer; the problem has been logged"}, true
+}
+
+// handleError is the one error handler of the server: API requests get
+// JSON, pages an HTML page, and server faults are logged with the request
+// id the client also sees in X-Request-Id.
+func (s *server) handleError(err error, c echo.Context) {
+	if c.Response().Committed {
+		return
+	}
+	status, body, internal := classify(err)
+	if internal {
+		s.log.ErrorContext(c.Request().Context(), "request failed",
+			slog.String("method", c.Request().Method), slog.String("uri", c.Request().RequestURI),
+			slog.String("request_id", c.Response().Header().Get(echo.HeaderXRequestID)),
+			slog.Any("error", err))
+	}
+	if status == http.StatusUnauthorized {
+		c.Response().Header().Set("WWW-Authenticate", `Bearer realm="replaylab uploads"`)
+	}
+	var werr error
+	switch {
+	case c.Request().Method == http.MethodHead:
+		werr = c.NoContent(status)
+	case isAPI(c):
+		werr = c.JSON(status, body)
+	default:
+		werr = s.render(c, status, "error", errorPage{page: page{Title: http.StatusText(status)}, Status: status, Body: body})
+	}
+	if werr != nil {
+		s.log.WarnContext(c.Request().Context(), "write error response", slog.Any("error", werr))
+	}
+}
+
+// isAPI reports whether a request is for the JSON API (or the health
+// check, which tools read), as opposed to a page.
+func isAPI(c echo.Context) bool {
+	p := c.Request().URL.Path
+	return strings.HasPrefix(p, "/api/") || p == "/healthz"
+}
+
+// errorPage is the data of the error template.
+type errorPage struct {
+	page
+	Status int
+	Body   errorBody
+}

@@ -1,0 +1,214 @@
+package web
+
+import (
+	"io/fs"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/replaylab/replaylab/analytics"
+	"github.com/replaylab/replaylab/sim"
+	"github.com/replaylab/replaylab/sim/games"
+	"github.com/replaylab/replaylab/store"
+)
+
+// page is what the layout needs from every page.
+type page struct {
+	Title   string
+	Nav     string   // the active navigation entry
+	Scripts []string // scripts the page loads, in order
+}
+
+// gameSummary is a game on the overview: its matches and leading bots.
+type gameSummary struct {
+	Game    *sim.Game
+	Matches int
+	Top     []analytics.Standing
+}
+
+type overviewData struct {
+	page
+	Games     []gameSummary
+	Recent    []store.MatchSummary
+	NeedToken bool
+}
+
+// leadersShown is how many bots each game's overview leaderboard lists.
+const leadersShown = 5
+
+func (s *server) overviewPage(c echo.Context) error {
+	counts, err := s.gameCounts(c)
+	if err != nil {
+		return err
+	}
+	byGame, err := s.standings(c, "")
+	if err != nil {
+		return err
+	}
+	recent, _, err := s.db.Matches(c.Request().Context(), store.MatchFilter{Limit: recentLimit})
+	if err != nil {
+		return err
+	}
+	d := overviewData{page: page{Title: "replaylab", Nav: "overview"}, Recent: recent, NeedToken: s.uploadToken != ""}
+	for _, g := range games.All() {
+		top := byGame[g.Name]
+		d.Games = append(d.Games, gameSummary{Game: g, Matches: counts[g.Name], Top: top[:min(len(top), leadersShown)]})
+	}
+	return s.render(c, http.StatusOK, "overview", d)
+}
+
+type matchesData struct {
+	page
+	Filter     store.MatchFilter
+	Games      []*sim.Game
+	Matches    []store.MatchSummary
+	Total      int
+	First      int // 1-based number of the first match shown
+	Last       int
+	PrevOffset int // -1 when there is no previous page
+	NextOffset int // -1 when there is no next page
+}
+
+// pageSize is the number of matches per page of the match list.
+const pageSize = 25
+
+func (s *server) matchesPage(c echo.Context) error {
+	f, err := matchFilter(c, pageSize)
+	if err != nil {
+		return err
+	}
+	ms, total, err := s.db.Matches(c.Request().Context(), f)
+	if err != nil {
+		return err
+	}
+	d := matchesData{page: page{Title: "Matches", Nav: "matches"}, Filter: f, Games: games.All(), Matches: ms, Total: total,
+		First: f.Offset + 1, Last: f.Offset + len(ms), PrevOffset: -1, NextOffset: -1}
+	if f.Offset > 0 {
+		d.PrevOffset = max(0, f.Offset-f.Limit)
+	}
+	if f.Offset+len(ms) < total {
+		d.NextOffset = f.Offset + f.Limit
+	}
+	return s.render(c, http.StatusOK, "matches", d)
+}
+
+type matchData struct {
+	page
+	Match     store.MatchSummary
+	GameTitle string
+	Charts    []chartView
+}
+
+// gameTitle names a game for people, falling back to its identifier for
+// a game this build does not have.
+func gameTitle(g *sim.Game, name string) string {
+	if g == nil {
+		return name
+	}
+	return g.Title
+}
+
+func (s *server) matchPage(c echo.Context) error {
+	m, g, err := s.matchParam(c)
+	if err != nil {
+		return err
+	}
+	charts, assets, err := s.matchCharts(c.Request().Context(), m, g)
+	if err != nil {
+		return err
+	}
+	d := matchData{
+		page:      page{Title: gameTitle(g, m.Game) + " match " + shortID(m.ID), Nav: "matches", Scripts: append(assets, "/static/js/charts.js")},
+		Match:     m,
+		GameTitle: gameTitle(g, m.Game),
+		Charts:    charts,
+	}
+	return s.render(c, http.StatusOK, "match", d)
+}
+
+// inspectorMeta is what inspector.js needs besides the turns.
+type inspectorMeta struct {
+	ID      string       `json:"id"`
+	URL     string       `json:"url"`
+	Game    string       `json:"game"`
+	Turns   int          `json:"turns"`
+	Players []playerJSON `json:"players"`
+	Metrics []metricJSON `json:"metrics"`
+}
+
+type inspectorData struct {
+	page
+	Match     store.MatchSummary
+	GameTitle string
+	Turn      int
+	Meta      inspectorMeta
+	Initial   turnJSON
+}
+
+func (s *server) inspectorPage(c echo.Context) error {
+	m, g, t, err := s.turn(c)
+	if err != nil {
+		return err
+	}
+	scripts := []string{"/static/js/renderers.js"}
+	if r := "js/render/" + m.Game + ".js"; staticExists(r) {
+		scripts = append(scripts, "/static/"+r)
+	}
+	mj := newMatchJSON(m)
+	d := inspectorData{
+		page:      page{Title: gameTitle(g, m.Game) + " match " + shortID(m.ID) + ", turn inspector", Nav: "matches", Scripts: append(scripts, "/static/js/inspector.js")},
+		Match:     m,
+		GameTitle: gameTitle(g, m.Game),
+		Turn:      t.Turn,
+		Meta:      inspectorMeta{ID: m.ID, URL: mj.URL, Game: m.Game, Turns: m.Turns, Players: mj.Players, Metrics: metricsJSON(g)},
+		Initial:   t,
+	}
+	return s.render(c, http.StatusOK, "inspector", d)
+}
+
+// staticExists reports whether an embedded static file exists.
+func staticExists(name string) bool {
+	_, err := fs.Stat(assets, "static/"+name)
+	return err == nil
+}
+
+// gameStandings is one game's leaderboard.
+type gameStandings struct {
+	Name      string
+	Title     string
+	Standings []analytics.Standing
+}
+
+type botsData struct {
+	page
+	Boards []gameStandings
+}
+
+func (s *server) botsPage(c echo.Context) error {
+	byGame, err := s.standings(c, "")
+	if err != nil {
+		return err
+	}
+	d := botsData{page: page{Title: "Bots", Nav: "bots"}}
+	for _, g := range games.All() {
+		if ss := byGame[g.Name]; len(ss) > 0 {
+			d.Boards = append(d.Boards, gameStandings{g.Name, g.Title, ss})
+		}
+	}
+	return s.render(c, http.StatusOK, "bots", d)
+}
+
+type botData struct {
+	page
+	botProfile
+	GameTitle string
+}
+
+func (s *server) botPage(c echo.Context) error {
+	p, err := s.botProfile(c)
+	if err != nil {
+		return err
+	}
+	g, _ := games.Lookup(p.Game)
+	return s.render(c, http.StatusOK, "bot", botData{page: page{Title: p.Name + " (" + gameTitle(g, p.Game) + ")", Nav: "bots"}, botProfile: p, GameTitle: gameTitle(g, p.Game)})
+}

@@ -1,0 +1,173 @@
+// Package web is replaylab's dashboard: an Echo server that renders pages
+// from embedded html/templates, draws per-turn charts with go-echarts, and
+// answers a JSON API under /api/v1 for everything the pages show, plus
+// replay upload and download, CSV export and /healthz.
+//
+// Every asset is embedded, ECharts included, so a page never loads anything
+// from another host, and no page has an inline script: data reach the page
+// as JSON blocks (<script type="application/json">, which browsers never
+// execute) read by the embedded scripts, so the Content-Security-Policy can
+// forbid inline scripts altogether.
+package web
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+
+	"github.com/replaylab/replaylab/store"
+)
+
+// Config is what the server needs from its caller.
+type Config struct {
+	DB  *store.DB
+	Log *slog.Logger
+	// MaxUpload bounds the body of any request, an uploaded replay being
+	// the only large one; a larger body is answered with 413.
+	MaxUpload int64
+	// UploadToken, when not empty, must come with every upload, as
+	// "Authorization: Bearer TOKEN" or the form field "token". Empty means
+	// anyone who can reach the server may upload.
+	UploadToken string
+}
+
+// DefaultMaxUpload is the limit when Config.MaxUpload is zero: far above
+// any real replay (a 2000-turn match is a few kilobytes).
+const DefaultMaxUpload = 16 << 20
+
+// csp allows scripts, styles, images and requests from the server itself
+// only. Scripts are never inline (see the package comment). Styles allow
+// 'unsafe-inline' because ECharts writes style attributes into the HTML of
+// its tooltips; a style cannot run code. data: and blob: images are the
+// charts' "save as image" output.
+const csp = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
+	"img-src 'self' data: blob:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+
+// server holds what the handlers share.
+type server struct {
+	db          *store.DB
+	log         *slog.Logger
+	tpl         *templates
+	maxUpload   int64
+	uploadToken string
+	summaries   summaryCache
+}
+
+// New builds the dashboard's router: middleware, pages, API and assets. It
+// fails when the embedded templates do not parse or one is not registered.
+func New(cfg Config) (*echo.Echo, error) {
+	if cfg.DB == nil {
+		return nil, errors.New("web: no database")
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.MaxUpload <= 0 {
+		cfg.MaxUpload = DefaultMaxUpload
+	}
+	tpl, err := parseTemplates()
+	if err != nil {
+		return nil, err
+	}
+	s := &server{db: cfg.DB, log: cfg.Log, tpl: tpl, maxUpload: cfg.MaxUpload, uploadToken: cfg.UploadToken}
+
+	e := echo.New()
+	e.HideBanner, e.HidePort = true, true
+	e.HTTPErrorHandler = s.handleError
+	e.Use(
+		middleware.RequestID(),
+		middleware.RequestLoggerWithConfig(middleware.RequestLoggerConfig{
+			// The error handler runs first so the logged status is the one
+			// sent, not the 200 a failed handler leaves behind.
+			HandleError: true,
+			LogLatency:  true, LogMethod: true, LogURI: true, LogStatus: true,
+			LogRequestID: true, LogRemoteIP: true, LogResponseSize: true,
+			LogValuesFunc: s.logRequest,
+		}),
+		middleware.RecoverWithConfig(middleware.RecoverConfig{
+			// The stack goes to slog once, through the error handler's 500.
+			DisablePrintStack: true,
+		}),
+		middleware.SecureWithConfig(middleware.SecureConfig{
+			ContentTypeNosniff:    "nosniff",
+			XFrameOptions:         "DENY",
+			ReferrerPolicy:        "same-origin",
+			ContentSecurityPolicy: csp,
+		}),
+		middleware.BodyLimit(strconv.FormatInt(cfg.MaxUpload, 10)),
+		middleware.GzipWithConfig(middleware.GzipConfig{MinLength: 1024}),
+	)
+	s.routes(e)
+	return e, nil
+}
+
+// routes registers every page, API endpoint and asset.
+func (s *server) routes(e *echo.Echo) {
+	e.GET("/", s.overviewPage)
+	e.GET("/matches", s.matchesPage)
+	e.GET("/matches/:id", s.matchPage)
+	e.GET("/matches/:id/turns/:n", s.inspectorPage)
+	e.GET("/bots", s.botsPage)
+	e.GET("/bots/:game/:name", s.botPage)
+	e.POST("/upload", s.uploadForm)
+	e.GET("/healthz", s.healthz)
+
+	api := e.Group("/api/v1")
+	api.GET("/games", s.apiGames)
+	api.GET("/matches", s.apiMatches)
+	api.GET("/matches/:id", s.apiMatch)
+	api.GET("/matches/:id/series/:metric", s.apiSeries)
+	api.GET("/matches/:id/turns/:n", s.apiTurn)
+	api.GET("/matches/:id/events", s.apiEvents)
+	api.GET("/matches/:id/replay.rpl", s.apiReplayBinary)
+	api.GET("/matches/:id/replay.rlog", s.apiReplayText)
+	api.GET("/matches/:id/turns.csv", s.apiTurnsCSV)
+	api.GET("/bots", s.apiBots)
+	api.GET("/bots/:game/:name", s.apiBot)
+	api.POST("/replays", s.apiUpload)
+
+	static, err := fs.Sub(assets, "static")
+	if err != nil {
+		panic(fmt.Sprintf("web: embedded static files: %v", err)) // the embed pattern guarantees the directory
+	}
+	e.Group("/static", cacheFor(3600)).StaticFS("/", static)
+}
+
+// cacheFor lets browsers keep responses for maxAge seconds: the embedded
+// assets change only with a new build.
+func cacheFor(maxAge int) echo.MiddlewareFunc {
+	value := "public, max-age=" + strconv.Itoa(maxAge)
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			c.Response().Header().Set("Cache-Control", value)
+			return next(c)
+		}
+	}
+}
+
+// logRequest writes one slog line per request.
+func (s *server) logRequest(c echo.Context, v middleware.RequestLoggerValues) error {
+	level := slog.LevelInfo
+	if v.Status >= 500 {
+		level = slog.LevelError
+	}
+	s.log.LogAttrs(c.Request().Context(), level, "request",
+		slog.String("method", v.Method), slog.String("uri", v.URI), slog.Int("status", v.Status),
+		slog.Duration("latency", v.Latency), slog.Int64("bytes", v.ResponseSize),
+		slog.String("remote", v.RemoteIP), slog.String("request_id", v.RequestID))
+	return nil
+}
+
+// healthz answers 200 while the database answers queries.
+func (s *server) healthz(c echo.Context) error {
+	if _, err := s.db.CountMatches(c.Request().Context()); err != nil {
+		return err
+	}
+	return c.String(http.StatusOK, "ok\n")
+}

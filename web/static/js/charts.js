@@ -1,0 +1,35 @@
+// charts.js draws the match page's charts from their JSON blocks: the
+// option built by go-echarts on the server and, apart, the numbers of its
+// series (one array per series). It keeps the charts sized to their boxes,
+// zooms them together, and opens the inspector at the turn a click on a
+// chart lands on.
+(function () {
+  'use strict';
+  var section = document.querySelector('.charts');
+  if (!section || !window.echarts) return;
+  var inspector = section.getAttribute('data-inspector');
+  var charts = [];
+  document.querySelectorAll('script.chart-option').forEach(function (block) {
+    var el = document.getElementById(block.getAttribute('data-chart'));
+    if (!el) return;
+    var option = JSON.parse(block.textContent);
+    var data = JSON.parse(document.getElementById(el.id + '-data').textContent);
+    option.series.forEach(function (s, i) { s.data = data[i]; });
+    var chart = echarts.init(el);
+    chart.setOption(option);
+    // A click anywhere in the plot, not only on a point (lines are drawn
+    // without symbols), picks the turn under the pointer.
+    chart.getZr().on('click', function (e) {
+      var at = [e.offsetX, e.offsetY];
+      if (!chart.containPixel('grid', at)) return;
+      var turn = Math.round(chart.convertFromPixel({ gridIndex: 0 }, at)[0]);
+      if (turn >= 0) window.location.href = inspector + turn;
+    });
+    if (window.ResizeObserver) new ResizeObserver(function () { chart.resize(); }).observe(el);
+    charts.push(chart);
+  });
+  if (!window.ResizeObserver) {
+    window.addEventListener('resize', function () { charts.forEach(function (c) { c.resize(); }); });
+  }
+  echarts.connect(charts);
+})();

@@ -1,0 +1,21 @@
+// renderers.js is the registry of board renderers, one per game, that the
+// inspector draws a turn's frame with. A game's script (js/render/GAME.js)
+// registers itself; a game without one gets the frame as formatted JSON.
+//
+// A renderer is function (container, state, turn, meta): it replaces the
+// container's content with a drawing of state (the game's frame). It must
+// build the DOM with createElement/textContent, never innerHTML, because
+// frames hold text that bots control.
+(function () {
+  'use strict';
+  var renderers = {};
+  function generic(container, state) {
+    var pre = document.createElement('pre');
+    pre.textContent = JSON.stringify(state, null, 2);
+    container.replaceChildren(pre);
+  }
+  window.ReplayLab = {
+    register: function (game, fn) { renderers[game] = fn; },
+    renderer: function (game) { return renderers[game] || generic; }
+  };
+})();

@@ -1,0 +1,162 @@
+package web
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"math"
+	"net/url"
+	"path"
+	"strconv"
+	"sync"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/replaylab/replaylab/analytics"
+	"github.com/replaylab/replaylab/sim"
+)
+
+//go:embed templates static
+var assets embed.FS
+
+// pages lists every page template. Each is parsed on its own with the
+// layout and the partials (templates/partials/*.html), so pages may define
+// blocks with the same names without clashing.
+var pages = []string{"overview", "matches", "match", "inspector", "bots", "bot", "error"}
+
+// templates holds the parsed pages.
+type templates struct {
+	pages map[string]*template.Template
+}
+
+// parseTemplates parses every page once, at start-up. It fails when a file
+// in templates/ is neither the layout nor a listed page, so a template
+// cannot be added and silently never used, and when a listed page has no
+// file.
+func parseTemplates() (*templates, error) {
+	files, err := fs.Glob(assets, "templates/*.html")
+	if err != nil {
+		return nil, err
+	}
+	partials, err := fs.Glob(assets, "templates/partials/*.html")
+	if err != nil {
+		return nil, err
+	}
+	listed := map[string]bool{}
+	for _, p := range pages {
+		listed[p+".html"] = true
+	}
+	found := map[string]bool{}
+	for _, f := range files {
+		switch name := path.Base(f); {
+		case name == "layout.html":
+		case listed[name]:
+			found[name] = true
+		default:
+			return nil, fmt.Errorf("web: template %s is not a registered page (add it to pages)", f)
+		}
+	}
+	shared := append([]string{"templates/layout.html"}, partials...)
+	t := &templates{pages: map[string]*template.Template{}}
+	for _, p := range pages {
+		if !found[p+".html"] {
+			return nil, fmt.Errorf("web: page %q has no template file", p)
+		}
+		tpl, err := template.New("layout.html").Funcs(funcs).ParseFS(assets, append(shared[:len(shared):len(shared)], "templates/"+p+".html")...)
+		if err != nil {
+			return nil, fmt.Errorf("web: parse page %s: %w", p, err)
+		}
+		t.pages[p] = tpl
+	}
+	return t, nil
+}
+
+// bufPool recycles render buffers: a match page is a few hundred
+// kilobytes of chart data.
+var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// render executes a page into a buffer first, so a template error becomes
+// a clean 500 instead of half a page.
+func (s *server) render(c echo.Context, status int, page string, data any) error {
+	tpl, ok := s.tpl.pages[page]
+	if !ok {
+		return fmt.Errorf("render: no page %q", page)
+	}
+	buf := bufPool.Get().(*bytes.Buffer)
+	buf.Reset()
+	defer bufPool.Put(buf)
+	if err := tpl.Execute(buf, data); err != nil {
+		return fmt.Errorf("render %s: %w", page, err)
+	}
+	return c.HTMLBlob(status, buf.Bytes())
+}
+
+// funcs are the helpers templates may call.
+var funcs = template.FuncMap{
+	"short":    shortID,
+	"matchURL": matchURL,
+	"turnURL":  turnURL,
+	"botURL":   botURL,
+	"pct": func(x float64) string {
+		return strconv.FormatFloat(100*x, 'f', 0, 64) + "%"
+	},
+	"num":      formatNumber,
+	"interval": func(i analytics.Interval) string { return fmt.Sprintf("%.0f–%.0f%%", 100*i.Low, 100*i.High) },
+	"outcome":  outcomeText,
+	// query builds a query string from key/value pairs, leaving out empty
+	// values, for filter and paging links.
+	"query": func(kv ...any) template.URL {
+		q := url.Values{}
+		for i := 0; i+1 < len(kv); i += 2 {
+			if v := fmt.Sprint(kv[i+1]); v != "" && v != "0" {
+				q.Set(fmt.Sprint(kv[i]), v)
+			}
+		}
+		if len(q) == 0 {
+			return ""
+		}
+		return template.URL("?" + q.Encode())
+	},
+	"outcomes": func() []sim.Outcome { return []sim.Outcome{sim.Win, sim.Draw, sim.Loss} },
+}
+
+// shortIDLen is how many hex digits of a match id pages and URLs show: 64
+// bits, so a collision between two stored matches is practically
+// impossible, while the store accepts any unique prefix of 8 or more.
+const shortIDLen = 16
+
+func shortID(id string) string {
+	if len(id) > shortIDLen {
+		return id[:shortIDLen]
+	}
+	return id
+}
+
+func matchURL(id string) string { return "/matches/" + shortID(id) }
+
+func turnURL(id string, turn int) string { return matchURL(id) + "/turns/" + strconv.Itoa(turn) }
+
+func botURL(game, name string) string {
+	return "/bots/" + url.PathEscape(game) + "/" + url.PathEscape(name)
+}
+
+// formatNumber shows a metric without a trailing ".000" for the integers
+// most games report.
+func formatNumber(x float64) string {
+	if math.IsNaN(x) {
+		return "–"
+	}
+	if x == math.Trunc(x) && math.Abs(x) < 1e15 {
+		return strconv.FormatFloat(x, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(x, 'f', 2, 64)
+}
+
+func outcomeText(o sim.Outcome) string {
+	if o == "" {
+		return "–"
+	}
+	return string(o)
+}

@@ -1,0 +1,232 @@
+package web
+
+import (
+	"encoding/json"
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/replaylab/replaylab/analytics"
+	"github.com/replaylab/replaylab/sim"
+	"github.com/replaylab/replaylab/store"
+)
+
+// The JSON shapes of the API. Pages embed the same shapes as JSON blocks,
+// so the scripts read one format whether data came with the page or from
+// a fetch.
+
+type gameJSON struct {
+	Name       string       `json:"name"`
+	Title      string       `json:"title"`
+	Rulesets   []string     `json:"rulesets"`
+	MinPlayers int          `json:"min_players"`
+	MaxPlayers int          `json:"max_players"`
+	Metrics    []metricJSON `json:"metrics"`
+	Bots       []botDefJSON `json:"bots"`
+	Matches    int          `json:"matches"`
+}
+
+type metricJSON struct {
+	Name    string `json:"name"`
+	Label   string `json:"label"`
+	PerUnit bool   `json:"per_unit"`
+}
+
+type botDefJSON struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+}
+
+func newGameJSON(g *sim.Game, matches int) gameJSON {
+	j := gameJSON{Name: g.Name, Title: g.Title, Rulesets: g.Rulesets, MinPlayers: g.MinPlayers, MaxPlayers: g.MaxPlayers,
+		Metrics: metricsJSON(g), Bots: []botDefJSON{}, Matches: matches}
+	for _, b := range g.Bots {
+		j.Bots = append(j.Bots, botDefJSON{b.Name, b.Description})
+	}
+	return j
+}
+
+// metricsJSON lists a game's metrics; none for a game this build does not
+// know (a match stored by another build).
+func metricsJSON(g *sim.Game) []metricJSON {
+	ms := []metricJSON{}
+	if g != nil {
+		for _, m := range g.Metrics {
+			ms = append(ms, metricJSON{m.Name, m.Label, m.PerUnit})
+		}
+	}
+	return ms
+}
+
+type matchJSON struct {
+	ID            string          `json:"id"`
+	URL           string          `json:"url"`
+	Game          string          `json:"game"`
+	Ruleset       string          `json:"ruleset"`
+	Seed          uint64          `json:"seed"`
+	Config        json.RawMessage `json:"config"`
+	Turns         int             `json:"turns"`
+	Winner        int             `json:"winner"` // seat, or -1
+	Reason        string          `json:"reason"`
+	EngineVersion string          `json:"engine_version"`
+	RegenMS       float64         `json:"regen_ms"`
+	CreatedAt     time.Time       `json:"created_at"`
+	Players       []playerJSON    `json:"players"`
+}
+
+type playerJSON struct {
+	Seat    int     `json:"seat"`
+	Name    string  `json:"name"`
+	Version string  `json:"version"`
+	Score   float64 `json:"score"`
+	Rank    int     `json:"rank"`
+	Outcome string  `json:"outcome"`
+}
+
+func newMatchJSON(m store.MatchSummary) matchJSON {
+	j := matchJSON{ID: m.ID, URL: matchURL(m.ID), Game: m.Game, Ruleset: m.Ruleset, Seed: m.Seed, Config: m.Config,
+		Turns: m.Turns, Winner: m.Winner, Reason: m.Reason, EngineVersion: m.EngineVersion,
+		RegenMS: float64(m.RegenTime.Microseconds()) / 1000, CreatedAt: m.CreatedAt, Players: []playerJSON{}}
+	for _, p := range m.Players {
+		j.Players = append(j.Players, playerJSON{p.Seat, p.Name, p.Version, p.Score, p.Rank, string(p.Outcome)})
+	}
+	return j
+}
+
+func matchesJSON(ms []store.MatchSummary) []matchJSON {
+	out := make([]matchJSON, len(ms))
+	for i, m := range ms {
+		out[i] = newMatchJSON(m)
+	}
+	return out
+}
+
+// turnJSON is one turn for the inspector.
+type turnJSON struct {
+	Turn     int `json:"turn"`
+	LastTurn int `json:"last_turn"`
+	// Frame is the stored frame: {"turn", "commands", "state"}.
+	Frame  json.RawMessage `json:"frame"`
+	Stats  []statJSON      `json:"stats"`
+	Events []eventJSON     `json:"events"`
+}
+
+// statJSON is one player's or unit's numbers; Values follow the order of
+// the game's metrics.
+type statJSON struct {
+	Seat   int       `json:"seat"`
+	Unit   int       `json:"unit"`
+	Alive  bool      `json:"alive"`
+	Values []float64 `json:"values"`
+}
+
+func statsJSON(g *sim.Game, ss []store.TurnStat) []statJSON {
+	out := make([]statJSON, len(ss))
+	for i, s := range ss {
+		j := statJSON{Seat: s.Seat, Unit: s.Unit, Alive: s.Alive, Values: []float64{}}
+		if g != nil {
+			for _, m := range g.Metrics {
+				v, _ := s.Value(m.Key)
+				j.Values = append(j.Values, v)
+			}
+		}
+		out[i] = j
+	}
+	return out
+}
+
+type eventJSON struct {
+	Turn   int     `json:"turn"`
+	Seat   int     `json:"seat"`
+	Unit   int     `json:"unit"`
+	Kind   string  `json:"kind"`
+	Target int     `json:"target"`
+	Amount float64 `json:"amount"`
+	X      int     `json:"x"`
+	Y      int     `json:"y"`
+	Detail string  `json:"detail"`
+}
+
+func eventsJSON(es []store.TurnEvent) []eventJSON {
+	out := make([]eventJSON, len(es))
+	for i, e := range es {
+		out[i] = eventJSON{e.Turn, e.Seat, e.Unit, e.Kind, e.Target, e.Amount, e.X, e.Y, e.Detail}
+	}
+	return out
+}
+
+// seriesJSON is one metric of a match, one line per player or unit.
+type seriesJSON struct {
+	Metric metricJSON `json:"metric"`
+	Turns  int        `json:"turns"`
+	Lines  []lineJSON `json:"lines"`
+}
+
+type lineJSON struct {
+	Seat   int    `json:"seat"`
+	Unit   int    `json:"unit"`
+	Name   string `json:"name"`
+	Values values `json:"values"`
+}
+
+// values encodes a line's numbers as a JSON array, NaN (no row at that
+// turn) as null, which both JSON and ECharts (a gap) understand.
+type values []float64
+
+func (vs values) MarshalJSON() ([]byte, error) {
+	return appendValues(make([]byte, 0, 2+4*len(vs)), vs), nil
+}
+
+// appendValues appends vs as a JSON array. It formats the numbers itself:
+// a long match has tens of thousands of them, and integers, which most
+// metrics are, format several times faster than floats.
+func appendValues(b []byte, vs []float64) []byte {
+	b = append(b, '[')
+	for i, v := range vs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		switch {
+		case math.IsNaN(v) || math.IsInf(v, 0):
+			b = append(b, "null"...)
+		case v == math.Trunc(v) && math.Abs(v) < 1<<53:
+			b = strconv.AppendInt(b, int64(v), 10)
+		default:
+			b = strconv.AppendFloat(b, v, 'g', -1, 64)
+		}
+	}
+	return append(b, ']')
+}
+
+// standingJSON is one bot version's line of a leaderboard.
+type standingJSON struct {
+	Game      string     `json:"game"`
+	Name      string     `json:"name"`
+	Version   string     `json:"version"`
+	URL       string     `json:"url"`
+	Matches   int        `json:"matches"`
+	Wins      int        `json:"wins"`
+	Draws     int        `json:"draws"`
+	Losses    int        `json:"losses"`
+	WinRate   float64    `json:"win_rate"`
+	WinCI     [2]float64 `json:"win_rate_ci95"`
+	MeanScore float64    `json:"mean_score"`
+}
+
+func standingsJSON(ss []analytics.Standing) []standingJSON {
+	out := make([]standingJSON, len(ss))
+	for i, s := range ss {
+		out[i] = standingJSON{s.Game, s.Name, s.Version, botURL(s.Game, s.Name), s.Matches, s.Wins, s.Draws, s.Losses,
+			s.WinRate, [2]float64{s.WinCI.Low, s.WinCI.High}, s.MeanScore}
+	}
+	return out
+}
+
+// playerName labels a seat in charts and tables: "0 · name version".
+func playerName(p store.PlayerSummary) string {
+	s := strconv.Itoa(p.Seat) + " · " + p.Name
+	if p.Version != "" {
+		s += " " + p.Version
+	}
+	return s
+}
