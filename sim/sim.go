@@ -295,3 +295,26 @@ func QuoteCommand(s string) string {
 	}
 	return strconv.Quote(s[:cut]) + "..."
 }
+
+// ReadView returns the view a built-in bot was given as the game's view
+// type V: the *V or V that Match.View returned, or anything whose JSON
+// decodes into a V (a view that went through JSON, as an external bot
+// receives it). Bots that read only this behave the same in and out of
+// process.
+func ReadView[V any](v any) (*V, bool) {
+	switch v := v.(type) {
+	case *V:
+		return v, true
+	case V:
+		return &v, true
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil, false
+	}
+	var view V
+	if err := json.Unmarshal(data, &view); err != nil {
+		return nil, false
+	}
+	return &view, true
+}

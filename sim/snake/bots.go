@@ -1,7 +1,6 @@
 package snake
 
 import (
-	"encoding/json"
 	"unicode/utf8"
 
 	"github.com/replaylab/replaylab/sim"
@@ -10,26 +9,6 @@ import (
 
 // Bots read only the board string of the View, as an external bot of the
 // original game does; a copy of them outside replaylab plays the same moves.
-
-// readView returns the view a bot was given: a *View from the match, or
-// anything that encodes to the view's JSON.
-func readView(v any) (*View, bool) {
-	switch v := v.(type) {
-	case *View:
-		return v, true
-	case View:
-		return &v, true
-	}
-	data, err := json.Marshal(v)
-	if err != nil {
-		return nil, false
-	}
-	var view View
-	if err := json.Unmarshal(data, &view); err != nil {
-		return nil, false
-	}
-	return &view, true
-}
 
 // cellKind is what a bot makes of one glyph.
 type cellKind uint8
@@ -213,7 +192,7 @@ func newRandom(_ sim.Setup, _ int, seed uint64) (sim.Bot, error) {
 }
 
 func (b *randomBot) Act(v any) string {
-	view, ok := readView(v)
+	view, ok := sim.ReadView[View](v)
 	if !ok || !b.board.parse(view.Board) {
 		return ""
 	}
@@ -265,7 +244,7 @@ const (
 )
 
 func (b *greedyBot) Act(v any) string {
-	view, ok := readView(v)
+	view, ok := sim.ReadView[View](v)
 	if !ok || !b.board.parse(view.Board) {
 		return ""
 	}

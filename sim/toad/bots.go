@@ -1,8 +1,6 @@
 package toad
 
 import (
-	"encoding/json"
-
 	"github.com/replaylab/replaylab/sim"
 	"github.com/replaylab/replaylab/sim/rng"
 )
@@ -10,27 +8,6 @@ import (
 // Bots read only the View, and read it as a struct decoded from the view's
 // JSON (readView), which is exactly what an external bot process receives:
 // a copy of these bots outside replaylab would play the same moves.
-
-// readView returns the view a bot was given: a *View from the match, or
-// anything that encodes to the view's JSON (a map[string]any or a
-// json.RawMessage from a bot protocol line).
-func readView(v any) (*View, bool) {
-	switch v := v.(type) {
-	case *View:
-		return v, true
-	case View:
-		return &v, true
-	}
-	data, err := json.Marshal(v)
-	if err != nil {
-		return nil, false
-	}
-	var view View
-	if err := json.Unmarshal(data, &view); err != nil {
-		return nil, false
-	}
-	return &view, true
-}
 
 // randomBot plays a uniformly random move among those that stay in the
 // river.
@@ -41,7 +18,7 @@ func newRandom(_ sim.Setup, _ int, seed uint64) (sim.Bot, error) {
 }
 
 func (b *randomBot) Act(v any) string {
-	view, ok := readView(v)
+	view, ok := sim.ReadView[View](v)
 	if !ok {
 		return ""
 	}
@@ -82,7 +59,7 @@ func newAStar(_ sim.Setup, _ int, _ uint64) (sim.Bot, error) {
 }
 
 func (b *aStarBot) Act(v any) string {
-	view, ok := readView(v)
+	view, ok := sim.ReadView[View](v)
 	if !ok {
 		return ""
 	}

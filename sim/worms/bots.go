@@ -1,7 +1,6 @@
 package worms
 
 import (
-	"encoding/json"
 	"strconv"
 
 	"github.com/replaylab/replaylab/sim"
@@ -10,26 +9,6 @@ import (
 
 // Bots read only the View, as an external bot reads state.json: a copy of
 // them outside replaylab would play the same commands.
-
-// readView returns the view a bot was given: a *View from the match, or
-// anything that encodes to the view's JSON.
-func readView(v any) (*View, bool) {
-	switch v := v.(type) {
-	case *View:
-		return v, true
-	case View:
-		return &v, true
-	}
-	data, err := json.Marshal(v)
-	if err != nil {
-		return nil, false
-	}
-	var view View
-	if err := json.Unmarshal(data, &view); err != nil {
-		return nil, false
-	}
-	return &view, true
-}
 
 // board is a bot's reading of the view's map.
 type board struct {
@@ -92,7 +71,7 @@ func newRandom(_ sim.Setup, _ int, seed uint64) (sim.Bot, error) {
 }
 
 func (rb *randomBot) Act(view any) string {
-	v, ok := readView(view)
+	v, ok := sim.ReadView[View](view)
 	if !ok {
 		return "nothing"
 	}
@@ -150,7 +129,7 @@ type tacticalBot struct{}
 func newTactical(sim.Setup, int, uint64) (sim.Bot, error) { return tacticalBot{}, nil }
 
 func (tacticalBot) Act(view any) string {
-	v, ok := readView(view)
+	v, ok := sim.ReadView[View](view)
 	if !ok {
 		return "nothing"
 	}
