@@ -3,15 +3,12 @@ package snake
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
-	"os"
+	"github.com/replaylab/replaylab/internal/golden"
 	"testing"
 
 	"github.com/replaylab/replaylab/sim"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/golden.txt")
 
 // goldenMatches are locked in testdata/golden.txt with the state hash after
 // every tick: a change to the rules, the draw order or the hash encoding
@@ -67,7 +64,7 @@ func playMatch(t testing.TB, ruleset string, seed uint64, bots []string, cmds []
 	return m
 }
 
-func golden(t *testing.T) []byte {
+func goldenText(t *testing.T) []byte {
 	var b bytes.Buffer
 	for _, g := range goldenMatches {
 		fmt.Fprintf(&b, "match ruleset=%s seed=%d bots=%v cmds=%q\n", g.ruleset, g.seed, g.bots, g.cmds)
@@ -86,38 +83,7 @@ func golden(t *testing.T) []byte {
 }
 
 func TestGolden(t *testing.T) {
-	const path = "testdata/golden.txt"
-	got := golden(t)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -run TestGolden -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("golden text differs (a rule, draw order or hash change needs a new ruleset):\n%s", firstDiff(got, want))
-	}
-}
-
-// firstDiff returns the first differing line of two texts.
-func firstDiff(got, want []byte) string {
-	g, w := bytes.Split(got, []byte("\n")), bytes.Split(want, []byte("\n"))
-	for i := range max(len(g), len(w)) {
-		var gl, wl []byte
-		if i < len(g) {
-			gl = g[i]
-		}
-		if i < len(w) {
-			wl = w[i]
-		}
-		if !bytes.Equal(gl, wl) {
-			return fmt.Sprintf("line %d:\ngot  %s\nwant %s", i+1, gl, wl)
-		}
-	}
-	return ""
+	golden.Check(t, "testdata/golden.txt", goldenText(t))
 }
 
 // TestReplay: replaying a recorded match's commands gives the same hash

@@ -6,7 +6,7 @@ import (
 )
 
 // Bots read only the View, and read it as a struct decoded from the view's
-// JSON (readView), which is exactly what an external bot process receives:
+// JSON (sim.ReadView), which is exactly what an external bot process receives:
 // a copy of these bots outside replaylab would play the same moves.
 
 // randomBot plays a uniformly random move among those that stay in the

@@ -3,16 +3,13 @@ package toad
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
-	"os"
+	"github.com/replaylab/replaylab/internal/golden"
 	"slices"
 	"testing"
 
 	"github.com/replaylab/replaylab/sim"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/golden.txt")
 
 // goldenMatches are the matches whose rolls and per-turn state hashes are
 // locked in testdata/golden.txt: any change to the roll generator, the rules
@@ -29,9 +26,9 @@ var goldenMatches = []struct {
 	{seed: 4, cfg: `{"rolls":[21,21,10,14,27,0,32,33,1,2]}`, cmds: []string{"G", "A", "", "jump", "F", "d", "s", "L2", "D", "stay"}},
 }
 
-// golden renders the golden text: per match its setup, rolls, redraws,
+// goldenText renders the golden text: per match its setup, rolls, redraws,
 // then one line per turn with the command and the state hash.
-func golden(t *testing.T) []byte {
+func goldenText(t *testing.T) []byte {
 	var b bytes.Buffer
 	for _, g := range goldenMatches {
 		m := newMatchSeed(t, g.cfg, g.seed)
@@ -58,44 +55,13 @@ func golden(t *testing.T) []byte {
 }
 
 func TestGolden(t *testing.T) {
-	const path = "testdata/golden.txt"
-	got := golden(t)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -run TestGolden -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("golden text differs (a rule, generator or hash change needs a new ruleset):\n%s", firstDiff(got, want))
-	}
-}
-
-// firstDiff returns the first differing line of two texts.
-func firstDiff(got, want []byte) string {
-	g, w := bytes.Split(got, []byte("\n")), bytes.Split(want, []byte("\n"))
-	for i := range max(len(g), len(w)) {
-		var gl, wl []byte
-		if i < len(g) {
-			gl = g[i]
-		}
-		if i < len(w) {
-			wl = w[i]
-		}
-		if !bytes.Equal(gl, wl) {
-			return fmt.Sprintf("line %d:\ngot  %s\nwant %s", i+1, gl, wl)
-		}
-	}
-	return ""
+	golden.Check(t, "testdata/golden.txt", goldenText(t))
 }
 
 // TestDeterminism: the same setup and commands give the same hashes, and
 // seeds give different rolls.
 func TestDeterminism(t *testing.T) {
-	if !bytes.Equal(golden(t), golden(t)) {
+	if !bytes.Equal(goldenText(t), goldenText(t)) {
 		t.Error("two runs of the golden matches differ")
 	}
 	seen := map[string]uint64{}

@@ -2,15 +2,12 @@ package worms
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
-	"os"
+	"github.com/replaylab/replaylab/internal/golden"
 	"testing"
 
 	"github.com/replaylab/replaylab/sim"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/golden.txt")
 
 // goldenMatches lock the per-round state hashes of both rulesets: any
 // change to map generation, the rules, the coin or the hash encoding
@@ -28,9 +25,9 @@ var goldenMatches = []struct {
 	{ruleset: "final", seed: 4294967289, bots: [2]string{"tactical", "random"}}, // the engine's seed −7
 }
 
-// golden plays the golden matches and renders one line per round: the
+// goldenText plays the golden matches and renders one line per round: the
 // round, both commands and the state hash.
-func golden(t *testing.T) []byte {
+func goldenText(t *testing.T) []byte {
 	var b bytes.Buffer
 	for _, g := range goldenMatches {
 		m := start(t, g.ruleset, g.seed)
@@ -57,41 +54,11 @@ func golden(t *testing.T) []byte {
 }
 
 func TestGolden(t *testing.T) {
-	const path = "testdata/golden.txt"
-	got := golden(t)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -run TestGolden -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("golden text differs (a rule, generator or hash change needs a new ruleset):\n%s", firstDiff(got, want))
-	}
-}
-
-func firstDiff(got, want []byte) string {
-	g, w := bytes.Split(got, []byte("\n")), bytes.Split(want, []byte("\n"))
-	for i := range max(len(g), len(w)) {
-		var gl, wl []byte
-		if i < len(g) {
-			gl = g[i]
-		}
-		if i < len(w) {
-			wl = w[i]
-		}
-		if !bytes.Equal(gl, wl) {
-			return fmt.Sprintf("line %d:\ngot  %s\nwant %s", i+1, gl, wl)
-		}
-	}
-	return ""
+	golden.Check(t, "testdata/golden.txt", goldenText(t))
 }
 
 func TestDeterminism(t *testing.T) {
-	if !bytes.Equal(golden(t), golden(t)) {
+	if !bytes.Equal(goldenText(t), goldenText(t)) {
 		t.Error("two runs of the golden matches differ")
 	}
 }
