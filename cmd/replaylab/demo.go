@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"runtime"
-	"sync"
 	"time"
 
 	"github.com/replaylab/replaylab/replay"
@@ -20,8 +18,9 @@ import (
 const demoMatchesPerGame = 60
 
 // demoConfigs vary each game's setup across the demo matches, so the
-// demo shows short and long matches, easy and hard ones. A game with no
-// entry plays its default setup (with a different seed each match).
+// demo shows short and long matches, easy and hard ones. Every game also
+// cycles through all its rulesets (worms base and final, snake
+// codebattle2020 and codenjoy), each with a different seed per match.
 var demoConfigs = map[string][]string{
 	"toad": {
 		`{"turns":30}`,
@@ -35,8 +34,9 @@ var demoConfigs = map[string][]string{
 
 // demoMatch is one match of the demo to record.
 type demoMatch struct {
-	game *sim.Game
-	seed uint64
+	game    *sim.Game
+	ruleset string
+	seed    uint64
 	// config is the game's setup for this match.
 	config string
 	bots   []string // one built-in bot per seat
@@ -57,7 +57,7 @@ func demoPlan() []demoMatch {
 		}
 		for i := range demoMatchesPerGame {
 			round := i / len(g.Bots)
-			m := demoMatch{game: g, seed: uint64(1000 + round), config: configs[round%len(configs)]}
+			m := demoMatch{game: g, ruleset: g.Rulesets[round%len(g.Rulesets)], seed: uint64(1000 + round), config: configs[round%len(configs)]}
 			for seat := range g.DefaultPlayers {
 				m.bots = append(m.bots, g.Bots[(i+seat)%len(g.Bots)].Name)
 			}
@@ -67,9 +67,9 @@ func demoPlan() []demoMatch {
 	return plan
 }
 
-// record plays one demo match and regenerates it into a store record.
-func (m demoMatch) record(ctx context.Context) (*store.Record, error) {
-	h := replay.Header{Format: replay.Format, Game: m.game.Name, Seed: m.seed, Config: json.RawMessage(m.config)}
+// recordDemo plays one demo match and regenerates it into a store record.
+func recordDemo(ctx context.Context, m demoMatch) (*store.Record, error) {
+	h := replay.Header{Format: replay.Format, Game: m.game.Name, Ruleset: m.ruleset, Seed: m.seed, Config: json.RawMessage(m.config)}
 	for _, b := range m.bots {
 		h.Players = append(h.Players, replay.Player{Name: b, Version: "builtin"})
 	}
@@ -107,53 +107,23 @@ func fillDemo(ctx context.Context, db *store.DB, stdout, stderr io.Writer) error
 	}
 	plan := demoPlan()
 	start := time.Now()
-	type result struct {
-		rec *store.Record
-		err error
-	}
-	jobs := make(chan demoMatch)
-	results := make(chan result)
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for m := range jobs {
-				rec, err := m.record(ctx)
-				if err != nil {
-					err = fmt.Errorf("demo %s seed %d: %w", m.game.Name, m.seed, err)
-				}
-				results <- result{rec, err}
-			}
-		})
-	}
-	go func() {
-		defer close(jobs)
-		for _, m := range plan {
-			select {
-			case jobs <- m:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	go func() { wg.Wait(); close(results) }()
-
 	fmt.Fprintf(stdout, "demo: recording %d matches between built-in bots\n", len(plan))
 	bar := newProgress(stderr, len(plan))
 	stored, failed := 0, 0
-	for r := range results {
-		if r.err == nil {
-			_, r.err = db.Ingest(ctx, r.rec)
+	buildAll(ctx, plan, recordDemo, func(m demoMatch, rec *store.Record, err error) {
+		if err == nil {
+			_, err = db.Ingest(ctx, rec)
 		}
-		if r.err != nil {
+		if err != nil {
 			// A game whose bots fail should not keep the others' demo
 			// matches, and the dashboard, from the user.
 			failed++
-			bar.println(r.err.Error())
+			bar.println(fmt.Sprintf("demo %s/%s seed %d: %v", m.game.Name, m.ruleset, m.seed, err))
 		} else {
 			stored++
 		}
 		bar.step()
-	}
+	})
 	bar.done()
 	if err := ctx.Err(); err != nil {
 		return err

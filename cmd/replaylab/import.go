@@ -7,9 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -65,12 +63,6 @@ func findReplays(paths []string) ([]string, error) {
 	return files, nil
 }
 
-type built struct {
-	path string
-	rec  *store.Record
-	err  error
-}
-
 func importPaths(ctx context.Context, dbPath string, paths []string, stdout, stderr io.Writer) error {
 	files, err := findReplays(paths)
 	if err != nil {
@@ -83,51 +75,29 @@ func importPaths(ctx context.Context, dbPath string, paths []string, stdout, std
 	defer db.Close()
 
 	start := time.Now()
-	jobs := make(chan string)
-	results := make(chan built)
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for path := range jobs {
-				l, err := readReplay(path)
-				var rec *store.Record
-				if err == nil {
-					rec, err = store.Build(l)
-				}
-				results <- built{path, rec, err}
-			}
-		})
-	}
-	go func() {
-		defer close(jobs)
-		for _, f := range files {
-			select {
-			case jobs <- f:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	go func() { wg.Wait(); close(results) }()
-
 	bar := newProgress(stderr, len(files))
 	var created, dup, failed int
-	for r := range results {
-		if r.err == nil {
+	buildAll(ctx, files, func(_ context.Context, path string) (*store.Record, error) {
+		l, err := readReplay(path)
+		if err != nil {
+			return nil, err
+		}
+		return store.Build(l)
+	}, func(path string, rec *store.Record, err error) {
+		if err == nil {
 			var isNew bool
-			isNew, r.err = db.Ingest(ctx, r.rec)
-			if r.err == nil && isNew {
+			if isNew, err = db.Ingest(ctx, rec); err == nil && isNew {
 				created++
-			} else if r.err == nil {
+			} else if err == nil {
 				dup++
 			}
 		}
-		if r.err != nil {
+		if err != nil {
 			failed++
-			bar.println(fmt.Sprintf("%s: %v", r.path, r.err))
+			bar.println(fmt.Sprintf("%s: %v", path, err))
 		}
 		bar.step()
-	}
+	})
 	bar.done()
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("interrupted after %d files: %w", created+dup+failed, err)
