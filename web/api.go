@@ -1,8 +1,6 @@
 package web
 
 import (
-	"bufio"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"net/http"
@@ -267,50 +265,12 @@ func (s *server) apiTurnsCSV(c echo.Context) error {
 	if g != nil {
 		metrics = g.Metrics
 	}
-	head := []string{"turn", "seat", "unit", "alive"}
-	for _, md := range metrics {
-		head = append(head, md.Name)
-	}
 	res := c.Response()
-	res.Header().Set(echo.HeaderContentType, "text/csv; charset=utf-8")
-	attachment(c, shortID(m.ID)+".csv")
-	// Nothing is written before the first row, so a query that fails at
-	// once still gets a proper error answer.
-	bw := bufio.NewWriter(res)
-	cw := csv.NewWriter(bw)
-	started := false
-	start := func() error {
-		started = true
+	return s.db.ExportTurns(c.Request().Context(), m.ID, metrics, "csv", res, func() {
+		res.Header().Set(echo.HeaderContentType, "text/csv; charset=utf-8")
+		attachment(c, shortID(m.ID)+".csv")
 		res.WriteHeader(http.StatusOK)
-		return cw.Write(head)
-	}
-	row := make([]string, len(head))
-	err = s.db.TurnStats(c.Request().Context(), m.ID, func(ts store.TurnStat) error {
-		if !started {
-			if err := start(); err != nil {
-				return err
-			}
-		}
-		row[0], row[1], row[2], row[3] = strconv.Itoa(ts.Turn), strconv.Itoa(ts.Seat), strconv.Itoa(ts.Unit), strconv.FormatBool(ts.Alive)
-		for i, md := range metrics {
-			v, _ := ts.Value(md.Key)
-			row[4+i] = strconv.FormatFloat(v, 'g', -1, 64)
-		}
-		return cw.Write(row)
 	})
-	if err != nil {
-		return err
-	}
-	if !started {
-		if err := start(); err != nil {
-			return err
-		}
-	}
-	cw.Flush()
-	if err := cw.Error(); err != nil {
-		return err
-	}
-	return bw.Flush()
 }
 
 // standings returns the leaderboards of one game, or of every game when

@@ -1,13 +1,9 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
-	"strconv"
 
 	"github.com/spf13/cobra"
 
@@ -36,9 +32,6 @@ prefix of at least 8 hex digits.`,
 }
 
 func export(ctx context.Context, dbPath, id, format string, w io.Writer) error {
-	if format != "csv" && format != "jsonl" {
-		return fmt.Errorf("--format %q: want csv or jsonl", format)
-	}
 	db, err := store.OpenExisting(ctx, dbPath)
 	if err != nil {
 		return err
@@ -52,39 +45,5 @@ func export(ctx context.Context, dbPath, id, format string, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	bw := bufio.NewWriter(w)
-	defer bw.Flush()
-	if format == "jsonl" {
-		row := map[string]any{}
-		enc := json.NewEncoder(bw)
-		return db.TurnStats(ctx, m.ID, func(ts store.TurnStat) error {
-			row["turn"], row["seat"], row["unit"], row["alive"] = ts.Turn, ts.Seat, ts.Unit, ts.Alive
-			for _, md := range g.Metrics {
-				row[md.Name], _ = ts.Value(md.Key)
-			}
-			return enc.Encode(row)
-		})
-	}
-	cw := csv.NewWriter(bw)
-	head := []string{"turn", "seat", "unit", "alive"}
-	for _, md := range g.Metrics {
-		head = append(head, md.Name)
-	}
-	if err := cw.Write(head); err != nil {
-		return err
-	}
-	rec := make([]string, len(head))
-	err = db.TurnStats(ctx, m.ID, func(ts store.TurnStat) error {
-		rec[0], rec[1], rec[2], rec[3] = strconv.Itoa(ts.Turn), strconv.Itoa(ts.Seat), strconv.Itoa(ts.Unit), strconv.FormatBool(ts.Alive)
-		for i, md := range g.Metrics {
-			v, _ := ts.Value(md.Key)
-			rec[4+i] = strconv.FormatFloat(v, 'g', -1, 64)
-		}
-		return cw.Write(rec)
-	})
-	cw.Flush()
-	if err != nil {
-		return err
-	}
-	return cw.Error()
+	return db.ExportTurns(ctx, m.ID, g.Metrics, format, w, nil)
 }
