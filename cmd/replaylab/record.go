@@ -62,7 +62,7 @@ The output is a binary replay (.rpl) unless FILE ends in .rlog or is "-"
 	fl.StringVar(&f.ruleset, "ruleset", "", "ruleset (default: the game's first)")
 	fl.Uint64Var(&f.seed, "seed", 0, "match seed (default: a random seed, printed)")
 	fl.IntVar(&f.players, "players", 0, "number of seats (default: the number of --bot flags)")
-	fl.StringArrayVar(&f.bots, "bot", nil, "bot of the next seat: builtin:NAME or a command line (repeat per seat; one bot fills all seats)")
+	fl.StringArrayVar(&f.bots, "bot", nil, "bot of the next seat: builtin:NAME or a command line (repeat per seat; the last one fills the remaining seats)")
 	fl.StringArrayVar(&f.names, "name", nil, "player name of the next seat (default: from the bot)")
 	fl.StringArrayVar(&f.versions, "version", nil, "bot version of the next seat")
 	fl.StringVar(&f.config, "config", "", "game config as a JSON object")
@@ -89,8 +89,8 @@ func record(ctx context.Context, f *recordFlags, stdout, stderr io.Writer) error
 	if players == 0 {
 		players = max(len(f.bots), g.DefaultPlayers)
 	}
-	if len(f.bots) != 1 && len(f.bots) != players {
-		return fmt.Errorf("%d --bot flags for %d players: give one per seat, or one for all", len(f.bots), players)
+	if len(f.bots) > players {
+		return fmt.Errorf("%d --bot flags for %d players", len(f.bots), players)
 	}
 	if !f.seedSet {
 		var b [8]byte
