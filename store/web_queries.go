@@ -90,6 +90,12 @@ func (db *DB) SeriesSet(ctx context.Context, matchID string, keys []string) ([][
 		return nil, err
 	}
 	defer tx.Rollback()
+	// Size the slices from the row count (an index-only count, far cheaper
+	// than growing several long slices as the rows stream in).
+	var n int
+	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM turn_stats WHERE match_seq = (SELECT seq FROM matches WHERE id = ?)", matchID).Scan(&n); err != nil {
+		return nil, fmt.Errorf("series of %s: %w", matchID, err)
+	}
 	rows, err := tx.QueryContext(ctx, query, matchID)
 	if err != nil {
 		return nil, fmt.Errorf("series of %s: %w", matchID, err)
@@ -104,6 +110,9 @@ func (db *DB) SeriesSet(ctx context.Context, matchID string, keys []string) ([][
 		ptrs[i] = &dest[i]
 	}
 	points := make([][]Point, len(keys))
+	for i := range points {
+		points[i] = make([]Point, 0, n)
+	}
 	for rows.Next() {
 		if err := rows.Scan(ptrs...); err != nil {
 			return nil, fmt.Errorf("series of %s: %w", matchID, err)
