@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http/httptest"
 	"net/url"
@@ -14,12 +15,18 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
 	cdppage "github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/replaylab/replaylab/replay"
+	"github.com/replaylab/replaylab/sim"
+	"github.com/replaylab/replaylab/sim/snake"
 	"github.com/replaylab/replaylab/sim/toad"
+	"github.com/replaylab/replaylab/sim/worms"
 )
 
 // browserEnv, set to 1 (as .ci/run does), turns a missing browser into a
@@ -42,12 +49,24 @@ func findBrowser(t *testing.T) string {
 }
 
 // browserSession is a headless chromium tab that records every request it
-// makes and every JavaScript dialog that opens.
+// makes, every JavaScript dialog that opens and every error the page
+// reports (uncaught exceptions, console.error, browser log errors such as
+// CSP violations).
 type browserSession struct {
 	ctx      context.Context
 	mu       sync.Mutex
 	requests []string
 	dialogs  []string
+	errors   []string
+}
+
+// takeErrors returns the errors reported since the last call.
+func (b *browserSession) takeErrors() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	errs := b.errors
+	b.errors = nil
+	return errs
 }
 
 func newBrowserSession(t *testing.T) *browserSession {
@@ -75,6 +94,30 @@ func newBrowserSession(t *testing.T) *browserSession {
 			b.mu.Lock()
 			b.requests = append(b.requests, ev.Request.URL)
 			b.mu.Unlock()
+		case *runtime.EventExceptionThrown:
+			b.mu.Lock()
+			text := ev.ExceptionDetails.Text
+			if e := ev.ExceptionDetails.Exception; e != nil {
+				text += " " + e.Description
+			}
+			b.errors = append(b.errors, fmt.Sprintf("exception at %s:%d: %s", ev.ExceptionDetails.URL, ev.ExceptionDetails.LineNumber, text))
+			b.mu.Unlock()
+		case *runtime.EventConsoleAPICalled:
+			if ev.Type == runtime.ConsoleAPICalledTypeError {
+				var parts []string
+				for _, a := range ev.Args {
+					parts = append(parts, string(a.Value)+a.Description)
+				}
+				b.mu.Lock()
+				b.errors = append(b.errors, "console.error: "+strings.Join(parts, " "))
+				b.mu.Unlock()
+			}
+		case *cdplog.EventEntryAdded:
+			if ev.Entry.Level == cdplog.EntryLevelError {
+				b.mu.Lock()
+				b.errors = append(b.errors, "log: "+ev.Entry.Text+" "+ev.Entry.URL)
+				b.mu.Unlock()
+			}
 		case *cdppage.EventJavascriptDialogOpening:
 			b.mu.Lock()
 			b.dialogs = append(b.dialogs, ev.Message)
@@ -263,4 +306,160 @@ func TestBrowser(t *testing.T) {
 			}
 		}
 	})
+}
+
+// recordBuiltin plays a match between built-in bots, one per seat; a
+// non-empty names[i] replaces seat i's player name.
+func recordBuiltin(t testing.TB, g *sim.Game, ruleset, config string, seed uint64, bots, names []string) *replay.Log {
+	t.Helper()
+	h := replay.Header{Format: replay.Format, Game: g.Name, Ruleset: ruleset, Seed: seed, Config: json.RawMessage(config)}
+	for i, bot := range bots {
+		name := bot
+		if i < len(names) && names[i] != "" {
+			name = names[i]
+		}
+		h.Players = append(h.Players, replay.Player{Name: name, Version: "v1"})
+	}
+	if _, err := h.Check(); err != nil {
+		t.Fatalf("header: %v", err)
+	}
+	agents := make([]replay.Agent, len(bots))
+	for seat, bot := range bots {
+		a, err := replay.NewBuiltin(g, bot, h.Setup(), seat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		agents[seat] = a
+	}
+	rec := replay.Recorder{Header: h, Agents: agents, HashEvery: 100}
+	l, err := rec.Record(context.Background())
+	if err != nil {
+		t.Fatalf("record %s: %v", g.Name, err)
+	}
+	return l
+}
+
+// TestBrowserBoards checks the Worms and Snake Battle board renderers in
+// headless chromium: an SVG board rather than the JSON fallback, one
+// element per worm or snake, stepping with →, the glyph toggle, a phone's
+// width, hostile player names and no errors in the console.
+func TestBrowserBoards(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser tests are slow; not in -short")
+	}
+	f := newFixture(t, nil)
+	// Final rules with a short match: professions, bananas, snowballs and
+	// lava early on.
+	wormsID := ingest(t, f.db, recordBuiltin(t, worms.Game, "final", `{"rounds":80}`, 7,
+		[]string{"tactical", "random"}, []string{xssName}))
+	snakeID := ingest(t, f.db, recordBuiltin(t, snake.Game, "", `{}`, 11,
+		[]string{"greedy", "random", "greedy", "random", "greedy"}, []string{"", xssName}))
+	srv := httptest.NewServer(f.e)
+	defer srv.Close()
+	b := newBrowserSession(t)
+
+	for _, tt := range []struct {
+		game, id, svg, unit string
+		atStart             int    // units drawn at turn 0
+		units               string // JS: the units the initial frame should draw
+		from                int    // the turn to step from
+	}{
+		{"worms", wormsID, "svg.board-worms", "[data-worm]", 6,
+			`JSON.parse(document.getElementById('inspector-turn').textContent).frame.state.worms.filter(w => w.on_map).length`, 20},
+		{"snake", snakeID, "svg.board-snake", "[data-snake]", 5,
+			`JSON.parse(document.getElementById('inspector-turn').textContent).frame.state.snakes.filter(s => s.body.length > 0).length`, 40},
+	} {
+		t.Run(tt.game, func(t *testing.T) {
+			b.takeErrors()
+			board := "#board " + tt.svg
+			count := func() int {
+				return eval[int](t, b, fmt.Sprintf(`document.querySelectorAll('#board %s').length`, tt.unit))
+			}
+			b.do(t, "open turn 0", chromedp.Navigate(srv.URL+turnURL(tt.id, 0)), chromedp.WaitVisible(chromedp.CSS(board)))
+			if n := count(); n != tt.atStart {
+				t.Errorf("turn 0: %d %s elements, want %d", n, tt.unit, tt.atStart)
+			}
+
+			b.do(t, "open turn", chromedp.Navigate(srv.URL+turnURL(tt.id, tt.from)), chromedp.WaitVisible(chromedp.CSS(board)))
+			if n := eval[int](t, b, `document.querySelectorAll('#board > pre').length`); n != 0 {
+				t.Errorf("the board fell back to the frame's JSON")
+			}
+			if got, want := count(), eval[int](t, b, tt.units); got != want || want == 0 {
+				t.Errorf("turn %d: %d %s elements, want %d", tt.from, got, tt.unit, want)
+			}
+			drawing := func() string { return eval[string](t, b, `document.querySelector('#board svg').outerHTML`) }
+			start := drawing()
+			for range 3 {
+				b.do(t, "press →", chromedp.KeyEvent(kb.ArrowRight))
+			}
+			want := turnURL(tt.id, tt.from+3)
+			b.do(t, "wait for the third turn after", chromedp.Poll[chromedp.Void](fmt.Sprintf(
+				`location.pathname === %q && document.querySelector(%q).getAttribute('aria-label').endsWith('turn %d')`, want, board, tt.from+3)))
+			if drawing() == start {
+				t.Errorf("the board did not change in three turns")
+			}
+			if n := count(); n == 0 {
+				t.Errorf("turn %d: no %s elements", tt.from+3, tt.unit)
+			}
+			if n := eval[int](t, b, `document.querySelectorAll('img').length`); n != 0 {
+				t.Errorf("%d <img> elements: a bot name became markup", n)
+			}
+			if !eval[bool](t, b, fmt.Sprintf(`document.getElementById('board').textContent.includes(%q)`, xssName)) {
+				t.Errorf("the board does not show the hostile bot name as text")
+			}
+			if tt.game == "worms" {
+				// Pointing at a cell names it.
+				got := eval[string](t, b, `(() => { const s = document.querySelector('#board svg'), r = s.getBoundingClientRect();
+					s.dispatchEvent(new MouseEvent('mousemove', {clientX: r.left + r.width / 2, clientY: r.top + r.height / 2}));
+					return document.querySelector('#board .board-readout').textContent; })()`)
+				if !strings.HasPrefix(got, "(16, 16) ") {
+					t.Errorf("readout at the board's centre: %q", got)
+				}
+			}
+			if errs := b.takeErrors(); len(errs) > 0 {
+				t.Errorf("errors in the console: %q", errs)
+			}
+		})
+	}
+
+	t.Run("snake glyph rows", func(t *testing.T) {
+		b.do(t, "open", chromedp.Navigate(srv.URL+turnURL(snakeID, 40)), chromedp.WaitVisible(chromedp.CSS("#board svg.board-snake")))
+		b.do(t, "open the rows", chromedp.Click(chromedp.CSS("#board details.glyphs summary")),
+			chromedp.WaitVisible(chromedp.CSS("#board details.glyphs pre")))
+		rows := eval[string](t, b, `document.querySelector('#board details.glyphs pre').textContent`)
+		want := eval[string](t, b, `JSON.parse(document.getElementById('inspector-turn').textContent).frame.state.board.join('\n')`)
+		if rows != want || !strings.Contains(rows, "☼") {
+			t.Errorf("glyph rows:\n%s\nwant:\n%s", rows, want)
+		}
+		// The rows stay open while stepping.
+		b.do(t, "press →", chromedp.KeyEvent(kb.ArrowRight))
+		b.do(t, "wait for turn 41", chromedp.Poll[chromedp.Void](`document.querySelector('#board svg').getAttribute('aria-label').endsWith('turn 41')`))
+		if !eval[bool](t, b, `document.querySelector('#board details.glyphs').open`) {
+			t.Errorf("the glyph rows closed on the next turn")
+		}
+	})
+
+	t.Run("phone width", func(t *testing.T) {
+		b.do(t, "narrow", chromedp.EmulateViewport(375, 740))
+		defer b.do(t, "reset", chromedp.EmulateReset())
+		for _, u := range []string{turnURL(wormsID, 20), turnURL(snakeID, 40)} {
+			b.do(t, "open "+u, chromedp.Navigate(srv.URL+u), chromedp.WaitVisible(chromedp.CSS("#board svg")))
+			w := eval[float64](t, b, `document.querySelector('#board svg').getBoundingClientRect().width`)
+			if w < 250 || w > 375 {
+				t.Errorf("%s: the board is %.0f px wide on a 375 px screen", u, w)
+			}
+			if over := eval[bool](t, b, `document.documentElement.scrollWidth > document.documentElement.clientWidth`); over {
+				t.Errorf("%s: the page scrolls sideways on a phone", u)
+			}
+		}
+		if errs := b.takeErrors(); len(errs) > 0 {
+			t.Errorf("errors in the console: %q", errs)
+		}
+	})
+
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.dialogs) > 0 {
+		t.Errorf("JavaScript dialogs opened: %q", b.dialogs)
+	}
 }
