@@ -75,7 +75,7 @@ func importPaths(ctx context.Context, dbPath string, paths []string, stdout, std
 	defer db.Close()
 
 	start := time.Now()
-	bar := newProgress(stderr, len(files))
+	bar := newProgress(stderr, len(files), "import")
 	var created, dup, failed int
 	buildAll(ctx, files, func(_ context.Context, path string) (*store.Record, error) {
 		l, err := readReplay(path)
@@ -110,18 +110,21 @@ func importPaths(ctx context.Context, dbPath string, paths []string, stdout, std
 	return nil
 }
 
-// progress draws a one-line bar on a terminal and stays quiet elsewhere
-// (logs and pipes get the summary line only).
+// progress draws a one-line bar on a terminal; elsewhere (a log, a pipe)
+// it prints a line at every tenth of the work, so long runs still show
+// they are moving.
 type progress struct {
 	w          io.Writer
 	tty        bool
 	n, total   int
 	lastDrawn  time.Time
 	lineActive bool
+	lastTenth  int
+	label      string // what is counted, for the lines written off a terminal
 }
 
-func newProgress(w io.Writer, total int) *progress {
-	p := &progress{w: w, total: total}
+func newProgress(w io.Writer, total int, label string) *progress {
+	p := &progress{w: w, total: total, label: label}
 	if f, ok := w.(*os.File); ok {
 		if info, err := f.Stat(); err == nil && info.Mode()&os.ModeCharDevice != 0 {
 			p.tty = true
@@ -132,8 +135,12 @@ func newProgress(w io.Writer, total int) *progress {
 
 func (p *progress) step() {
 	p.n++
-	if p.tty && (time.Since(p.lastDrawn) > 100*time.Millisecond || p.n == p.total) {
+	switch {
+	case p.tty && (time.Since(p.lastDrawn) > 100*time.Millisecond || p.n == p.total):
 		p.draw()
+	case !p.tty && p.total >= 20 && p.n*10/p.total > p.lastTenth:
+		p.lastTenth = p.n * 10 / p.total
+		fmt.Fprintf(p.w, "%s: %d/%d (%d%%)\n", p.label, p.n, p.total, p.lastTenth*10)
 	}
 }
 
