@@ -205,3 +205,26 @@ func TestRunAddsNotesAsEvents(t *testing.T) {
 		t.Errorf("timeout events at %q, want one at turn 3", got)
 	}
 }
+
+// TestLongestLegalLine: a turn of 15 seats whose commands are all of the
+// maximum length and entirely escaped characters still decodes.
+func TestLongestLegalLine(t *testing.T) {
+	l := &replay.Log{Header: replay.Header{Format: replay.Format, Game: "snake", Seed: 1}}
+	cmds := make([]string, 15)
+	for i := range cmds {
+		l.Header.Players = append(l.Header.Players, replay.Player{Name: "p"})
+		cmds[i] = strings.Repeat("\t", replay.MaxCommandBytes)
+	}
+	l.Turns = [][]string{cmds}
+	text, err := l.EncodeText()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := replay.DecodeText(bytes.NewReader(text))
+	if err != nil {
+		t.Fatalf("a %d-byte line: %v", len(text), err)
+	}
+	if !reflect.DeepEqual(got.Turns, l.Turns) {
+		t.Error("the long line did not round-trip")
+	}
+}

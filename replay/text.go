@@ -25,6 +25,11 @@ import (
 // commands may be left out (editors strip trailing tabs). Blank lines are
 // ignored and a CR before a line's end is dropped.
 
+// maxLine bounds one line of a text replay: above the header limit and a
+// turn of the largest game (15 seats) whose every command is as long as
+// allowed and doubled by escaping.
+const maxLine = 1 << 20
+
 // Directive names of the text encoding.
 const (
 	dirHash    = "#hash"
@@ -184,7 +189,7 @@ func unescape(s string) (string, error) {
 // *Error values naming the line and, where there is one, the turn.
 func DecodeText(r io.Reader) (*Log, error) {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), MaxHeaderBytes+MaxCommandBytes*2+1024)
+	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
 	line := 0
 	l := &Log{}
 	var seats int
