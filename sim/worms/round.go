@@ -378,21 +378,33 @@ func (m *match) hitScore(s, o int) int {
 // d = 0, 1, √2, 2 (rules §7.5); -1 marks cells outside the radius.
 var bananaDamageBySq = [5]int{20, 13, 11, -1, 7}
 
-// banana throws the Agent's banana bomb at (x, y) (rules §7.5) and returns
-// the points. Cells are visited column by column as the engine does.
-func (m *match) banana(s, g, x, y int) int {
+// throw records a banana or snowball of worm g landing at (x, y) and
+// returns its shot index. A throw into deep space is lost (ok false); one
+// that lands on a worm is a BULLSEYE, anything else TERRAIN, as the engine
+// reports them.
+func (m *match) throw(s, g int, kind string, x, y int) (shot int, ok bool) {
 	w := &m.worms[g]
 	unit := g - s*wormsPerPlayer
-	w.bananas--
 	if m.grid[y*mapSize+x] == deepSpace {
-		m.shot(s, unit, EventBanana, w.x, w.y, x, y, "DEEP_SPACE", 0)
-		return scoreMissed
+		m.shot(s, unit, kind, w.x, w.y, x, y, "DEEP_SPACE", 0)
+		return 0, false
 	}
 	result := "TERRAIN"
 	if m.occ[y*mapSize+x] != 0 {
 		result = "BULLSEYE"
 	}
-	shot := m.shot(s, unit, EventBanana, w.x, w.y, x, y, result, 0)
+	return m.shot(s, unit, kind, w.x, w.y, x, y, result, 0), true
+}
+
+// banana throws the Agent's banana bomb at (x, y) (rules §7.5) and returns
+// the points. Cells are visited column by column as the engine does.
+func (m *match) banana(s, g, x, y int) int {
+	unit := g - s*wormsPerPlayer
+	m.worms[g].bananas--
+	shot, ok := m.throw(s, g, EventBanana, x, y)
+	if !ok {
+		return scoreMissed
+	}
 	dirtDestroyed, net := 0, 0
 	for cx := x - bananaRadius; cx <= x+bananaRadius; cx++ {
 		for cy := y - bananaRadius; cy <= y+bananaRadius; cy++ {
@@ -431,18 +443,12 @@ func (m *match) banana(s, g, x, y int) int {
 // snowball throws the Technologist's snowball at (x, y) (rules §7.6):
 // every worm in the 3x3 square is frozen for 5 rounds; ±17 per worm.
 func (m *match) snowball(s, g, x, y int) int {
-	w := &m.worms[g]
 	unit := g - s*wormsPerPlayer
-	w.snowballs--
-	if m.grid[y*mapSize+x] == deepSpace {
-		m.shot(s, unit, EventSnowball, w.x, w.y, x, y, "DEEP_SPACE", 0)
+	m.worms[g].snowballs--
+	shot, ok := m.throw(s, g, EventSnowball, x, y)
+	if !ok {
 		return scoreMissed
 	}
-	result := "TERRAIN"
-	if m.occ[y*mapSize+x] != 0 {
-		result = "BULLSEYE"
-	}
-	shot := m.shot(s, unit, EventSnowball, w.x, w.y, x, y, result, 0)
 	net := 0
 	for cx := x - snowballRadius; cx <= x+snowballRadius; cx++ {
 		for cy := y - snowballRadius; cy <= y+snowballRadius; cy++ {
