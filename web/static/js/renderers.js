@@ -14,8 +14,23 @@
     pre.textContent = JSON.stringify(state, null, 2);
     container.replaceChildren(pre);
   }
+  var SVG_NS = 'http://www.w3.org/2000/svg';
   window.ReplayLab = {
     register: function (game, fn) { renderers[game] = fn; },
-    renderer: function (game) { return renderers[game] || generic; }
+    renderer: function (game) { return renderers[game] || generic; },
+    // svg makes an SVG element with attributes and, optionally, text.
+    svg: function (name, attrs, text) {
+      var e = document.createElementNS(SVG_NS, name);
+      Object.keys(attrs || {}).forEach(function (k) { e.setAttribute(k, attrs[k]); });
+      if (text !== undefined) e.textContent = text;
+      return e;
+    },
+    // html makes an HTML element with a class and, optionally, text.
+    html: function (name, className, text) {
+      var e = document.createElement(name);
+      if (className) e.className = className;
+      if (text !== undefined) e.textContent = text;
+      return e;
+    }
   };
 })();

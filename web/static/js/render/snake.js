@@ -7,7 +7,6 @@
 // on request, the glyph rows as the bots receive them.
 (function () {
   'use strict';
-  var NS = 'http://www.w3.org/2000/svg';
   var C = 20; // SVG units per cell
   var ROUNDS = 3;
   var SEAT = ['#43c35a', '#ff9f1c', '#3d8bff', '#f0509a', '#b070ff', '#19c6d6', '#ffe14a', '#c98a5b',
@@ -16,19 +15,9 @@
   var OBJECTS = { ' ': 'empty', '☼': 'wall', '#': 'start floor', '○': 'apple', '●': 'stone', '$': 'gold', '®': 'fury pill', '©': 'flying pill' };
   var showGlyphs = false; // the raw rows' toggle, kept from turn to turn
 
-  function el(name, attrs, text) {
-    var e = document.createElementNS(NS, name);
-    Object.keys(attrs || {}).forEach(function (k) { e.setAttribute(k, attrs[k]); });
-    if (text !== undefined) e.textContent = text;
-    return e;
-  }
+  var el = ReplayLab.svg;
 
-  function html(name, className, text) {
-    var e = document.createElement(name);
-    if (className) e.className = className;
-    if (text !== undefined) e.textContent = text;
-    return e;
-  }
+  var html = ReplayLab.html;
 
   function color(seat) { return SEAT[seat % SEAT.length]; }
 

@@ -3,17 +3,11 @@
 // with the toad's HP, move and status under it.
 (function () {
   'use strict';
-  var NS = 'http://www.w3.org/2000/svg';
   var CELL = 56;
   var FILL = { '#': '#9c7a4d', ' ': '#4a90c2', 'S': '#4a90c2', 'F': '#9c7a4d', 'T': '#4a90c2', 'X': '#4a90c2' };
   var ACTIONS = { A: 'left 2', S: 'left 1', D: 'stay', F: 'right 1', G: 'right 2' };
 
-  function el(name, attrs, text) {
-    var e = document.createElementNS(NS, name);
-    Object.keys(attrs).forEach(function (k) { e.setAttribute(k, attrs[k]); });
-    if (text !== undefined) e.textContent = text;
-    return e;
-  }
+  var el = ReplayLab.svg;
 
   function piece(g, symbol, x, y) {
     var cx = x + CELL / 2, cy = y + CELL / 2;

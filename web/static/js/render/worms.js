@@ -7,7 +7,6 @@
 // legend and a readout of the cell under the pointer.
 (function () {
   'use strict';
-  var NS = 'http://www.w3.org/2000/svg';
   var C = 20;      // SVG units per cell
   var MARGIN = 14; // room for the coordinate labels on the top and left
   var PLAYER = ['#d63a2f', '#2a62c9'];
@@ -18,19 +17,9 @@
   var BANANA_RADIUS = 2; // euclid, rules §7.5
   var SNOW_RADIUS = 1;   // the 3x3 square, rules §7.6
 
-  function el(name, attrs, text) {
-    var e = document.createElementNS(NS, name);
-    Object.keys(attrs || {}).forEach(function (k) { e.setAttribute(k, attrs[k]); });
-    if (text !== undefined) e.textContent = text;
-    return e;
-  }
+  var el = ReplayLab.svg;
 
-  function html(name, className, text) {
-    var e = document.createElement(name);
-    if (className) e.className = className;
-    if (text !== undefined) e.textContent = text;
-    return e;
-  }
+  var html = ReplayLab.html;
 
   function mid(v) { return (v + 0.5) * C; }
 
