@@ -49,5 +49,5 @@ type Hash struct {
 type Note struct {
 	Turn int
 	Seat int
-	Kind string // sim.EventTimeout or sim.EventCrash
+	Kind string // sim.EventTimeout, sim.EventCrash or sim.EventOversize
 }

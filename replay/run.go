@@ -99,6 +99,8 @@ func noteDetail(kind string) string {
 		return "no answer within the time limit; no command played"
 	case sim.EventCrash:
 		return "the bot process exited; it is silent for the rest of the match"
+	case sim.EventOversize:
+		return "the answer was too long; its first part was played as the command"
 	}
 	return ""
 }

@@ -32,12 +32,15 @@ const maxLine = 1 << 20
 
 // Directive names of the text encoding.
 const (
-	dirHash    = "#hash"
-	dirTimeout = "#timeout"
-	dirCrash   = "#crash"
+	dirHash     = "#hash"
+	dirTimeout  = "#timeout"
+	dirCrash    = "#crash"
+	dirOversize = "#oversize"
 )
 
-var noteKinds = []string{sim.EventTimeout, sim.EventCrash}
+// noteKinds lists the recorder's note kinds; the binary encoding stores a
+// note's index here, so append only.
+var noteKinds = []string{sim.EventTimeout, sim.EventCrash, sim.EventOversize}
 
 // Check validates the whole log against its game: the header (see
 // Header.Check, which also canonicalises it), one command per seat in every
@@ -287,14 +290,14 @@ func (l *Log) decodeDirective(fields []string, seats int) *Error {
 			return &Error{Turn: turn, Reason: fmt.Sprintf("#hash %q is not 16 hex digits", clip(fields[2]))}
 		}
 		l.Hashes = append(l.Hashes, Hash{Turn: turn, Sum: sum})
-	case dirTimeout, dirCrash:
+	case dirTimeout, dirCrash, dirOversize:
 		seat, err := strconv.Atoi(fields[2])
 		if err != nil {
 			return &Error{Turn: turn, Reason: fmt.Sprintf("%s: seat %q is not an integer", fields[0], clip(fields[2]))}
 		}
 		l.Notes = append(l.Notes, Note{Turn: turn, Seat: seat, Kind: fields[0][1:]})
 	default:
-		return &Error{Turn: turn, Reason: fmt.Sprintf("unknown directive %q (want #hash, #timeout or #crash)", clip(fields[0]))}
+		return &Error{Turn: turn, Reason: fmt.Sprintf("unknown directive %q (want #hash, #timeout, #crash or #oversize)", clip(fields[0]))}
 	}
 	return nil
 }

@@ -187,6 +187,9 @@ const (
 	EventInvalid = "invalid" // a command the game rejected
 	EventTimeout = "timeout" // the bot answered too late; no command was played
 	EventCrash   = "crash"   // the bot process died; it is silent from now on
+	// EventOversize: the bot's answer was longer than a command may be; the
+	// recorder kept its first replay.MaxCommandBytes bytes as the command.
+	EventOversize = "oversize"
 )
 
 // BotDef names a built-in bot and builds it.
