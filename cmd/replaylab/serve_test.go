@@ -93,7 +93,9 @@ func startServe(t *testing.T, args ...string) (base string, stdout *lockedBuffer
 		done <- run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...), nil, stdout, stderr)
 	}()
 	listening := regexp.MustCompile(`dashboard on (http://\S+/)`)
-	deadline := time.Now().Add(60 * time.Second)
+	// A hang guard, not a speed check: --demo fills the database before it
+	// listens, which takes minutes under the race detector on a busy machine.
+	deadline := time.Now().Add(5 * time.Minute)
 	for {
 		if m := listening.FindStringSubmatch(stdout.String()); m != nil {
 			base = strings.TrimSuffix(m[1], "/")
