@@ -291,17 +291,24 @@ const maxQuoted = 40
 
 // QuoteCommand quotes a raw command for an event detail (an invalid
 // command's reason), or any other untrusted text for a message, cut to a
-// bounded length on a UTF-8 character boundary, so hostile or huge text
-// stays readable and small: control characters come out escaped.
+// bounded length, so hostile or huge text stays readable and small: control
+// characters come out escaped.
 func QuoteCommand(s string) string {
-	if len(s) <= maxQuoted {
-		return strconv.Quote(s)
+	if c := Clip(s, maxQuoted); len(c) < len(s) {
+		return strconv.Quote(c) + "..."
 	}
-	cut := maxQuoted
-	for cut > 0 && s[cut]&0xC0 == 0x80 { // do not split a UTF-8 sequence
-		cut--
+	return strconv.Quote(s)
+}
+
+// Clip returns s cut to at most n bytes on a UTF-8 character boundary.
+func Clip(s string, n int) string {
+	if len(s) <= n {
+		return s
 	}
-	return strconv.Quote(s[:cut]) + "..."
+	for n > 0 && s[n]&0xC0 == 0x80 { // do not split a UTF-8 sequence
+		n--
+	}
+	return s[:n]
 }
 
 // ReadView returns the view a built-in bot was given as the game's view
