@@ -10,7 +10,9 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"io/fs"
 	"math/bits"
+	"strings"
 	"sync"
 
 	"github.com/klauspost/compress/zstd"
@@ -157,12 +159,14 @@ func (l *Log) ID() (string, error) {
 // version 1 form, without building it in memory.
 func (l *Log) idSum(alphabet []string) [sha256.Size]byte {
 	h := sha256.New()
-	w := &bodyWriter{w: h}
+	bw := bufio.NewWriterSize(h, 32<<10) // takes the commands without copying each to a []byte
+	w := &bodyWriter{w: bw}
 	w.write(magicV1)
 	v1 := l.Header
 	v1.Format = FormatV1
 	w.bytes(encodeHeader(&v1))
 	l.writeContent(w, alphabet)
+	bw.Flush()
 	var sum [sha256.Size]byte
 	h.Sum(sum[:0])
 	return sum
@@ -303,7 +307,7 @@ func (w *bitWriter) bytes() []byte {
 }
 
 type bitReader struct {
-	buf  []byte
+	buf  string
 	pos  int
 	acc  uint64
 	nacc uint
@@ -348,14 +352,17 @@ func DecodeBinary(data []byte) (*Log, error) {
 	if len(rest) == 0 {
 		return nil, &Error{Reason: "truncated before the compression byte", Err: ErrTruncated}
 	}
-	body := rest[1:]
+	// The body becomes one string that the decoded commands share, so a
+	// log's memory is its body's size, not twice it.
+	var body string
 	switch rest[0] {
 	case compressNone:
-		if len(body) > maxBody {
-			return nil, kindErrorf(ErrTooLarge, "a body of %d bytes, at most %d", len(body), maxBody)
+		if len(rest)-1 > maxBody {
+			return nil, kindErrorf(ErrTooLarge, "a body of %d bytes, at most %d", len(rest)-1, maxBody)
 		}
+		body = string(rest[1:])
 	case compressZstd:
-		if body, err = decompress(body); err != nil {
+		if body, err = decompress(rest[1:]); err != nil {
 			return nil, err
 		}
 	default:
@@ -382,35 +389,29 @@ func binaryVersion(data []byte) (int, error) {
 // bytes while holding no more than that: a first pass counts the bytes
 // without keeping them, a second fills a buffer of exactly that size. The
 // decoder's window and memory are capped, and it runs on this goroutine.
-func decompress(z []byte) ([]byte, error) {
-	n, err := inflate(z, nil)
+func decompress(z []byte) (string, error) {
+	n, err := inflate(z, io.Discard)
 	if err != nil {
-		return nil, err
+		return "", err
 	}
-	out := make([]byte, n)
-	if _, err := inflate(z, out); err != nil {
-		return nil, err
+	var out strings.Builder
+	out.Grow(int(n))
+	if _, err := inflate(z, &out); err != nil {
+		return "", err
 	}
-	return out, nil
+	return out.String(), nil
 }
 
-// inflate decompresses z, at most maxBody bytes, and returns the size. It
-// fills out when given, which must be that size (a first call tells).
-func inflate(z, out []byte) (int64, error) {
+// inflate decompresses z into w, at most maxBody bytes, and returns the
+// size.
+func inflate(z []byte, w io.Writer) (int64, error) {
 	d, err := zstd.NewReader(bytes.NewReader(z), zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
 		zstd.WithDecoderMaxWindow(maxWindow), zstd.WithDecoderMaxMemory(maxBody))
 	if err != nil {
 		return 0, fmt.Errorf("zstd decoder: %w", err)
 	}
 	defer d.Close()
-	var n int64
-	if out == nil {
-		n, err = io.Copy(io.Discard, io.LimitReader(d, maxBody+1))
-	} else {
-		var k int
-		k, err = io.ReadFull(d, out)
-		n = int64(k)
-	}
+	n, err := io.Copy(w, io.LimitReader(d, maxBody+1))
 	switch {
 	case errors.Is(err, zstd.ErrDecoderSizeExceeded) || errors.Is(err, zstd.ErrWindowSizeExceeded) || n > maxBody:
 		return 0, kindErrorf(ErrTooLarge, "the body decompresses to more than %d MiB", maxBody>>20)
@@ -421,39 +422,50 @@ func inflate(z, out []byte) (int64, error) {
 }
 
 // bodyReader reads the varint-framed body, remembering the first error.
+// Byte fields come out as substrings of the body, not copies.
 type bodyReader struct {
-	b   []byte
+	s   string
 	err error
 }
 
+// uvarint reads an unsigned varint as binary.Uvarint does.
 func (r *bodyReader) uvarint(what string, max uint64) uint64 {
 	if r.err != nil {
 		return 0
 	}
-	v, n := binary.Uvarint(r.b)
-	if n <= 0 {
-		r.err = fmt.Errorf("truncated or bad varint in %s", what)
-		return 0
+	var v uint64
+	for i := 0; i < binary.MaxVarintLen64 && i < len(r.s); i++ {
+		c := r.s[i]
+		if c >= 0x80 {
+			v |= uint64(c&0x7f) << (7 * i)
+			continue
+		}
+		if i == binary.MaxVarintLen64-1 && c > 1 {
+			break // overflows 64 bits
+		}
+		v |= uint64(c) << (7 * i)
+		if v > max {
+			r.err = fmt.Errorf("%s is %d, at most %d", what, v, max)
+			return 0
+		}
+		r.s = r.s[i+1:]
+		return v
 	}
-	if v > max {
-		r.err = fmt.Errorf("%s is %d, at most %d", what, v, max)
-		return 0
-	}
-	r.b = r.b[n:]
-	return v
+	r.err = fmt.Errorf("truncated or bad varint in %s", what)
+	return 0
 }
 
-func (r *bodyReader) bytes(what string, max uint64) []byte {
+func (r *bodyReader) bytes(what string, max uint64) string {
 	n := r.uvarint(what+" length", max)
 	if r.err != nil {
-		return nil
+		return ""
 	}
-	if uint64(len(r.b)) < n {
+	if uint64(len(r.s)) < n {
 		r.err = fmt.Errorf("truncated in %s", what)
-		return nil
+		return ""
 	}
-	p := r.b[:n]
-	r.b = r.b[n:]
+	p := r.s[:n]
+	r.s = r.s[n:]
 	return p
 }
 
@@ -461,12 +473,12 @@ func (r *bodyReader) uint64(what string) uint64 {
 	if r.err != nil {
 		return 0
 	}
-	if len(r.b) < 8 {
+	if len(r.s) < 8 {
 		r.err = fmt.Errorf("truncated in %s", what)
 		return 0
 	}
-	v := binary.LittleEndian.Uint64(r.b)
-	r.b = r.b[8:]
+	v := binary.LittleEndian.Uint64([]byte(r.s[:8]))
+	r.s = r.s[8:]
 	return v
 }
 
@@ -481,13 +493,13 @@ func (r *bodyReader) failed() *Error {
 // decodeBody decodes a decompressed body of the given version. The turn
 // count is checked against the match's limit before anything per turn is
 // allocated.
-func decodeBody(b []byte, version int) (*Log, error) {
-	r := &bodyReader{b: b}
+func decodeBody(b string, version int) (*Log, error) {
+	r := &bodyReader{s: b}
 	hb := r.bytes("header", MaxHeaderBytes)
 	if err := r.failed(); err != nil {
 		return nil, err
 	}
-	h, err := decodeHeader(hb)
+	h, err := decodeHeader([]byte(hb))
 	if err != nil {
 		return nil, err
 	}
@@ -518,9 +530,9 @@ func decodeBody(b []byte, version int) (*Log, error) {
 		if litBytes += len(lit); litBytes > MaxLogCommandBytes {
 			return nil, commandBytesError()
 		}
-		lits = append(lits, string(lit))
+		lits = append(lits, lit)
 	}
-	stream := r.bytes("command stream", uint64(len(r.b)))
+	stream := r.bytes("command stream", uint64(len(r.s)))
 	if err := r.failed(); err != nil {
 		return nil, err
 	}
@@ -544,15 +556,15 @@ func decodeBody(b []byte, version int) (*Log, error) {
 	}
 	var digest uint64
 	if version == 2 && r.err == nil {
-		if len(r.b) == 0 {
+		if len(r.s) == 0 {
 			return nil, truncatedError(nTurns)
 		}
 		end := Hash{Turn: int(r.uvarint("end record turn count", MaxTurns)), Sum: r.uint64("the end record")}
 		digest = r.uint64("the end record")
 		l.End = &end
 	}
-	if r.err == nil && len(r.b) > 0 {
-		r.err = fmt.Errorf("%d bytes of trailing data", len(r.b))
+	if r.err == nil && len(r.s) > 0 {
+		r.err = fmt.Errorf("%d bytes of trailing data", len(r.s))
 	}
 	if err := r.failed(); err != nil {
 		return nil, err
@@ -568,7 +580,7 @@ func decodeBody(b []byte, version int) (*Log, error) {
 	return l, nil
 }
 
-func (l *Log) decodeCommands(stream []byte, lits []string, nTurns, seats int, alphabet []string) error {
+func (l *Log) decodeCommands(stream string, lits []string, nTurns, seats int, alphabet []string) error {
 	d := newDictionary(alphabet)
 	br := bitReader{buf: stream}
 	if uint64(len(stream))*8 < uint64(nTurns*seats)*uint64(d.width()) {
@@ -631,12 +643,9 @@ func Read(r io.Reader) (*Log, error) {
 	b := bufio.NewReader(r)
 	head, _ := b.Peek(len(magic))
 	if bytes.HasPrefix(head, magic[:3]) {
-		data, err := io.ReadAll(io.LimitReader(b, int64(maxFile)+1))
+		data, err := readBinary(b, sizeOf(r))
 		if err != nil {
-			return nil, &Error{Reason: "read: " + err.Error(), Err: err}
-		}
-		if len(data) > maxFile {
-			return nil, kindErrorf(ErrTooLarge, "more than %d bytes", maxFile)
+			return nil, err
 		}
 		return DecodeBinary(data)
 	}
@@ -648,4 +657,27 @@ func Read(r io.Reader) (*Log, error) {
 		return nil, &Error{Reason: "neither a binary replay nor a text replay starting with a JSON header", Err: ErrNotReplay}
 	}
 	return DecodeText(b)
+}
+
+// sizeOf returns the size of r when it can tell (a file), else 0.
+func sizeOf(r io.Reader) int {
+	if f, ok := r.(interface{ Stat() (fs.FileInfo, error) }); ok {
+		if fi, err := f.Stat(); err == nil && fi.Size() <= int64(maxFile) {
+			return int(fi.Size())
+		}
+	}
+	return 0
+}
+
+// readBinary reads a whole binary replay, at most maxFile bytes, in one
+// allocation when its size is known.
+func readBinary(r io.Reader, size int) ([]byte, error) {
+	buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
+	if _, err := buf.ReadFrom(io.LimitReader(r, int64(maxFile)+1)); err != nil {
+		return nil, &Error{Reason: "read: " + err.Error(), Err: err}
+	}
+	if buf.Len() > maxFile {
+		return nil, kindErrorf(ErrTooLarge, "more than %d bytes", maxFile)
+	}
+	return buf.Bytes(), nil
 }

@@ -2,14 +2,20 @@ package replay_test
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
+	"fmt"
+	"hash/crc32"
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/klauspost/compress/zstd"
 
 	"github.com/replaylab/replaylab/replay"
 	"github.com/replaylab/replaylab/sim"
@@ -527,5 +533,143 @@ func TestHostileTextInErrors(t *testing.T) {
 		if !errors.As(err, &re) || re.Turn < 0 {
 			t.Errorf("got %#v, want a *replay.Error with no negative turn", err)
 		}
+	}
+}
+
+// zstdBomb returns n zero bytes zstd-compressed by a streaming writer, a
+// few kilobytes that decompress to n.
+func zstdBomb(t *testing.T, n int) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w, err := zstd.NewWriter(&buf, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	zero := make([]byte, 1<<20)
+	for range n >> 20 {
+		if _, err := w.Write(zero); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// withChecksum appends the replaylab/2 trailer: CRC-32C of the bytes.
+func withChecksum(b []byte) []byte {
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, crc32.MakeTable(crc32.Castagnoli)))
+}
+
+// TestZstdBomb: 1 GiB of zeros compressed to a few kilobytes, in a
+// version 1 file and in a version 2 file with a valid checksum, is refused
+// as too large without decompressing it into memory.
+func TestZstdBomb(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compresses 1 GiB")
+	}
+	z := zstdBomb(t, 1<<30)
+	for name, data := range map[string][]byte{
+		"v1": append([]byte("RPL\x01\x01"), z...),
+		"v2": withChecksum(append([]byte("RPL\x02\x01"), z...)),
+	} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err := replay.Decode(data)
+		runtime.ReadMemStats(&after)
+		if !errors.Is(err, replay.ErrTooLarge) || !strings.Contains(err.Error(), "too large") {
+			t.Errorf("%s bomb of %d bytes: got %v, want too large", name, len(data), err)
+		}
+		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 32<<20 {
+			t.Errorf("%s bomb: %d MiB allocated to refuse it, want at most 32", name, alloc>>20)
+		}
+	}
+}
+
+// TestTurnLimitBeforeTurns: a binary replay claiming more turns than its
+// match can last is refused right after the turn count, before anything
+// per turn is read or allocated.
+func TestTurnLimitBeforeTurns(t *testing.T) {
+	header := []byte(`{"format":"replaylab/1","game":"toad","ruleset":"classic","seed":1,"config":{},"players":[{"name":"a","version":""}]}`)
+	body := append([]byte("RPL\x01\x00"), binary.AppendUvarint(nil, uint64(len(header)))...)
+	body = append(body, header...)
+	body = binary.AppendUvarint(body, replay.MaxTurns)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := replay.DecodeBinary(body)
+	runtime.ReadMemStats(&after)
+	if want := "too large: 1048576 turns, but this match ends within 50"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("got %v, want %q", err, want)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 1<<20 {
+		t.Errorf("%d KiB allocated to refuse it, want at most 1 MiB", alloc>>10)
+	}
+}
+
+// endless is a text replay that never ends: a header, then turn lines of
+// the same command.
+type endless struct {
+	head, cmd string
+	turn      int
+	buf       []byte
+	read      int64
+}
+
+func (e *endless) Read(p []byte) (int, error) {
+	if len(e.buf) == 0 {
+		if e.turn == 0 {
+			e.buf = []byte(e.head + "\n")
+		} else {
+			e.buf = fmt.Appendf(nil, "%d\t%s\n", e.turn, e.cmd)
+		}
+		e.turn++
+	}
+	n := copy(p, e.buf)
+	e.buf = e.buf[n:]
+	e.read += int64(n)
+	return n, nil
+}
+
+// TestTextLimits: the text decoder stops at the first turn past the
+// match's limit, and at the first command past the log's byte limit.
+func TestTextLimits(t *testing.T) {
+	tests := []struct {
+		name, config, cmd string
+		want              string
+		maxTurn           int
+	}{
+		{"turn limit", `{"turns":50}`, "D", "line 52: too large: more than 50 turns", 51},
+		{"command bytes", `{"turns":100000}`, strings.Repeat("x", replay.MaxCommandBytes), "too large: the commands total more than 64 MiB", replay.MaxLogCommandBytes/replay.MaxCommandBytes + 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := &endless{head: `{"format":"replaylab/2","game":"toad","seed":1,"config":` + tt.config + `,"players":[{"name":"a"}]}`, cmd: tt.cmd}
+			_, err := replay.DecodeText(r)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("got %v, want %q", err, tt.want)
+			}
+			// The scanner reads ahead by at most its buffer.
+			if r.turn > tt.maxTurn+(64<<10)/(len(tt.cmd)+2)+1 {
+				t.Errorf("read up to turn %d, want the decoder to stop at turn %d", r.turn, tt.maxTurn)
+			}
+		})
+	}
+}
+
+// TestLogCommandBytes: a log whose commands total more than the limit is
+// refused even when they are one repeated command (cheap in memory).
+func TestLogCommandBytes(t *testing.T) {
+	l := &replay.Log{Header: replay.Header{Format: replay.FormatV1, Game: "toad", Config: []byte(`{"turns":100000}`), Players: []replay.Player{{Name: "a"}}}}
+	cmd := []string{strings.Repeat("x", replay.MaxCommandBytes)}
+	for range replay.MaxLogCommandBytes/replay.MaxCommandBytes + 1 {
+		l.Turns = append(l.Turns, cmd)
+	}
+	if _, err := l.Encode(); !errors.Is(err, replay.ErrTooLarge) {
+		t.Errorf("got %v, want ErrTooLarge", err)
+	}
+	l.Turns = l.Turns[:len(l.Turns)-1]
+	if _, err := l.Check(); err != nil {
+		t.Errorf("at the limit: %v", err)
 	}
 }
