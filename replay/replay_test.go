@@ -2,6 +2,7 @@ package replay_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/replaylab/replaylab/replay"
 	"github.com/replaylab/replaylab/sim"
+	"github.com/replaylab/replaylab/sim/toad"
 )
 
 // toadLog returns a valid River Toad log over explicit rolls with awkward
@@ -671,5 +673,45 @@ func TestLogCommandBytes(t *testing.T) {
 	l.Turns = l.Turns[:len(l.Turns)-1]
 	if _, err := l.Check(); err != nil {
 		t.Errorf("at the limit: %v", err)
+	}
+}
+
+// padded plays an agent's commands padded with spaces to the longest
+// command allowed (River Toad ignores surrounding spaces).
+type padded struct{ replay.Agent }
+
+func (p padded) Act(ctx context.Context, turn int, view any) replay.Answer {
+	a := p.Agent.Act(ctx, turn, view)
+	a.Command += strings.Repeat(" ", replay.MaxCommandBytes-len(a.Command))
+	return a
+}
+
+// TestRecordCommandBudget: a bot whose every answer is as long as allowed
+// still gives a recorded match: once the log's commands reach their limit,
+// answers are played cut (here to nothing) with an oversize note.
+func TestRecordCommandBudget(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays 16400 turns")
+	}
+	const turns = replay.MaxLogCommandBytes/replay.MaxCommandBytes + 16
+	h := replay.Header{Format: replay.Format, Game: "toad", Seed: 3, Config: []byte(fmt.Sprintf(`{"turns":%d}`, turns)), Players: []replay.Player{{Name: "astar"}}}
+	a, err := replay.NewBuiltin(toad.Game, "astar", h.Setup(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := replay.Recorder{Header: h, Agents: []replay.Agent{padded{a}}}
+	l, err := r.Record(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Turns) <= replay.MaxLogCommandBytes/replay.MaxCommandBytes {
+		t.Fatalf("the toad died at turn %d, before the budget ran out", len(l.Turns))
+	}
+	if _, err := l.Encode(); err != nil {
+		t.Fatalf("the recording does not encode: %v", err)
+	}
+	first := replay.MaxLogCommandBytes/replay.MaxCommandBytes + 1
+	if len(l.Notes) == 0 || l.Notes[0] != (replay.Note{Turn: first, Seat: 0, Kind: sim.EventOversize}) {
+		t.Errorf("notes %v, want the first oversize note at turn %d", l.Notes[:min(len(l.Notes), 3)], first)
 	}
 }
