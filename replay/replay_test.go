@@ -715,3 +715,22 @@ func TestRecordCommandBudget(t *testing.T) {
 		t.Errorf("notes %v, want the first oversize note at turn %d", l.Notes[:min(len(l.Notes), 3)], first)
 	}
 }
+
+// TestBinaryWithoutEnd: a version 2 binary replay whose end record was cut
+// off, checksum recomputed, is reported as truncated after its last turn.
+func TestBinaryWithoutEnd(t *testing.T) {
+	l := toadLog(t)
+	enc, err := l.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if enc.Bytes[4] != 0 {
+		t.Fatal("want a stored (uncompressed) replay")
+	}
+	const endBytes = 1 + 8 + 8 // turn count 10, final hash, digest
+	cut := withChecksum(bytes.Clone(enc.Bytes[:len(enc.Bytes)-4-endBytes]))
+	_, err = replay.DecodeBinary(cut)
+	if want := "truncated: the replay ends after turn 10 (no end record)"; !errors.Is(err, replay.ErrTruncated) || !strings.Contains(err.Error(), want) {
+		t.Errorf("got %v, want %q", err, want)
+	}
+}
