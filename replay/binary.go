@@ -1,24 +1,32 @@
 package replay
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash/crc32"
+	"io"
+	"io/fs"
 	"math/bits"
+	"strings"
 	"sync"
 
 	"github.com/klauspost/compress/zstd"
 )
 
-// The binary encoding (.rpl):
+// The binary encoding (.rpl), version 2 (header format "replaylab/2"):
 //
-//	magic "RPL" 0x01 | compression byte (0 none, 1 zstd) | body
+//	magic "RPL" 0x02 | compression byte (0 none, 1 zstd) | body | checksum
 //
-// The body, compressed or not, is a sequence of unsigned varints (uv) and
-// bytes:
+// The checksum is the CRC-32C (Castagnoli) of every byte before it, as
+// written (compressed or not), in 4 bytes little-endian. It is checked
+// before anything is decompressed or decoded, so a changed, added or lost
+// byte is reported as corrupt. The body, once decompressed, is a sequence of
+// unsigned varints (uv) and bytes:
 //
 //	uv len, header JSON (canonical: see Header.Check)
 //	uv turns
@@ -26,6 +34,13 @@ import (
 //	uv stream len, stream bytes               one symbol per seat per turn
 //	uv notes, then each: uv turn delta, uv seat, uv kind
 //	uv hashes, then each: uv turn delta, 8 bytes little-endian
+//	end record: uv turns, final state hash 8 bytes little-endian,
+//	            digest 8 bytes little-endian (the match id's first 16 hex
+//	            digits as a number)
+//
+// Version 1 (magic "RPL" 0x01, header format "replaylab/1") is the same
+// without the end record and the checksum; it is still read and written
+// for logs whose header says replaylab/1.
 //
 // A symbol is an index into a dictionary that starts as [escape, "",
 // alphabet...] (the game's Alphabet) and grows by one entry for every
@@ -34,12 +49,20 @@ import (
 // current dictionary size: a River Toad turn costs 3 bits. An escape takes
 // the next literal.
 //
-// A match's ID is the SHA-256 of everything up to the hash table (magic
-// included, uncompressed): the header, the commands and the notes. Hashes
-// are only a check, so adding checkpoints to a replay does not make it a
-// different match, and the id does not depend on the zstd version.
+// A match's ID is the SHA-256 of the version 1 body up to the hash table,
+// uncompressed, magic "RPL" 0x01 included, with the header's format set to
+// "replaylab/1": the header, the commands and the notes. So the id names the
+// match, not its encoding: a replaylab/1 file and its replaylab/2 copy (text
+// or binary) have the same id, and ids stored before version 2 stay valid.
+// Hashes and the end record are only checks, so adding checkpoints to a
+// replay does not make it a different match, and the id does not depend on
+// the zstd version.
 
-var magic = []byte("RPL\x01")
+// Binary magics: "RPL" and the version byte.
+var (
+	magicV1 = []byte("RPL\x01")
+	magic   = []byte("RPL\x02")
+)
 
 // Compression byte values.
 const (
@@ -47,28 +70,29 @@ const (
 	compressZstd = 1
 )
 
+// checksumBytes is the size of the version 2 trailer.
+const checksumBytes = 4
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
 // maxDict bounds the dictionary so a hostile log cannot make symbols wide.
 const maxDict = 1 << 16
 
-// Upper bound on a decompressed body; far above any real match.
-const maxBody = 256 << 20
+// maxBody bounds a decompressed body: every command byte a log may hold
+// plus room for the framing, notes and hashes of the longest legal match.
+const maxBody = MaxLogCommandBytes + 8<<20
 
-var (
-	zEncoder = sync.OnceValue(func() *zstd.Encoder {
-		e, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedBetterCompression), zstd.WithEncoderConcurrency(1))
-		if err != nil {
-			panic(err) // only on invalid options
-		}
-		return e
-	})
-	zDecoder = sync.OnceValue(func() *zstd.Decoder {
-		d, err := zstd.NewReader(nil, zstd.WithDecoderMaxMemory(maxBody), zstd.WithDecoderConcurrency(0))
-		if err != nil {
-			panic(err)
-		}
-		return d
-	})
-)
+// maxWindow bounds the zstd window a decoder accepts: the encoder below
+// uses 8 MiB, and a larger window would only cost memory.
+const maxWindow = 8 << 20
+
+var zEncoder = sync.OnceValue(func() *zstd.Encoder {
+	e, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedBetterCompression), zstd.WithEncoderConcurrency(1))
+	if err != nil {
+		panic(err) // only on invalid options
+	}
+	return e
+})
 
 // Encoded is the binary encoding of a log with its identity and sizes.
 type Encoded struct {
@@ -79,60 +103,129 @@ type Encoded struct {
 	RawSize, CommandBytes int
 }
 
-// Encode checks the log and returns its binary encoding. The body is stored
-// zstd-compressed unless that would make it larger.
+// Encode checks the log and returns its binary encoding, version 1 or 2 as
+// its header says. The body is stored zstd-compressed unless that would
+// make it larger.
 func (l *Log) Encode() (Encoded, error) {
 	g, err := l.Check()
 	if err != nil {
 		return Encoded{}, err
 	}
-	body := append([]byte(nil), magic...)
-	body = appendBytes(body, encodeHeader(&l.Header))
-	body = binary.AppendUvarint(body, uint64(len(l.Turns)))
-	cmdStart := len(body)
-	body = appendCommands(body, l.Turns, g.Alphabet)
-	cmdBytes := len(body) - cmdStart
-
-	body = binary.AppendUvarint(body, uint64(len(l.Notes)))
+	sum := l.idSum(g.Alphabet)
+	var buf bytes.Buffer
+	w := &bodyWriter{w: &buf}
+	w.bytes(encodeHeader(&l.Header))
+	cmdBytes := l.writeContent(w, g.Alphabet)
+	w.uvarint(uint64(len(l.Hashes)))
 	prev := 0
-	for _, n := range l.Notes {
-		body = binary.AppendUvarint(body, uint64(n.Turn-prev))
-		body = binary.AppendUvarint(body, uint64(n.Seat))
-		body = binary.AppendUvarint(body, uint64(noteKind(n.Kind)))
-		prev = n.Turn
-	}
-	sum := sha256.Sum256(body)
-
-	body = binary.AppendUvarint(body, uint64(len(l.Hashes)))
-	prev = 0
 	for _, h := range l.Hashes {
-		body = binary.AppendUvarint(body, uint64(h.Turn-prev))
-		body = binary.LittleEndian.AppendUint64(body, h.Sum)
+		w.uvarint(uint64(h.Turn - prev))
+		w.uint64(h.Sum)
 		prev = h.Turn
 	}
-
-	rest := body[len(magic):]
-	out := append([]byte(nil), magic...)
-	z := zEncoder().EncodeAll(rest, nil)
-	if len(z) < len(rest) {
+	m := magicV1
+	if l.End != nil {
+		m = magic
+		w.uvarint(uint64(l.End.Turn))
+		w.uint64(l.End.Sum)
+		w.uint64(binary.BigEndian.Uint64(sum[:8]))
+	}
+	rest := buf.Bytes()
+	out := append([]byte(nil), m...)
+	if z := zEncoder().EncodeAll(rest, nil); len(z) < len(rest) {
 		out = append(out, compressZstd)
 		out = append(out, z...)
 	} else {
 		out = append(out, compressNone)
 		out = append(out, rest...)
 	}
-	return Encoded{Bytes: out, ID: hex.EncodeToString(sum[:]), RawSize: len(body), CommandBytes: cmdBytes}, nil
+	if l.End != nil {
+		out = binary.LittleEndian.AppendUint32(out, crc32.Checksum(out, castagnoli))
+	}
+	return Encoded{Bytes: out, ID: hex.EncodeToString(sum[:]), RawSize: len(m) + len(rest), CommandBytes: cmdBytes}, nil
 }
 
-// ID returns the match id of the log (see Encode).
+// ID returns the match id of the log (see the format comment).
 func (l *Log) ID() (string, error) {
-	e, err := l.Encode()
-	return e.ID, err
+	g, err := l.Check()
+	if err != nil {
+		return "", err
+	}
+	sum := l.idSum(g.Alphabet)
+	return hex.EncodeToString(sum[:]), nil
 }
 
-func appendBytes(b, p []byte) []byte {
-	b = binary.AppendUvarint(b, uint64(len(p)))
-	return append(b, p...)
+// idSum hashes the part of a checked log that identifies the match, in its
+// version 1 form, without building it in memory.
+func (l *Log) idSum(alphabet []string) [sha256.Size]byte {
+	h := sha256.New()
+	bw := bufio.NewWriterSize(h, 32<<10) // takes the commands without copying each to a []byte
+	w := &bodyWriter{w: bw}
+	w.write(magicV1)
+	v1 := l.Header
+	v1.Format = FormatV1
+	w.bytes(encodeHeader(&v1))
+	l.writeContent(w, alphabet)
+	bw.Flush()
+	var sum [sha256.Size]byte
+	h.Sum(sum[:0])
+	return sum
+}
+
+// digest is the end record's digest of a checked log: the first 16 hex
+// digits of its id as a number.
+func (l *Log) digest(alphabet []string) uint64 {
+	sum := l.idSum(alphabet)
+	return binary.BigEndian.Uint64(sum[:8])
+}
+
+// checkDigest compares the digest an end record carried with the content
+// decoded before it.
+func (l *Log) checkDigest(alphabet []string, want uint64) error {
+	if got := l.digest(alphabet); got != want {
+		return kindErrorf(ErrCorrupt, "the end record's digest %016x does not match the content (%016x): a turn, note or header was changed, added or lost", want, got)
+	}
+	return nil
+}
+
+// bodyWriter writes the varint-framed body to a buffer or a hash, neither
+// of which fails.
+type bodyWriter struct {
+	w   io.Writer
+	n   int // bytes written
+	tmp [binary.MaxVarintLen64]byte
+}
+
+func (w *bodyWriter) write(p []byte) {
+	w.w.Write(p)
+	w.n += len(p)
+}
+
+func (w *bodyWriter) uvarint(v uint64) { w.write(binary.AppendUvarint(w.tmp[:0], v)) }
+
+func (w *bodyWriter) uint64(v uint64) { w.write(binary.LittleEndian.AppendUint64(w.tmp[:0], v)) }
+
+func (w *bodyWriter) bytes(p []byte) {
+	w.uvarint(uint64(len(p)))
+	w.write(p)
+}
+
+// writeContent writes the turn count, the commands and the notes, and
+// returns the size of the commands.
+func (l *Log) writeContent(w *bodyWriter, alphabet []string) int {
+	w.uvarint(uint64(len(l.Turns)))
+	start := w.n
+	writeCommands(w, l.Turns, alphabet)
+	cmdBytes := w.n - start
+	w.uvarint(uint64(len(l.Notes)))
+	prev := 0
+	for _, n := range l.Notes {
+		w.uvarint(uint64(n.Turn - prev))
+		w.uvarint(uint64(n.Seat))
+		w.uvarint(uint64(noteKind(n.Kind)))
+		prev = n.Turn
+	}
+	return cmdBytes
 }
 
 // dictionary maps commands to symbols and back, growing with escapes.
@@ -164,9 +257,9 @@ func (d *dictionary) add(w string) {
 // width is the number of bits of the next symbol.
 func (d *dictionary) width() uint { return uint(bits.Len(uint(len(d.words) - 1))) }
 
-func appendCommands(b []byte, turns [][]string, alphabet []string) []byte {
+func writeCommands(out *bodyWriter, turns [][]string, alphabet []string) {
 	d := newDictionary(alphabet)
-	var lits [][]byte
+	var lits []string
 	var w bitWriter
 	for _, cmds := range turns {
 		for _, c := range cmds {
@@ -176,15 +269,17 @@ func appendCommands(b []byte, turns [][]string, alphabet []string) []byte {
 				continue
 			}
 			w.write(symEscape, width)
-			lits = append(lits, []byte(c))
+			lits = append(lits, c)
 			d.add(c)
 		}
 	}
-	b = binary.AppendUvarint(b, uint64(len(lits)))
+	out.uvarint(uint64(len(lits)))
 	for _, l := range lits {
-		b = appendBytes(b, l)
+		out.uvarint(uint64(len(l)))
+		io.WriteString(out.w, l)
+		out.n += len(l)
 	}
-	return appendBytes(b, w.bytes())
+	out.bytes(w.bytes())
 }
 
 type bitWriter struct {
@@ -212,7 +307,7 @@ func (w *bitWriter) bytes() []byte {
 }
 
 type bitReader struct {
-	buf  []byte
+	buf  string
 	pos  int
 	acc  uint64
 	nacc uint
@@ -233,94 +328,213 @@ func (r *bitReader) read(n uint) (uint64, bool) {
 	return v, true
 }
 
-// DecodeBinary reads a binary replay and checks it (see Log.Check).
+// DecodeBinary reads a binary replay and checks it (see Log.Check). A
+// version 2 file's checksum is checked first, and the body is decompressed
+// at most to maxBody bytes, so a changed byte or a compression bomb is
+// refused before anything is decoded.
 func DecodeBinary(data []byte) (*Log, error) {
-	if !bytes.HasPrefix(data, magic) {
-		return nil, &Error{Reason: "missing the binary replay magic", Err: ErrNotReplay}
+	version, err := binaryVersion(data)
+	if err != nil {
+		return nil, err
 	}
-	if len(data) < len(magic)+1 {
-		return nil, &Error{Reason: "truncated before the compression byte"}
+	rest := data[len(magic):]
+	if version == 2 {
+		if len(rest) < 1+checksumBytes {
+			return nil, kindErrorf(ErrCorrupt, "%d bytes, too short for a replay with a checksum", len(data))
+		}
+		payload := data[:len(data)-checksumBytes]
+		want := binary.LittleEndian.Uint32(data[len(payload):])
+		if got := crc32.Checksum(payload, castagnoli); got != want {
+			return nil, kindErrorf(ErrCorrupt, "checksum mismatch (%08x, the file says %08x): the file was changed or cut short", got, want)
+		}
+		rest = payload[len(magic):]
 	}
-	rest := data[len(magic)+1:]
-	switch data[len(magic)] {
+	if len(rest) == 0 {
+		return nil, &Error{Reason: "truncated before the compression byte", Err: ErrTruncated}
+	}
+	// The body becomes one string that the decoded commands share, so a
+	// log's memory is its body's size, not twice it.
+	var body string
+	switch rest[0] {
 	case compressNone:
+		if len(rest)-1 > maxBody {
+			return nil, kindErrorf(ErrTooLarge, "a body of %d bytes, at most %d", len(rest)-1, maxBody)
+		}
+		body = string(rest[1:])
 	case compressZstd:
-		var err error
-		rest, err = zDecoder().DecodeAll(rest, nil)
-		if err != nil {
-			return nil, &Error{Reason: "corrupt compressed body: " + err.Error(), Err: err}
+		if body, err = decompress(rest[1:]); err != nil {
+			return nil, err
 		}
 	default:
-		return nil, &Error{Reason: fmt.Sprintf("unknown compression %d", data[len(magic)])}
+		return nil, &Error{Reason: fmt.Sprintf("unknown compression %d", rest[0])}
 	}
-	return decodeBody(rest)
+	return decodeBody(body, version)
+}
+
+// binaryVersion reads the magic: 1 or 2, or an error naming a newer version.
+func binaryVersion(data []byte) (int, error) {
+	if len(data) < len(magic) || !bytes.HasPrefix(data, magic[:3]) {
+		return 0, &Error{Reason: "missing the binary replay magic", Err: ErrNotReplay}
+	}
+	switch v := int(data[3]); {
+	case v == 1 || v == 2:
+		return v, nil
+	case v > 2:
+		return 0, &Error{Reason: fmt.Sprintf("binary replay version %d: written by a newer replaylab (this build reads versions 1 and 2)", v), Err: ErrNewer}
+	}
+	return 0, &Error{Reason: "binary replay version 0", Err: ErrNotReplay}
+}
+
+// decompress returns a zstd-compressed body, refusing one above maxBody
+// bytes while holding no more than that: a first pass counts the bytes
+// without keeping them, a second fills a buffer of exactly that size. The
+// decoder's window and memory are capped, and it runs on this goroutine.
+func decompress(z []byte) (string, error) {
+	n, err := inflate(z, io.Discard)
+	if err != nil {
+		return "", err
+	}
+	var out strings.Builder
+	out.Grow(int(n))
+	if _, err := inflate(z, &out); err != nil {
+		return "", err
+	}
+	return out.String(), nil
+}
+
+// inflate decompresses z into w, at most maxBody bytes, and returns the
+// size.
+func inflate(z []byte, w io.Writer) (int64, error) {
+	d, err := zstd.NewReader(bytes.NewReader(z), zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
+		zstd.WithDecoderMaxWindow(maxWindow), zstd.WithDecoderMaxMemory(maxBody))
+	if err != nil {
+		return 0, fmt.Errorf("zstd decoder: %w", err)
+	}
+	defer d.Close()
+	n, err := io.Copy(w, io.LimitReader(d, maxBody+1))
+	switch {
+	case errors.Is(err, zstd.ErrDecoderSizeExceeded) || errors.Is(err, zstd.ErrWindowSizeExceeded) || n > maxBody:
+		return 0, kindErrorf(ErrTooLarge, "the body decompresses to more than %d MiB", maxBody>>20)
+	case err != nil:
+		return 0, &Error{Reason: "corrupt compressed body: " + err.Error(), Err: err}
+	}
+	return n, nil
 }
 
 // bodyReader reads the varint-framed body, remembering the first error.
+// Byte fields come out as substrings of the body, not copies.
 type bodyReader struct {
-	b   []byte
+	s   string
 	err error
 }
 
+// uvarint reads an unsigned varint as binary.Uvarint does.
 func (r *bodyReader) uvarint(what string, max uint64) uint64 {
 	if r.err != nil {
 		return 0
 	}
-	v, n := binary.Uvarint(r.b)
-	if n <= 0 {
-		r.err = fmt.Errorf("truncated or bad varint in %s", what)
-		return 0
+	var v uint64
+	for i := 0; i < binary.MaxVarintLen64 && i < len(r.s); i++ {
+		c := r.s[i]
+		if c >= 0x80 {
+			v |= uint64(c&0x7f) << (7 * i)
+			continue
+		}
+		if i == binary.MaxVarintLen64-1 && c > 1 {
+			break // overflows 64 bits
+		}
+		v |= uint64(c) << (7 * i)
+		if v > max {
+			r.err = fmt.Errorf("%s is %d, at most %d", what, v, max)
+			return 0
+		}
+		r.s = r.s[i+1:]
+		return v
 	}
-	if v > max {
-		r.err = fmt.Errorf("%s is %d, at most %d", what, v, max)
-		return 0
-	}
-	r.b = r.b[n:]
-	return v
+	r.err = fmt.Errorf("truncated or bad varint in %s", what)
+	return 0
 }
 
-func (r *bodyReader) bytes(what string, max uint64) []byte {
+func (r *bodyReader) bytes(what string, max uint64) string {
 	n := r.uvarint(what+" length", max)
 	if r.err != nil {
-		return nil
+		return ""
 	}
-	if uint64(len(r.b)) < n {
+	if uint64(len(r.s)) < n {
 		r.err = fmt.Errorf("truncated in %s", what)
-		return nil
+		return ""
 	}
-	p := r.b[:n]
-	r.b = r.b[n:]
+	p := r.s[:n]
+	r.s = r.s[n:]
 	return p
 }
 
-func decodeBody(b []byte) (*Log, error) {
-	r := &bodyReader{b: b}
-	hb := r.bytes("header", MaxHeaderBytes)
+func (r *bodyReader) uint64(what string) uint64 {
 	if r.err != nil {
-		return nil, &Error{Reason: r.err.Error()}
+		return 0
 	}
-	h, err := decodeHeader(hb)
+	if len(r.s) < 8 {
+		r.err = fmt.Errorf("truncated in %s", what)
+		return 0
+	}
+	v := binary.LittleEndian.Uint64([]byte(r.s[:8]))
+	r.s = r.s[8:]
+	return v
+}
+
+// failed turns the reader's error, if any, into an *Error.
+func (r *bodyReader) failed() *Error {
+	if r.err == nil {
+		return nil
+	}
+	return &Error{Reason: r.err.Error()}
+}
+
+// decodeBody decodes a decompressed body of the given version. The turn
+// count is checked against the match's limit before anything per turn is
+// allocated.
+func decodeBody(b string, version int) (*Log, error) {
+	r := &bodyReader{s: b}
+	hb := r.bytes("header", MaxHeaderBytes)
+	if err := r.failed(); err != nil {
+		return nil, err
+	}
+	h, err := decodeHeader([]byte(hb))
 	if err != nil {
 		return nil, err
 	}
+	if want := []string{FormatV1, Format}[version-1]; h.Format != want {
+		return nil, headerErrorf(nil, "format %s in a version %d binary replay, want %q", quote(h.Format), version, want)
+	}
 	l := &Log{Header: h}
-	g, err := l.Header.Check()
+	g, m, err := l.Header.start()
 	if err != nil {
 		return nil, err
 	}
 	seats := len(h.Players)
 	nTurns := int(r.uvarint("turn count", MaxTurns))
+	if err := r.failed(); err != nil {
+		return nil, err
+	}
+	if err := checkTurnCount(nTurns, m); err != nil {
+		return nil, err
+	}
 	nLits := r.uvarint("literal count", uint64(nTurns*seats))
-	if r.err != nil {
-		return nil, &Error{Reason: r.err.Error()}
+	if err := r.failed(); err != nil {
+		return nil, err
 	}
 	lits := make([]string, 0, min(nLits, 1<<16))
+	litBytes := 0
 	for i := uint64(0); i < nLits && r.err == nil; i++ {
-		lits = append(lits, string(r.bytes("literal", MaxCommandBytes)))
+		lit := r.bytes("literal", MaxCommandBytes)
+		if litBytes += len(lit); litBytes > MaxLogCommandBytes {
+			return nil, commandBytesError()
+		}
+		lits = append(lits, lit)
 	}
-	stream := r.bytes("command stream", uint64(len(r.b)))
-	if r.err != nil {
-		return nil, &Error{Reason: r.err.Error()}
+	stream := r.bytes("command stream", uint64(len(r.s)))
+	if err := r.failed(); err != nil {
+		return nil, err
 	}
 	if err := l.decodeCommands(stream, lits, nTurns, seats, g.Alphabet); err != nil {
 		return nil, err
@@ -338,26 +552,35 @@ func decodeBody(b []byte) (*Log, error) {
 	turn = 0
 	for i := uint64(0); i < nHashes && r.err == nil; i++ {
 		turn += int(r.uvarint("hash turn", uint64(nTurns)))
-		if len(r.b) < 8 {
-			r.err = errors.New("truncated in the hash table")
-			break
+		l.Hashes = append(l.Hashes, Hash{Turn: turn, Sum: r.uint64("the hash table")})
+	}
+	var digest uint64
+	if version == 2 && r.err == nil {
+		if len(r.s) == 0 {
+			return nil, truncatedError(nTurns)
 		}
-		l.Hashes = append(l.Hashes, Hash{Turn: turn, Sum: binary.LittleEndian.Uint64(r.b)})
-		r.b = r.b[8:]
+		end := Hash{Turn: int(r.uvarint("end record turn count", MaxTurns)), Sum: r.uint64("the end record")}
+		digest = r.uint64("the end record")
+		l.End = &end
 	}
-	if r.err == nil && len(r.b) > 0 {
-		r.err = fmt.Errorf("%d bytes of trailing data", len(r.b))
+	if r.err == nil && len(r.s) > 0 {
+		r.err = fmt.Errorf("%d bytes of trailing data", len(r.s))
 	}
-	if r.err != nil {
-		return nil, &Error{Reason: r.err.Error()}
+	if err := r.failed(); err != nil {
+		return nil, err
 	}
 	if _, err := l.Check(); err != nil {
 		return nil, err
 	}
+	if l.End != nil {
+		if err := l.checkDigest(g.Alphabet, digest); err != nil {
+			return nil, err
+		}
+	}
 	return l, nil
 }
 
-func (l *Log) decodeCommands(stream []byte, lits []string, nTurns, seats int, alphabet []string) error {
+func (l *Log) decodeCommands(stream string, lits []string, nTurns, seats int, alphabet []string) error {
 	d := newDictionary(alphabet)
 	br := bitReader{buf: stream}
 	if uint64(len(stream))*8 < uint64(nTurns*seats)*uint64(d.width()) {
@@ -400,16 +623,61 @@ func (l *Log) decodeCommands(stream []byte, lits []string, nTurns, seats int, al
 	return nil
 }
 
+// maxFile bounds a binary replay file: a stored body is at most maxBody,
+// and a compressed one is only kept when it is smaller.
+const maxFile = len("RPL\x02") + 1 + maxBody + checksumBytes
+
 // Decode reads a replay in either encoding, telling them apart by the
 // binary magic.
 func Decode(data []byte) (*Log, error) {
-	if bytes.HasPrefix(data, magic) {
+	if bytes.HasPrefix(data, magic[:3]) {
+		return DecodeBinary(data) // in place, without Read's copy
+	}
+	return Read(bytes.NewReader(data))
+}
+
+// Read reads a replay in either encoding from r: a binary one is read whole
+// (at most maxFile bytes), a text one is decoded as it streams in, so memory
+// stays bounded by the decoded log whatever r holds.
+func Read(r io.Reader) (*Log, error) {
+	b := bufio.NewReader(r)
+	head, _ := b.Peek(len(magic))
+	if bytes.HasPrefix(head, magic[:3]) {
+		data, err := readBinary(b, sizeOf(r))
+		if err != nil {
+			return nil, err
+		}
 		return DecodeBinary(data)
 	}
-	data = bytes.TrimPrefix(data, []byte("\ufeff")) // a byte-order mark some editors add
-	trimmed := bytes.TrimLeft(data, " \t\r\n")
-	if len(trimmed) == 0 || trimmed[0] != '{' {
+	if bom, _ := b.Peek(3); string(bom) == "\ufeff" { // a byte-order mark some editors add
+		b.Discard(3)
+	}
+	start, _ := b.Peek(64)
+	if trimmed := bytes.TrimLeft(start, " \t\r\n"); len(trimmed) == 0 || trimmed[0] != '{' {
 		return nil, &Error{Reason: "neither a binary replay nor a text replay starting with a JSON header", Err: ErrNotReplay}
 	}
-	return DecodeText(bytes.NewReader(data))
+	return DecodeText(b)
+}
+
+// sizeOf returns the size of r when it can tell (a file), else 0.
+func sizeOf(r io.Reader) int {
+	if f, ok := r.(interface{ Stat() (fs.FileInfo, error) }); ok {
+		if fi, err := f.Stat(); err == nil && fi.Size() <= int64(maxFile) {
+			return int(fi.Size())
+		}
+	}
+	return 0
+}
+
+// readBinary reads a whole binary replay, at most maxFile bytes, in one
+// allocation when its size is known.
+func readBinary(r io.Reader, size int) ([]byte, error) {
+	buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
+	if _, err := buf.ReadFrom(io.LimitReader(r, int64(maxFile)+1)); err != nil {
+		return nil, &Error{Reason: "read: " + err.Error(), Err: err}
+	}
+	if buf.Len() > maxFile {
+		return nil, kindErrorf(ErrTooLarge, "more than %d bytes", maxFile)
+	}
+	return buf.Bytes(), nil
 }

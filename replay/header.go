@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -17,13 +20,19 @@ import (
 const (
 	MaxHeaderBytes  = 64 << 10 // the JSON header line
 	MaxCommandBytes = 4 << 10  // one raw command
-	MaxTurns        = 1 << 20  // turns in one log
-	MaxNameBytes    = 200      // a player name or version
+	// MaxLogCommandBytes bounds the commands of a whole log, all turns and
+	// seats together.
+	MaxLogCommandBytes = 64 << 20
+	// MaxTurns is the absolute ceiling on the turns of a log; each match
+	// states its own, lower limit (sim.Match.MaxTurns).
+	MaxTurns     = 1 << 20
+	MaxNameBytes = 200 // a player name or version
 )
 
 // Error is a replay the decoder or the regenerator rejects. Line is the
 // 1-based line of a text replay (0 when not known or binary); Turn is the
-// turn concerned (0 for the header).
+// turn concerned (0 for the header or when no valid turn is concerned: never
+// negative). Err is one of the sentinels below when one applies.
 type Error struct {
 	Line   int
 	Turn   int
@@ -45,8 +54,35 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
-// ErrNotReplay means the bytes are neither a text nor a binary replay.
-var ErrNotReplay = errors.New("not a replaylab replay")
+// Kinds of replay errors, found with errors.Is.
+var (
+	// ErrNotReplay means the bytes are neither a text nor a binary replay.
+	ErrNotReplay = errors.New("not a replaylab replay")
+	// ErrNewer means the replay was written by a newer replaylab.
+	ErrNewer = errors.New("written by a newer replaylab")
+	// ErrTruncated means a replay that has an end record lost it: the file
+	// was cut short.
+	ErrTruncated = errors.New("truncated")
+	// ErrCorrupt means bytes were changed: the checksum or the end record's
+	// digest does not match.
+	ErrCorrupt = errors.New("corrupt")
+	// ErrTooLarge means the replay is over a size, turn or byte limit.
+	ErrTooLarge = errors.New("too large")
+)
+
+// kindErrorf returns an *Error of a kind: its reason starts with the kind.
+func kindErrorf(kind error, format string, args ...any) *Error {
+	return &Error{Reason: kind.Error() + ": " + fmt.Sprintf(format, args...), Err: kind}
+}
+
+// truncatedError reports a replay that should end with an end record and
+// does not, naming the last turn present.
+func truncatedError(turns int) *Error {
+	return kindErrorf(ErrTruncated, "the replay ends after turn %d (no end record)", turns)
+}
+
+// quote quotes untrusted text for an error message (escaped and clipped).
+func quote(s string) string { return sim.QuoteCommand(s) }
 
 // Check validates a header against the game registry and puts it in
 // canonical form: the default ruleset filled in, the config compacted with
@@ -60,12 +96,12 @@ func (h *Header) Check() (*sim.Game, error) {
 // start checks the header and returns the started match, so callers that
 // go on to play it set the game up once.
 func (h *Header) start() (*sim.Game, sim.Match, error) {
-	if h.Format != Format {
-		return nil, nil, headerErrorf(nil, "format is %q, want %q", h.Format, Format)
+	if err := checkFormat(h.Format); err != nil {
+		return nil, nil, err
 	}
 	g, err := games.Lookup(h.Game)
 	if err != nil {
-		return nil, nil, headerErrorf(err, "%v", err)
+		return nil, nil, headerErrorf(err, "unknown game %s", quote(h.Game))
 	}
 	rs, err := g.Ruleset(sim.Setup{Ruleset: h.Ruleset})
 	if err != nil {
@@ -93,6 +129,20 @@ func (h *Header) start() (*sim.Game, sim.Match, error) {
 		return nil, nil, headerErrorf(err, "%v", err)
 	}
 	return g, m, nil
+}
+
+// checkFormat accepts the format versions this build reads and tells a
+// newer one from a foreign one.
+func checkFormat(f string) error {
+	if f == Format || f == FormatV1 {
+		return nil
+	}
+	if v, ok := strings.CutPrefix(f, "replaylab/"); ok {
+		if n, err := strconv.Atoi(v); err == nil && n > 2 {
+			return &Error{Reason: fmt.Sprintf("header: format %s: written by a newer replaylab (this build reads %s and %s)", quote(f), FormatV1, Format), Err: ErrNewer}
+		}
+	}
+	return headerErrorf(nil, "format is %s, want %q or %q", quote(f), Format, FormatV1)
 }
 
 // Setup returns the simulator setup the header describes.
@@ -157,26 +207,118 @@ func encodeHeader(h *Header) []byte {
 	return b
 }
 
-// decodeHeader parses a JSON header strictly: unknown fields and trailing
-// data are errors.
+// decodeHeader parses a JSON header strictly: keys are matched exactly (not
+// case-insensitively as encoding/json does), a repeated, unknown or missing
+// required field is an error, and so is trailing data. format, game, seed
+// and players are required; a missing ruleset means the game's default and
+// a missing config the defaults. In a player, name is required and version
+// may be left out (empty).
 func decodeHeader(b []byte) (Header, error) {
 	var h Header
 	if len(b) > MaxHeaderBytes {
-		return h, headerErrorf(nil, "%d bytes, at most %d", len(b), MaxHeaderBytes)
+		return h, kindErrorf(ErrTooLarge, "header of %d bytes, at most %d", len(b), MaxHeaderBytes)
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&h); err != nil {
-		return h, headerErrorf(err, "bad JSON: %v", err)
+	var players []json.RawMessage
+	err := decodeObject(b, []field{
+		{"format", &h.Format, true},
+		{"game", &h.Game, true},
+		{"ruleset", &h.Ruleset, false},
+		{"seed", &h.Seed, true},
+		{"config", &h.Config, false},
+		{"players", &players, true},
+	})
+	if err != nil {
+		return h, headerErrorf(err, "%v", err)
 	}
-	if dec.More() {
-		return h, headerErrorf(nil, "trailing data after the JSON object")
+	if len(players) > maxPlayers {
+		return h, headerErrorf(nil, "%d players, at most %d", len(players), maxPlayers)
+	}
+	h.Players = make([]Player, len(players))
+	for i, raw := range players {
+		p := &h.Players[i]
+		if err := decodeObject(raw, []field{{"name", &p.Name, true}, {"version", &p.Version, false}}); err != nil {
+			return h, headerErrorf(err, "player %d: %v", i, err)
+		}
 	}
 	return h, nil
+}
+
+// maxPlayers bounds the seats a header may list, above every game's range.
+const maxPlayers = 64
+
+// field is a key of a strictly decoded JSON object and where its value goes.
+type field struct {
+	key      string
+	dst      any // passed to json.Unmarshal
+	required bool
+}
+
+// decodeObject decodes one JSON object with exactly the given keys.
+func decodeObject(b []byte, fields []field) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return errors.New("not a JSON object")
+	}
+	seen := make([]bool, len(fields))
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return fmt.Errorf("bad JSON: %w", err)
+		}
+		key, _ := tok.(string) // object keys are always strings
+		i := slices.IndexFunc(fields, func(f field) bool { return f.key == key })
+		if i < 0 {
+			return fmt.Errorf("unknown field %s (keys are case-sensitive)", quote(key))
+		}
+		if seen[i] {
+			return fmt.Errorf("field %q given twice", key)
+		}
+		seen[i] = true
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return fmt.Errorf("field %q: bad JSON: %w", key, err)
+		}
+		if _, isRaw := fields[i].dst.(*json.RawMessage); string(raw) == "null" && !isRaw {
+			return fmt.Errorf("field %q is null", key) // Unmarshal would leave the zero value
+		}
+		if err := json.Unmarshal(raw, fields[i].dst); err != nil {
+			return fmt.Errorf("field %q: want %s", key, kindOf(fields[i].dst))
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		return fmt.Errorf("bad JSON: %w", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("trailing data after the JSON object")
+	}
+	for i, f := range fields {
+		if f.required && !seen[i] {
+			return fmt.Errorf("missing field %q", f.key)
+		}
+	}
+	return nil
+}
+
+// kindOf names what a decodeObject destination accepts, for errors that do
+// not echo the value.
+func kindOf(dst any) string {
+	switch dst.(type) {
+	case *string:
+		return "a string"
+	case *uint64:
+		return "an integer from 0 to 2^64-1"
+	case *[]json.RawMessage:
+		return "an array"
+	}
+	return "a JSON value"
 }
 
 // headerErrorf reports a problem with the header. Text decoders set the line
 // (always 1) afterwards.
 func headerErrorf(cause error, format string, args ...any) *Error {
-	return &Error{Reason: "header: " + fmt.Sprintf(format, args...), Err: cause}
+	return &Error{Reason: "header: " + sim.Clip(fmt.Sprintf(format, args...), maxReason), Err: cause}
 }
+
+// maxReason bounds an error reason built from a cause whose text may quote
+// input at length (a JSON or setup error).
+const maxReason = 300

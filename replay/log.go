@@ -7,8 +7,15 @@ package replay
 
 import "encoding/json"
 
-// Format is the value of the header's "format" field.
-const Format = "replaylab/1"
+// Values of the header's "format" field.
+const (
+	// Format is the version new recordings write: both encodings end with an
+	// end record, and the binary one carries a checksum over its bytes.
+	Format = "replaylab/2"
+	// FormatV1 is the version written before end records and checksums. It
+	// is still read, but losing its last lines cannot be detected.
+	FormatV1 = "replaylab/1"
+)
 
 // Header is the first line of a text replay and the head of a binary one.
 type Header struct {
@@ -37,6 +44,11 @@ type Log struct {
 	// Notes are recorder observations that are not commands (timeouts,
 	// crashes), in increasing turn order.
 	Notes []Note
+	// End is the end record: the turn count and the final state hash. A
+	// replaylab/2 log must have one, a replaylab/1 log has none. Encoders add
+	// a digest of the content to it (see the format comments), so a log that
+	// lost its last lines, or had a line changed, is refused.
+	End *Hash
 }
 
 // Hash is the state hash after a turn (turn 0 is the initial state).

@@ -22,7 +22,8 @@ type Recorder struct {
 	OnStderr func(turn, seat int, text string)
 }
 
-// Record plays the match to its end and returns its log. Agents answer
+// Record plays the match to its end and returns its log, with the end
+// record when the header's format has one (replaylab/2). Agents answer
 // concurrently when there is more than one (bots of simultaneous-move games
 // think at the same time). It does not close the agents.
 func (r *Recorder) Record(ctx context.Context) (*Log, error) {
@@ -41,6 +42,7 @@ func (r *Recorder) Record(ctx context.Context) (*Log, error) {
 	l.Hashes = append(l.Hashes, Hash{Turn: 0, Sum: m.Hash()})
 	seats := len(r.Agents)
 	answers := make([]Answer, seats)
+	budget := MaxLogCommandBytes // what the log's commands may still take
 	for turn := 1; !m.Over(); turn++ {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("turn %d: %w", turn, err)
@@ -51,6 +53,10 @@ func (r *Recorder) Record(ctx context.Context) (*Log, error) {
 		r.ask(ctx, turn, m, answers)
 		cmds := make([]string, seats)
 		for s, a := range answers {
+			if len(a.Command) > budget { // played cut, like an over-long answer
+				a.Command, a.Note = sim.Clip(a.Command, budget), sim.EventOversize
+			}
+			budget -= len(a.Command)
 			cmds[s] = a.Command
 			if a.Note != "" {
 				l.Notes = append(l.Notes, Note{Turn: turn, Seat: s, Kind: a.Note})
@@ -69,6 +75,9 @@ func (r *Recorder) Record(ctx context.Context) (*Log, error) {
 		if r.OnTurn != nil {
 			r.OnTurn(turn)
 		}
+	}
+	if l.Header.Format == Format {
+		l.End = &Hash{Turn: len(l.Turns), Sum: m.Hash()}
 	}
 	return l, nil
 }

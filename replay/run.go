@@ -39,8 +39,9 @@ type TurnView struct {
 type Visitor func(*TurnView) error
 
 // Run regenerates the match of a log: it builds the match from the header,
-// plays every turn, checks each recorded hash and calls visit (which may be
-// nil) for turn 0 and after every turn. It returns the finished match.
+// plays every turn, checks each recorded hash and the end record's final
+// hash, and calls visit (which may be nil) for turn 0 and after every turn.
+// It returns the finished match.
 //
 // Errors: *Error for a log that fails its checks or a step the match
 // refuses, *DivergenceError for the first hash that differs, ErrIncomplete
@@ -85,6 +86,11 @@ func Run(l *Log, visit Visitor) (sim.Match, error) {
 		}
 		if turn == len(l.Turns) {
 			break
+		}
+	}
+	if l.End != nil {
+		if got := m.Hash(); got != l.End.Sum {
+			return m, &DivergenceError{Turn: l.End.Turn, Want: l.End.Sum, Got: got}
 		}
 	}
 	if !m.Over() {

@@ -69,6 +69,10 @@ type Match interface {
 	Over() bool
 	// Turn is the number of turns played so far (0 before the first Step).
 	Turn() int
+	// MaxTurns is the most turns this match can last, fixed by the game, its
+	// ruleset and config when the match starts. Replay decoders refuse a log
+	// with more turns before reading them.
+	MaxTurns() int
 	// Result is the outcome so far; final once Over is true.
 	Result() Result
 	// AppendStats appends the per-turn numbers of every player, and of every
@@ -231,7 +235,7 @@ func (g *Game) Ruleset(s Setup) (string, error) {
 			return r, nil
 		}
 	}
-	return "", &SetupError{Field: "ruleset", Reason: fmt.Sprintf("game %s has no ruleset %q (have %v)", g.Name, s.Ruleset, g.Rulesets)}
+	return "", &SetupError{Field: "ruleset", Reason: fmt.Sprintf("game %s has no ruleset %s (have %v)", g.Name, QuoteCommand(s.Ruleset), g.Rulesets)}
 }
 
 // CheckPlayers returns a *SetupError when n is outside the game's range.
@@ -286,17 +290,25 @@ func DecodeConfig(raw json.RawMessage, v any) error {
 const maxQuoted = 40
 
 // QuoteCommand quotes a raw command for an event detail (an invalid
-// command's reason), cut to a bounded length on a UTF-8 character boundary,
-// so hostile or huge text stays readable and small.
+// command's reason), or any other untrusted text for a message, cut to a
+// bounded length, so hostile or huge text stays readable and small: control
+// characters come out escaped.
 func QuoteCommand(s string) string {
-	if len(s) <= maxQuoted {
-		return strconv.Quote(s)
+	if c := Clip(s, maxQuoted); len(c) < len(s) {
+		return strconv.Quote(c) + "..."
 	}
-	cut := maxQuoted
-	for cut > 0 && s[cut]&0xC0 == 0x80 { // do not split a UTF-8 sequence
-		cut--
+	return strconv.Quote(s)
+}
+
+// Clip returns s cut to at most n bytes on a UTF-8 character boundary.
+func Clip(s string, n int) string {
+	if len(s) <= n {
+		return s
 	}
-	return strconv.Quote(s[:cut]) + "..."
+	for n > 0 && s[n]&0xC0 == 0x80 { // do not split a UTF-8 sequence
+		n--
+	}
+	return s[:n]
 }
 
 // ReadView returns the view a built-in bot was given as the game's view

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -11,27 +10,25 @@ import (
 	"github.com/replaylab/replaylab/sim/toad"
 )
 
-// maxReplayFile bounds what the CLI reads as one replay.
-const maxReplayFile = 256 << 20
+// maxRollsFile bounds what the CLI reads of a file that may be a River Toad
+// input file, only to say so.
+const maxRollsFile = 1 << 20
 
-// readReplay reads and decodes a replay file of either encoding.
+// readReplay reads and decodes a replay file of either encoding. replay.Read
+// bounds the memory whatever the file holds: a text replay is decoded as it
+// is read, a binary one is at most a few tens of MiB.
 func readReplay(path string) (*replay.Log, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxReplayFile+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > maxReplayFile {
-		return nil, fmt.Errorf("larger than %d MiB", maxReplayFile>>20)
-	}
-	l, err := replay.Decode(data)
+	l, err := replay.Read(f)
 	if errors.Is(err, replay.ErrNotReplay) {
-		if _, rerr := toad.ParseRolls(bytes.NewReader(data)); rerr == nil {
-			return nil, fmt.Errorf("this is a River Toad input file (rolls only, no moves): record a match with 'replaylab record --game toad --rolls %s --bot builtin:astar -o m.rpl'", path)
+		if _, serr := f.Seek(0, io.SeekStart); serr == nil {
+			if _, rerr := toad.ParseRolls(io.LimitReader(f, maxRollsFile)); rerr == nil {
+				return nil, fmt.Errorf("this is a River Toad input file (rolls only, no moves): record a match with 'replaylab record --game toad --rolls %s --bot builtin:astar -o m.rpl'", path)
+			}
 		}
 	}
 	return l, err

@@ -41,9 +41,11 @@ func TestRecordVerifyImportExport(t *testing.T) {
 		t.Errorf("verify output:\n%s", out)
 	}
 
-	// A text replay whose first move was changed after recording: the
-	// toad starts in River 3, where every move is legal, so the state after
-	// turn 1 must differ.
+	// A text replay whose first move was changed after recording: its end
+	// record's digest no longer matches. The same change in a replaylab/1
+	// copy, which has no end record, is found by regeneration: the toad
+	// starts in River 3, where every move is legal, so the state after turn
+	// 1 must differ.
 	text, err := os.ReadFile(rlog)
 	if err != nil {
 		t.Fatal(err)
@@ -60,11 +62,14 @@ func TestRecordVerifyImportExport(t *testing.T) {
 	}
 	bad := filepath.Join(dir, "sub", "tampered.rlog")
 	os.WriteFile(bad, []byte(strings.Join(lines, "\n")), 0o644)
+	badV1 := filepath.Join(dir, "tampered-v1.rlog")
+	os.WriteFile(badV1, []byte(asV1(strings.Join(lines, "\n"))), 0o644)
 	trash := filepath.Join(dir, "sub", "trash.rpl")
 	os.WriteFile(trash, []byte("RPL\x01\x01garbage"), 0o644)
 
-	code, out, _ := cli(t, "verify", rpl, bad)
-	if code != 1 || !strings.Contains(out, "tampered.rlog: FAIL turn 1: state hash") {
+	code, out, _ := cli(t, "verify", rpl, bad, badV1)
+	if code != 1 || !strings.Contains(out, "tampered.rlog: FAIL corrupt: the end record's digest") ||
+		!strings.Contains(out, "tampered-v1.rlog: FAIL turn 1: state hash") {
 		t.Errorf("verify of a tampered replay: exit %d\n%s", code, out)
 	}
 
@@ -76,7 +81,7 @@ func TestRecordVerifyImportExport(t *testing.T) {
 	if !strings.Contains(out, "imported 2 new matches, 0 already present, 2 failed, from 4 files") {
 		t.Errorf("import summary: %s", out)
 	}
-	for _, want := range []string{"tampered.rlog: turn 1: state hash", "trash.rpl: corrupt compressed body"} {
+	for _, want := range []string{"tampered.rlog: corrupt: the end record's digest", "trash.rpl: corrupt compressed body"} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("import errors lack %q:\n%s", want, errOut)
 		}
@@ -104,6 +109,50 @@ func TestRecordVerifyImportExport(t *testing.T) {
 	}
 	if code, _, errOut := cli(t, "export", "--db", filepath.Join(dir, "none.db"), "--match", id); code == 0 || !strings.Contains(errOut, "no such file") {
 		t.Errorf("export from a missing db: exit %d, %s", code, errOut)
+	}
+}
+
+// asV1 turns a replaylab/2 text replay into the replaylab/1 form an older
+// build wrote: the same lines without the end record.
+func asV1(text string) string {
+	text = strings.Replace(text, `"format":"replaylab/2"`, `"format":"replaylab/1"`, 1)
+	return regexp.MustCompile(`(?m)^#end\t.*\n?`).ReplaceAllString(text, "")
+}
+
+// TestVerifyEnd: verify says when a replay has no end record, and refuses a
+// replaylab/2 replay that lost its last line, naming its last turn.
+func TestVerifyEnd(t *testing.T) {
+	dir := t.TempDir()
+	rlog := filepath.Join(dir, "m.rlog")
+	mustCLI(t, "record", "--game", "toad", "--seed", "3", "--config", `{"turns":10}`, "--bot", "builtin:astar", "-o", rlog)
+	text, err := os.ReadFile(rlog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := filepath.Join(dir, "old.rlog")
+	os.WriteFile(old, []byte(asV1(string(text))), 0o644)
+	cut := filepath.Join(dir, "cut.rlog")
+	lines := strings.SplitAfter(strings.TrimSuffix(string(text), "\n"), "\n")
+	os.WriteFile(cut, []byte(strings.Join(lines[:len(lines)-1], "")), 0o644)
+
+	code, out, _ := cli(t, "verify", rlog, old, cut)
+	for _, want := range []string{
+		"m.rlog: ok toad/classic seed 3, 10 turns",
+		"hashes match; end record matches; id ",
+		"old.rlog: ok toad/classic seed 3, 10 turns",
+		"no end record (replaylab/1, recorded by an older build: truncation cannot be detected)",
+		"cut.rlog: FAIL truncated: the replay ends after turn 10 (no end record)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("verify output lacks %q:\n%s", want, out)
+		}
+	}
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	ids := regexp.MustCompile(`id ([0-9a-f]{12})`).FindAllStringSubmatch(out, -1)
+	if len(ids) != 2 || ids[0][1] != ids[1][1] {
+		t.Errorf("ids %v: the replaylab/1 copy must be the same match", ids)
 	}
 }
 

@@ -14,9 +14,11 @@ func newVerifyCmd() *cobra.Command {
 		Use:   "verify FILE...",
 		Short: "Regenerate replays, check their state hashes and print the result",
 		Long: `Regenerate each replay turn by turn, check every state hash the recorder
-wrote, and print the result and winner. A replay that does not decode, does
-not regenerate or whose hashes differ is reported with the turn and reason,
-and the exit status is 1.`,
+wrote and the end record, and print the result and winner. A replay that
+does not decode (corrupt, truncated, too large), does not regenerate or
+whose hashes differ is reported with the turn and reason, and the exit
+status is 1. A replay recorded by an older build (format replaylab/1) has no
+end record, so losing its last lines cannot be detected: verify says so.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			out := cmd.OutOrStdout()
@@ -56,8 +58,12 @@ func verifyFile(path string) (string, error) {
 		return "", err
 	}
 	h := l.Header
-	return fmt.Sprintf("%s/%s seed %d, %d turns, %s; %d hashes match; id %s",
-		h.Game, h.Ruleset, h.Seed, m.Turn(), describeResult(m.Result(), h.Players), len(l.Hashes), id[:12]), nil
+	end := "end record matches"
+	if l.End == nil {
+		end = "no end record (" + replay.FormatV1 + ", recorded by an older build: truncation cannot be detected)"
+	}
+	return fmt.Sprintf("%s/%s seed %d, %d turns, %s; %d hashes match; %s; id %s",
+		h.Game, h.Ruleset, h.Seed, m.Turn(), describeResult(m.Result(), h.Players), len(l.Hashes), end, id[:12]), nil
 }
 
 func countHashesBefore(l *replay.Log, turn int) int {

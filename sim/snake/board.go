@@ -369,6 +369,11 @@ func (m *match) Over() bool { return m.over }
 // Turn is the number of ticks played.
 func (m *match) Turn() int { return m.turn }
 
+// MaxTurns is the length of a match whose every round times out: each round
+// is its start countdown plus its playing time (a round also ends on its
+// last tick when its winner timer fires then).
+func (m *match) MaxTurns() int { return roundsPerMatch * (startCountdown + roundTicks) }
+
 // Events are the events of the last tick in the order they happened.
 func (m *match) Events() []sim.Event { return m.events }
 

@@ -58,7 +58,7 @@ const (
 	maxStartHP     = 1_000_000_000 // keeps HP far from overflow however many flies he eats
 	flyBonus       = 5
 	defaultTurns   = 50
-	maxTurns       = 1_000_000
+	maxTurns       = 100_000 // bounds the work a hostile config can ask for
 	maxRoll        = 33
 	rollLeftFly    = 32
 	rollRightFly   = 33
@@ -432,6 +432,9 @@ func (m *match) Over() bool { return m.status != alive }
 
 // Turn is the number of rolls played.
 func (m *match) Turn() int { return m.turn }
+
+// MaxTurns is the number of rolls: the toad dies or survives the last one.
+func (m *match) MaxTurns() int { return len(m.rolls) }
 
 // Events are the events of the last turn, in phase order.
 func (m *match) Events() []sim.Event { return m.events }

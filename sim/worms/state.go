@@ -14,6 +14,9 @@ func (m *match) Over() bool { return m.over }
 // Turn is the number of rounds played.
 func (m *match) Turn() int { return m.round }
 
+// MaxTurns is the round limit of the ruleset or config (rules §9).
+func (m *match) MaxTurns() int { return m.maxRounds }
+
 // Events are the last round's events in the order they happened.
 func (m *match) Events() []sim.Event { return m.events }
 
