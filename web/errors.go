@@ -108,6 +108,9 @@ func classify(err error) (status int, body errorBody, internal bool) {
 // away is logged at debug level only, with status 499.
 func (s *server) handleError(err error, c echo.Context) {
 	if aborted(c, err) {
+		if c.Response().Status == statusClientClosed {
+			return // handled already: the request logger calls this first
+		}
 		s.logFailure(c, slog.LevelDebug, "request aborted by the client", err)
 		if c.Response().Committed {
 			// Only for the access line: the answer has started already.
