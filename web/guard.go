@@ -55,7 +55,7 @@ func newHostGuard(addr string, publicURLs []string) (*hostGuard, error) {
 	switch {
 	case host == "" || ip != nil && ip.IsUnspecified():
 		g.anyIP = true
-	case host == "localhost":
+	case host == "localhost": // the loopback names already
 	case ip != nil && ip.IsLoopback():
 		if !slices.Contains(g.names, ip.String()) {
 			g.names = append(g.names, ip.String()) // 127.0.0.2 and the like
@@ -69,7 +69,7 @@ func newHostGuard(addr string, publicURLs []string) (*hostGuard, error) {
 		u, err := url.Parse(raw)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" ||
 			u.User != nil || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
-			return nil, fmt.Errorf("web: public URL %q: want http(s)://NAME[:PORT] with no path", raw)
+			return nil, fmt.Errorf("web: --public-url %q: want http(s)://NAME[:PORT] with no path", raw)
 		}
 		hp := splitHost(u.Host)
 		origin := u.Scheme + "://" + strings.ToLower(u.Host)

@@ -51,7 +51,7 @@ func TestServeRefuses(t *testing.T) {
 		{"bad address", []string{"--addr", "nowhere"}, "--addr"},
 		{"bad log level", []string{"--log-level", "loud"}, "--log-level"},
 		{"no regeneration", []string{"--max-regenerations", "0"}, "--max-regenerations"},
-		{"public url with a path", []string{"--public-url", "https://replays.example.org/dash"}, "public URL"},
+		{"public url with a path", []string{"--public-url", "https://replays.example.org/dash"}, "--public-url"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
