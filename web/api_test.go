@@ -34,8 +34,13 @@ func (sc scenario) run(t *testing.T, e *echo.Echo) {
 		method = http.MethodGet
 	}
 	req := httptest.NewRequest(method, sc.url, bytes.NewReader(sc.body))
+	req.Host = testAddr
 	for k, v := range sc.header {
-		req.Header.Set(k, v)
+		if k == "Host" {
+			req.Host = v
+		} else {
+			req.Header.Set(k, v)
+		}
 	}
 	rec := httptest.NewRecorder()
 	e.ServeHTTP(rec, req)
@@ -60,24 +65,30 @@ func (sc scenario) run(t *testing.T, e *echo.Echo) {
 	}
 }
 
-// multipartBody builds a form with the given fields; the "replay" field
-// is sent as a file.
-func multipartBody(t *testing.T, fields map[string][]byte) ([]byte, string) {
+// field is one field of a multipart form.
+type field struct {
+	name  string
+	value []byte
+}
+
+// multipartBody builds a form with the given fields in order; the
+// "replay" field is sent as a file.
+func multipartBody(t *testing.T, fields ...field) ([]byte, string) {
 	t.Helper()
 	var b bytes.Buffer
 	w := multipart.NewWriter(&b)
-	for name, value := range fields {
+	for _, f := range fields {
 		var part interface{ Write([]byte) (int, error) }
 		var err error
-		if name == "replay" {
-			part, err = w.CreateFormFile(name, "match.rpl")
+		if f.name == "replay" {
+			part, err = w.CreateFormFile(f.name, "match.rpl")
 		} else {
-			part, err = w.CreateFormField(name)
+			part, err = w.CreateFormField(f.name)
 		}
 		if err != nil {
 			t.Fatal(err)
 		}
-		part.Write(value)
+		part.Write(f.value)
 	}
 	w.Close()
 	return b.Bytes(), w.FormDataContentType()
@@ -175,19 +186,12 @@ func TestAPI(t *testing.T) {
 
 func TestUpload(t *testing.T) {
 	f := newFixture(t, func(c *Config) { c.MaxUpload = 64 << 10 })
-	enc, err := f.fresh.Encode()
-	if err != nil {
-		t.Fatal(err)
-	}
-	text, err := f.fresh.EncodeText()
-	if err != nil {
-		t.Fatal(err)
-	}
+	enc, text := f.encodeFresh(t)
 	// The recorded hash of turn 10 changed: regeneration must diverge there.
 	diverging := regexp.MustCompile("(?m)^#hash\t10\t[0-9a-f]{16}$").ReplaceAll(text, []byte("#hash\t10\t0000000000000000"))
 	unknownGame := strings.Replace(string(text), `"game":"toad"`, `"game":"chess"`, 1)
-	form, formType := multipartBody(t, map[string][]byte{"replay": enc.Bytes})
-	emptyForm, emptyType := multipartBody(t, map[string][]byte{"other": []byte("x")})
+	form, formType := multipartBody(t, field{"replay", enc.Bytes})
+	emptyForm, emptyType := multipartBody(t, field{"other", []byte("x")})
 	stored := recordToad(t, 1, "astar", "astar", `{"turns":30}`) // the fixture's won match
 	storedText, _ := stored.EncodeText()
 	short := shortID(enc.ID)
@@ -221,12 +225,9 @@ func TestUpload(t *testing.T) {
 func TestUploadToken(t *testing.T) {
 	const token = "s3cret-token"
 	f := newFixture(t, func(c *Config) { c.UploadToken = token })
-	enc, err := f.fresh.Encode()
-	if err != nil {
-		t.Fatal(err)
-	}
-	withToken, withType := multipartBody(t, map[string][]byte{"replay": enc.Bytes, "token": []byte(token)})
-	wrongToken, wrongType := multipartBody(t, map[string][]byte{"replay": enc.Bytes, "token": []byte("guess")})
+	enc, _ := f.encodeFresh(t)
+	withToken, withType := multipartBody(t, field{"token", []byte(token)}, field{"replay", enc.Bytes})
+	wrongToken, wrongType := multipartBody(t, field{"token", []byte("guess")}, field{"replay", enc.Bytes})
 	for _, sc := range []scenario{
 		{name: "no token", method: http.MethodPost, url: "/api/v1/replays", body: enc.Bytes, status: 401,
 			want: []string{"need a token"}, wantHeaders: map[string]string{"WWW-Authenticate": "Bearer"}},

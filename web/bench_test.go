@@ -75,7 +75,7 @@ func benchServer(b *testing.B) (*fixture, string) {
 	if _, err := f.db.Ingest(context.Background(), rec); err != nil {
 		b.Fatal(err)
 	}
-	e, err := New(Config{DB: f.db})
+	e, err := New(Config{DB: f.db, Addr: testAddr})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -86,6 +86,7 @@ func benchServer(b *testing.B) (*fixture, string) {
 // get serves one request in process and fails on any status but 200.
 func get(b *testing.B, f *fixture, url string) int {
 	req := httptest.NewRequest(http.MethodGet, url, nil)
+	req.Host = testAddr
 	rec := httptest.NewRecorder()
 	f.e.ServeHTTP(rec, req)
 	if rec.Code != http.StatusOK {

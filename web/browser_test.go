@@ -157,19 +157,29 @@ func eval[T any](t *testing.T, b *browserSession, expr string) T {
 	return v
 }
 
+// newLiveFixture is the fixture served on a real loopback listener whose
+// port the server's Host checks know, as "replaylab serve" does.
+func newLiveFixture(t *testing.T) (*fixture, *httptest.Server) {
+	t.Helper()
+	srv := httptest.NewUnstartedServer(nil)
+	f := newFixture(t, func(c *Config) { c.Addr = srv.Listener.Addr().String() })
+	srv.Config.Handler = f.e
+	srv.Start()
+	t.Cleanup(srv.Close)
+	return f, srv
+}
+
 // TestBrowser drives the dashboard in headless chromium against a real
 // server on 127.0.0.1 over a real SQLite file.
 func TestBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("browser tests are slow; not in -short")
 	}
-	f := newFixture(t, nil)
+	f, srv := newLiveFixture(t)
 	wide := syntheticRecord(t, 120, 4)
 	if _, err := f.db.Ingest(context.Background(), wide); err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(f.e)
-	defer srv.Close()
 	b := newBrowserSession(t)
 
 	t.Run("overview", func(t *testing.T) {
@@ -347,15 +357,13 @@ func TestBrowserBoards(t *testing.T) {
 	if testing.Short() {
 		t.Skip("browser tests are slow; not in -short")
 	}
-	f := newFixture(t, nil)
+	f, srv := newLiveFixture(t)
 	// Final rules with a short match: professions, bananas, snowballs and
 	// lava early on.
 	wormsID := ingest(t, f.db, recordBuiltin(t, worms.Game, "final", `{"rounds":80}`, 7,
 		[]string{"tactical", "random"}, []string{xssName}))
 	snakeID := ingest(t, f.db, recordBuiltin(t, snake.Game, "", `{}`, 11,
 		[]string{"greedy", "random", "greedy", "random", "greedy"}, []string{"", xssName}))
-	srv := httptest.NewServer(f.e)
-	defer srv.Close()
 	b := newBrowserSession(t)
 
 	for _, tt := range []struct {

@@ -1,11 +1,13 @@
 package web
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"strings"
+	"syscall"
 
 	"github.com/labstack/echo/v4"
 
@@ -34,6 +36,27 @@ type replayError struct {
 func (e *replayError) Error() string { return e.err.Error() }
 func (e *replayError) Unwrap() error { return e.err }
 
+// abortError is a request whose client went away: its body stopped short.
+type abortError struct{ err error }
+
+func (e *abortError) Error() string { return e.err.Error() }
+func (e *abortError) Unwrap() error { return e.err }
+
+// statusClientClosed is the status logged for a request whose client went
+// away before its answer, as nginx logs it; the client never sees it.
+const statusClientClosed = 499
+
+// aborted reports whether a request failed because its client went away:
+// the request's context is cancelled (Go cancels it when the connection
+// closes), the body stopped short, or writing the answer failed with a
+// broken pipe or a reset connection. None of these is the server's fault.
+func aborted(c echo.Context, err error) bool {
+	var ae *abortError
+	return errors.As(err, &ae) || errors.Is(err, context.Canceled) ||
+		errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ECONNRESET) ||
+		errors.Is(c.Request().Context().Err(), context.Canceled)
+}
+
 // errorBody is every error answer of the API.
 type errorBody struct {
 	Error string `json:"error"`
@@ -57,7 +80,9 @@ func classify(err error) (status int, body errorBody, internal bool) {
 		if !ok {
 			msg = http.StatusText(he.Code)
 		}
-		return he.Code, errorBody{Error: msg}, he.Code >= 500
+		// A server at its regeneration limit is working as told, not
+		// failing.
+		return he.Code, errorBody{Error: msg}, he.Code >= 500 && he != errBusy
 	case errors.As(err, &re):
 		body := errorBody{Error: re.err.Error()}
 		var rpl *replay.Error
@@ -79,17 +104,28 @@ func classify(err error) (status int, body errorBody, internal bool) {
 
 // handleError is the one error handler of the server: API requests get
 // JSON, pages an HTML page, and server faults are logged with the request
-// id the client also sees in X-Request-Id.
+// id the client also sees in X-Request-Id. A request whose client went
+// away is logged at debug level only, with status 499.
 func (s *server) handleError(err error, c echo.Context) {
+	if aborted(c, err) {
+		if c.Response().Status == statusClientClosed {
+			return // handled already: the request logger calls this first
+		}
+		s.logFailure(c, slog.LevelDebug, "request aborted by the client", err)
+		if c.Response().Committed {
+			// Only for the access line: the answer has started already.
+			c.Response().Status = statusClientClosed
+			return
+		}
+		_ = c.NoContent(statusClientClosed) // nobody reads it; the access line does
+		return
+	}
 	if c.Response().Committed {
 		return
 	}
 	status, body, internal := classify(err)
 	if internal {
-		s.log.ErrorContext(c.Request().Context(), "request failed",
-			slog.String("method", c.Request().Method), slog.String("uri", c.Request().RequestURI),
-			slog.String("request_id", c.Response().Header().Get(echo.HeaderXRequestID)),
-			slog.Any("error", err))
+		s.logFailure(c, slog.LevelError, "request failed", err)
 	}
 	if status == http.StatusUnauthorized {
 		c.Response().Header().Set("WWW-Authenticate", `Bearer realm="replaylab uploads"`)
@@ -103,9 +139,18 @@ func (s *server) handleError(err error, c echo.Context) {
 	default:
 		werr = s.render(c, status, "error", errorPage{page: page{Title: http.StatusText(status)}, Status: status, Body: body})
 	}
-	if werr != nil {
+	if werr != nil && !aborted(c, werr) {
 		s.log.WarnContext(c.Request().Context(), "write error response", slog.Any("error", werr))
 	}
+}
+
+// logFailure logs the error of a request with the request id the client
+// sees in X-Request-Id.
+func (s *server) logFailure(c echo.Context, level slog.Level, msg string, err error) {
+	s.log.LogAttrs(c.Request().Context(), level, msg,
+		slog.String("method", c.Request().Method), slog.String("uri", c.Request().RequestURI),
+		slog.String("request_id", c.Response().Header().Get(echo.HeaderXRequestID)),
+		slog.Any("error", err))
 }
 
 // isAPI reports whether a request is for the JSON API (or the health

@@ -19,6 +19,10 @@ import (
 // xssName is a bot name that runs code wherever it is not escaped.
 const xssName = `<img src=x onerror=alert(1)>`
 
+// testAddr is the address the fixture's server listens on, as far as its
+// Host checks know, and the Host of its scenarios' requests.
+const testAddr = "127.0.0.1:8080"
+
 // fixture is a server over a real SQLite file with a few River Toad matches
 // recorded by the built-in bots.
 type fixture struct {
@@ -42,6 +46,13 @@ func (s *syncBuffer) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.Write(p)
+}
+
+// Reset empties the buffer, so a test reads one request's lines.
+func (s *syncBuffer) Reset() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.b.Reset()
 }
 
 func (s *syncBuffer) String() string {
@@ -102,7 +113,7 @@ func newFixture(t testing.TB, configure func(*Config)) *fixture {
 	f.lost = ingest(t, f.db, recordToad(t, 2, "random", "random", `{"turns":30}`))
 	f.hostile = ingest(t, f.db, recordToad(t, 3, "astar", xssName, `{"turns":20}`))
 	f.fresh = recordToad(t, 4, "astar", "astar", `{"turns":25}`)
-	cfg := Config{DB: f.db, Log: slog.New(slog.NewTextHandler(f.log, nil))}
+	cfg := Config{DB: f.db, Log: slog.New(slog.NewTextHandler(f.log, &slog.HandlerOptions{Level: slog.LevelDebug})), Addr: testAddr}
 	if configure != nil {
 		configure(&cfg)
 	}
@@ -112,4 +123,18 @@ func newFixture(t testing.TB, configure func(*Config)) *fixture {
 	}
 	f.e = e
 	return f
+}
+
+// encodeFresh returns the fresh replay in its binary and text forms.
+func (f *fixture) encodeFresh(t testing.TB) (replay.Encoded, []byte) {
+	t.Helper()
+	enc, err := f.fresh.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := f.fresh.EncodeText()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return enc, text
 }

@@ -16,6 +16,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"runtime"
 	"strconv"
 
 	"github.com/labstack/echo/v4"
@@ -32,9 +33,23 @@ type Config struct {
 	// the only large one; a larger body is answered with 413.
 	MaxUpload int64
 	// UploadToken, when not empty, must come with every upload, as
-	// "Authorization: Bearer TOKEN" or the form field "token". Empty means
-	// anyone who can reach the server may upload.
+	// "Authorization: Bearer TOKEN" or the form field "token" placed before
+	// the replay file. Empty means anyone who can reach the server may
+	// upload.
 	UploadToken string
+	// Addr is the address the server listens on, as net.Listener.Addr
+	// gives it (the real port, never 0). Only its names are served: the
+	// loopback names on a loopback address, that address on another one,
+	// the loopback names and any IP address on a wildcard one (0.0.0.0,
+	// [::]). Any other Host gets 421, which defeats DNS rebinding.
+	Addr string
+	// PublicURLs are further addresses users reach the server by, such as
+	// a reverse proxy's "https://replays.example.org": their hosts are
+	// served and their origins may upload.
+	PublicURLs []string
+	// MaxRegenerations bounds the uploads regenerated at once; more get
+	// 503 with Retry-After. Zero means the number of CPUs.
+	MaxRegenerations int
 }
 
 // DefaultMaxUpload is the limit when Config.MaxUpload is zero: far above
@@ -56,7 +71,9 @@ type server struct {
 	tpl         *templates
 	maxUpload   int64
 	uploadToken string
-	summaries   summaryCache
+	// regenerations are the slots of uploads being regenerated.
+	regenerations slots
+	summaries     summaryCache
 }
 
 // New builds the dashboard's router: middleware, pages, API and assets. It
@@ -71,11 +88,19 @@ func New(cfg Config) (*echo.Echo, error) {
 	if cfg.MaxUpload <= 0 {
 		cfg.MaxUpload = DefaultMaxUpload
 	}
+	if cfg.MaxRegenerations <= 0 {
+		cfg.MaxRegenerations = runtime.NumCPU()
+	}
+	guard, err := newHostGuard(cfg.Addr, cfg.PublicURLs)
+	if err != nil {
+		return nil, err
+	}
 	tpl, err := parseTemplates()
 	if err != nil {
 		return nil, err
 	}
-	s := &server{db: cfg.DB, log: cfg.Log, tpl: tpl, maxUpload: cfg.MaxUpload, uploadToken: cfg.UploadToken}
+	s := &server{db: cfg.DB, log: cfg.Log, tpl: tpl, maxUpload: cfg.MaxUpload, uploadToken: cfg.UploadToken,
+		regenerations: make(slots, cfg.MaxRegenerations)}
 
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
@@ -100,7 +125,10 @@ func New(cfg Config) (*echo.Echo, error) {
 			ReferrerPolicy:        "same-origin",
 			ContentSecurityPolicy: csp,
 		}),
-		middleware.BodyLimit(strconv.FormatInt(cfg.MaxUpload, 10)),
+		// Before any handler, so a refused request reads nothing. The
+		// upload caps its own body (see upload).
+		guard.checkHost,
+		guard.checkOrigin,
 		middleware.GzipWithConfig(middleware.GzipConfig{MinLength: 1024}),
 	)
 	s.routes(e)
@@ -151,11 +179,21 @@ func cacheFor(maxAge int) echo.MiddlewareFunc {
 	}
 }
 
-// logRequest writes one slog line per request.
+// logRequest writes one slog line per request: at debug level for an
+// answered request or a client that went away (499), so that a normal run
+// is quiet; info for a refused one (4xx: a bad upload, a missing token, a
+// cross-site write, a foreign Host); warn for a busy server (503); error
+// for any other server fault.
 func (s *server) logRequest(c echo.Context, v middleware.RequestLoggerValues) error {
-	level := slog.LevelInfo
-	if v.Status >= 500 {
+	level := slog.LevelDebug
+	switch {
+	case v.Status == statusClientClosed:
+	case v.Status == http.StatusServiceUnavailable:
+		level = slog.LevelWarn
+	case v.Status >= 500:
 		level = slog.LevelError
+	case v.Status >= 400:
+		level = slog.LevelInfo
 	}
 	s.log.LogAttrs(c.Request().Context(), level, "request",
 		slog.String("method", v.Method), slog.String("uri", v.URI), slog.Int("status", v.Status),

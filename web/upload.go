@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/subtle"
 	"errors"
+	"fmt"
 	"io"
 	"mime"
 	"mime/multipart"
@@ -16,26 +17,42 @@ import (
 	"github.com/replaylab/replaylab/store"
 )
 
+// maxTokenField bounds the form's token field; a real token is far shorter.
+const maxTokenField = 1 << 10
+
 // upload stores the replay of a request: the raw body, or the file field
 // "replay" of a multipart form. It regenerates the match before storing
 // it, so a replay that does not regenerate is refused with its turn and
 // line, and returns the match id and whether it is new.
+//
+// Nothing is buffered before the upload is authorized (see openReplay),
+// the body is read through a cap of the server's MaxUpload, and the
+// reading, regeneration and storing of a replay hold one of the server's
+// regeneration slots: when none is free the upload is refused with 503.
 func (s *server) upload(c echo.Context) (id string, created bool, err error) {
-	body, err := io.ReadAll(io.LimitReader(c.Request().Body, s.maxUpload+1))
+	r := c.Request()
+	if r.ContentLength > s.maxUpload {
+		return "", false, s.tooLarge()
+	}
+	// The ResponseWriter lets MaxBytesReader close the connection after
+	// the answer to an oversized body, instead of reading it all.
+	body := &bodyReader{r: http.MaxBytesReader(c.Response().Writer, r.Body, s.maxUpload)}
+	src, err := s.openReplay(r, body)
 	if err != nil {
-		// The body-limit middleware reports an oversized body as a 413
-		// *echo.HTTPError from Read; pass it on as it is.
-		return "", false, err
+		return "", false, s.bodyFault(body, err)
 	}
-	if int64(len(body)) > s.maxUpload {
-		return "", false, echo.ErrStatusRequestEntityTooLarge
-	}
-	data, formToken, err := replayFromBody(c.Request().Header.Get(echo.HeaderContentType), body)
+	release, err := s.regenerations.take()
 	if err != nil {
+		c.Response().Header().Set("Retry-After", retryAfter)
 		return "", false, err
 	}
-	if err := s.authorize(c, formToken); err != nil {
-		return "", false, err
+	defer release()
+	data, err := readAll(src, min(r.ContentLength, s.maxUpload))
+	if err != nil {
+		return "", false, s.bodyFault(body, err)
+	}
+	if err := r.Context().Err(); err != nil {
+		return "", false, err // the client is gone: do not regenerate for nobody
 	}
 	l, err := replay.Decode(data)
 	if err != nil {
@@ -54,54 +71,69 @@ func (s *server) upload(c echo.Context) (id string, created bool, err error) {
 		}
 		return "", false, err
 	}
-	created, err = s.db.Ingest(c.Request().Context(), rec)
+	created, err = s.db.Ingest(r.Context(), rec)
 	return rec.ID, created, err
 }
 
-// replayFromBody returns the replay bytes of a request body and, for a
-// form, its "token" field.
-func replayFromBody(contentType string, body []byte) (data []byte, token string, err error) {
-	mediaType, params, _ := mime.ParseMediaType(contentType)
-	if mediaType != "multipart/form-data" {
-		return body, "", nil
+// openReplay checks the upload token and returns the reader of the replay
+// in the body. The token of the Authorization header is checked before any
+// byte of the body is read. A form without that header must carry its
+// token field before its replay file (the dashboard's form does): the
+// parts are read in order and the replay is refused, unread, when the
+// token has not come yet. Other form fields are skipped as they stream by.
+func (s *server) openReplay(r *http.Request, body io.Reader) (io.Reader, error) {
+	header := r.Header.Get(echo.HeaderAuthorization)
+	mediaType, params, _ := mime.ParseMediaType(r.Header.Get(echo.HeaderContentType))
+	if mediaType != "multipart/form-data" || header != "" {
+		if err := s.authorize(header, ""); err != nil {
+			return nil, err
+		}
+		if mediaType != "multipart/form-data" {
+			return body, nil
+		}
 	}
-	mr := multipart.NewReader(bytes.NewReader(body), params["boundary"])
+	authorized := s.uploadToken == "" || header != ""
+	mr := multipart.NewReader(body, params["boundary"])
 	for {
 		part, err := mr.NextPart()
 		if err == io.EOF {
-			break
+			return nil, badInput(`the form has no "replay" file field`)
 		}
 		if err != nil {
-			return nil, "", badInput("malformed multipart form: %v", err)
-		}
-		// The whole body is in memory and bounded already, so reading a
-		// part cannot exceed the limit.
-		value, err := io.ReadAll(part)
-		if err != nil {
-			return nil, "", badInput("malformed multipart form: %v", err)
+			return nil, badInput("malformed multipart form: %s", quoteShort(err.Error()))
 		}
 		switch part.FormName() {
 		case "replay":
-			data = value
+			if !authorized {
+				return nil, echo.NewHTTPError(http.StatusUnauthorized,
+					"uploads need a token: send Authorization: Bearer TOKEN, or the form field token before the replay file")
+			}
+			return part, nil
 		case "token":
-			token = strings.TrimSpace(string(value))
+			if authorized {
+				continue
+			}
+			value, err := io.ReadAll(io.LimitReader(part, maxTokenField))
+			if err != nil {
+				return nil, badInput("malformed multipart form: %s", quoteShort(err.Error()))
+			}
+			if err := s.authorize("", strings.TrimSpace(string(value))); err != nil {
+				return nil, err
+			}
+			authorized = true
 		}
 	}
-	if data == nil {
-		return nil, "", badInput(`the form has no "replay" file field`)
-	}
-	return data, token, nil
 }
 
 // authorize checks the upload token when the server has one: from the
 // Authorization header, or else the form field.
-func (s *server) authorize(c echo.Context, formToken string) error {
+func (s *server) authorize(header, formToken string) error {
 	if s.uploadToken == "" {
 		return nil
 	}
 	got := formToken
-	if h := c.Request().Header.Get(echo.HeaderAuthorization); h != "" {
-		scheme, token, _ := strings.Cut(h, " ")
+	if header != "" {
+		scheme, token, _ := strings.Cut(header, " ")
 		if !strings.EqualFold(scheme, "Bearer") {
 			return echo.NewHTTPError(http.StatusUnauthorized, "the Authorization header must be: Bearer TOKEN")
 		}
@@ -116,6 +148,89 @@ func (s *server) authorize(c echo.Context, formToken string) error {
 		return echo.NewHTTPError(http.StatusUnauthorized, "wrong upload token")
 	}
 	return nil
+}
+
+// bodyReader remembers the first error reading a request body, so that a
+// failure downstream (a multipart parse, a short read) is reported as what
+// it is: a body over the limit or a client that went away.
+type bodyReader struct {
+	r   io.Reader
+	err error
+}
+
+func (b *bodyReader) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	if err != nil && err != io.EOF && b.err == nil {
+		b.err = err
+	}
+	return n, err
+}
+
+// bodyFault returns err, or what went wrong reading the body if anything
+// did: 413 for a body over the limit, an abort for a client that stopped
+// sending.
+func (s *server) bodyFault(body *bodyReader, err error) error {
+	var tooBig *http.MaxBytesError
+	switch {
+	case body.err == nil:
+		return err
+	case errors.As(body.err, &tooBig):
+		return s.tooLarge()
+	default:
+		return &abortError{fmt.Errorf("read body: %w", body.err)}
+	}
+}
+
+// tooLarge is the answer to a body over the limit, which it states.
+func (s *server) tooLarge() error {
+	return echo.NewHTTPError(http.StatusRequestEntityTooLarge,
+		fmt.Sprintf("upload larger than %s (the server's --max-upload)", formatSize(s.maxUpload)))
+}
+
+// formatSize writes n bytes in the largest binary unit that divides it.
+func formatSize(n int64) string {
+	for _, u := range []struct {
+		size int64
+		name string
+	}{{1 << 30, "GiB"}, {1 << 20, "MiB"}, {1 << 10, "KiB"}} {
+		if n%u.size == 0 {
+			return fmt.Sprintf("%d %s", n/u.size, u.name)
+		}
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// readAll reads r to its end, allocating once when size, the expected
+// length, is known.
+func readAll(r io.Reader, size int64) ([]byte, error) {
+	var b bytes.Buffer
+	if size > 0 {
+		b.Grow(int(size) + bytes.MinRead)
+	}
+	_, err := b.ReadFrom(r)
+	return b.Bytes(), err
+}
+
+// retryAfter is the Retry-After of a 503, in seconds: a regeneration
+// takes milliseconds for an ordinary match.
+const retryAfter = "1"
+
+// slots bounds how many uploads regenerate at once. Taking one never
+// waits: a busy server says so at once rather than queueing without end.
+type slots chan struct{}
+
+// errBusy is the answer when every regeneration slot is taken.
+var errBusy = echo.NewHTTPError(http.StatusServiceUnavailable,
+	"the server is regenerating as many uploads as it allows (--max-regenerations); retry shortly")
+
+// take returns the release of a free slot, or errBusy.
+func (s slots) take() (release func(), err error) {
+	select {
+	case s <- struct{}{}:
+		return func() { <-s }, nil
+	default:
+		return nil, errBusy
+	}
 }
 
 // uploadAnswer is the API's answer to an accepted upload.

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"runtime"
 	"time"
 
 	"github.com/labstack/gommon/bytes"
@@ -23,8 +24,10 @@ import (
 const tokenEnv = "REPLAYLAB_UPLOAD_TOKEN"
 
 type serveFlags struct {
-	addr, dbPath, maxUpload, token string
-	demo, allowAnonymous           bool
+	addr, dbPath, maxUpload, token, logLevel string
+	publicURLs                               []string
+	maxRegenerations                         int
+	demo, allowAnonymous                     bool
 }
 
 func newServeCmd() *cobra.Command {
@@ -41,9 +44,20 @@ of every game; a database that already has matches is left as it is.
 Uploads need a token when the server listens on an address other than
 loopback: --upload-token or ` + tokenEnv + `, sent as
 "Authorization: Bearer TOKEN" or the upload form's token field. Without one
-such a server refuses to start unless --allow-anonymous-upload is given.`,
+such a server refuses to start unless --allow-anonymous-upload is given.
+
+Only the names of the listening address are served, so that no other site
+can reach the dashboard through DNS rebinding: 127.0.0.1, localhost and
+[::1] on a loopback address, the address itself on another one, and on a
+wildcard address (0.0.0.0, [::]) the loopback names and any IP address.
+Any other Host gets 421: give each name users reach the server by with
+--public-url (a reverse proxy's address too). Uploads sent by the page of
+another site (Sec-Fetch-Site other than same-origin or none, or an Origin
+that is neither the server's nor a --public-url) get 403; curl and scripts,
+which send neither header, are not affected.`,
 		Example: `  replaylab serve --demo
-  ` + tokenEnv + `=s3cret replaylab serve --addr 0.0.0.0:8080 --db matches.db`,
+  ` + tokenEnv + `=s3cret replaylab serve --addr 0.0.0.0:8080 --db matches.db \
+    --public-url http://replays.lan:8080`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if f.token == "" {
@@ -59,6 +73,9 @@ such a server refuses to start unless --allow-anonymous-upload is given.`,
 	fl.StringVar(&f.maxUpload, "max-upload", "16MiB", "largest request body (uploaded replay) accepted; larger gets 413")
 	fl.StringVar(&f.token, "upload-token", "", "token uploads must carry (default $"+tokenEnv+")")
 	fl.BoolVar(&f.allowAnonymous, "allow-anonymous-upload", false, "allow uploads without a token on a non-loopback address")
+	fl.StringSliceVar(&f.publicURLs, "public-url", nil, "`URL` users reach the server by, such as https://replays.example.org (repeatable or comma-separated): its host is served and its origin may upload")
+	fl.IntVar(&f.maxRegenerations, "max-regenerations", runtime.NumCPU(), "uploads regenerated at once; more get 503 with Retry-After")
+	fl.StringVar(&f.logLevel, "log-level", "info", "least important log lines shown: debug (one line per request), info, warn or error")
 	return cmd
 }
 
@@ -89,26 +106,37 @@ func serve(ctx context.Context, f *serveFlags, stdout, stderr io.Writer) error {
 	if !loopback && f.token == "" && !f.allowAnonymous {
 		return fmt.Errorf("%s is reachable from other machines: give an --upload-token (or set %s), or --allow-anonymous-upload to let anyone upload", f.addr, tokenEnv)
 	}
-	log := slog.New(slog.NewTextHandler(stderr, nil))
+	if f.maxRegenerations < 1 {
+		return fmt.Errorf("--max-regenerations %d: want at least 1", f.maxRegenerations)
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(f.logLevel)); err != nil {
+		return fmt.Errorf("--log-level %q: want debug, info, warn or error", f.logLevel)
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 
 	db, err := store.Open(ctx, f.dbPath)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
+	// The listener comes before the handler, whose Host checks need the
+	// real port (--addr may say 0); connections wait in its backlog until
+	// the server starts.
+	ln, err := net.Listen("tcp", f.addr)
+	if err != nil {
+		return err
+	}
+	defer ln.Close()
+	handler, err := web.New(web.Config{DB: db, Log: log, MaxUpload: maxUpload, UploadToken: f.token,
+		Addr: ln.Addr().String(), PublicURLs: f.publicURLs, MaxRegenerations: f.maxRegenerations})
+	if err != nil {
+		return err
+	}
 	if f.demo {
 		if err := fillDemo(ctx, db, stdout, stderr); err != nil {
 			return err
 		}
-	}
-	handler, err := web.New(web.Config{DB: db, Log: log, MaxUpload: maxUpload, UploadToken: f.token})
-	if err != nil {
-		return err
-	}
-
-	ln, err := net.Listen("tcp", f.addr)
-	if err != nil {
-		return err
 	}
 	srv := &http.Server{
 		Handler:           handler,

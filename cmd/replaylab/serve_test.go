@@ -49,6 +49,9 @@ func TestServeRefuses(t *testing.T) {
 		{"open address without token", []string{"--addr", "0.0.0.0:0"}, "--upload-token"},
 		{"bad upload limit", []string{"--max-upload", "lots"}, "--max-upload"},
 		{"bad address", []string{"--addr", "nowhere"}, "--addr"},
+		{"bad log level", []string{"--log-level", "loud"}, "--log-level"},
+		{"no regeneration", []string{"--max-regenerations", "0"}, "--max-regenerations"},
+		{"public url with a path", []string{"--public-url", "https://replays.example.org/dash"}, "--public-url"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -84,10 +87,10 @@ func (l *lockedBuffer) String() string {
 
 // startServe runs "replaylab serve" until the returned stop is called, and
 // returns the URL it listens on.
-func startServe(t *testing.T, args ...string) (base string, stdout *lockedBuffer, stop func() int) {
+func startServe(t *testing.T, args ...string) (base string, stdout, stderr *lockedBuffer, stop func() int) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	stdout, stderr := &lockedBuffer{}, &lockedBuffer{}
+	stdout, stderr = &lockedBuffer{}, &lockedBuffer{}
 	done := make(chan int, 1)
 	go func() {
 		done <- run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...), nil, stdout, stderr)
@@ -112,7 +115,7 @@ func startServe(t *testing.T, args ...string) (base string, stdout *lockedBuffer
 			t.Fatalf("serve did not start; stdout %s stderr %s", stdout.String(), stderr.String())
 		}
 	}
-	return base, stdout, func() int {
+	return base, stdout, stderr, func() int {
 		cancel()
 		select {
 		case code := <-done:
@@ -141,7 +144,7 @@ func getJSON(t *testing.T, url string, v any) {
 
 func TestServeDemo(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "demo.db")
-	base, stdout, stop := startServe(t, "--demo", "--db", db)
+	base, stdout, _, stop := startServe(t, "--demo", "--db", db)
 	var list struct{ Total int }
 	getJSON(t, base+"/api/v1/matches", &list)
 	if want := len(demoPlan()); list.Total != want {
@@ -163,7 +166,7 @@ func TestServeDemo(t *testing.T) {
 	}
 
 	// A database with matches is never touched by --demo.
-	base, stdout, stop = startServe(t, "--demo", "--db", db)
+	base, stdout, _, stop = startServe(t, "--demo", "--db", db)
 	getJSON(t, base+"/api/v1/matches", &list)
 	if want := len(demoPlan()); list.Total != want {
 		t.Errorf("second --demo: %d matches, want still %d", list.Total, want)
@@ -176,7 +179,7 @@ func TestServeDemo(t *testing.T) {
 
 func TestServeUploadTokenFromEnv(t *testing.T) {
 	t.Setenv(tokenEnv, "from-env")
-	base, _, stop := startServe(t, "--db", filepath.Join(t.TempDir(), "t.db"))
+	base, _, _, stop := startServe(t, "--db", filepath.Join(t.TempDir(), "t.db"))
 	defer stop()
 	res, err := http.Post(base+"/api/v1/replays", "application/octet-stream", strings.NewReader("x"))
 	if err != nil {
@@ -185,5 +188,67 @@ func TestServeUploadTokenFromEnv(t *testing.T) {
 	res.Body.Close()
 	if res.StatusCode != http.StatusUnauthorized {
 		t.Errorf("upload without the token: got %s, want 401", res.Status)
+	}
+}
+
+// TestServeHosts serves the listener's names and --public-url's only,
+// refuses a cross-site upload, and logs requests at debug level only.
+func TestServeHosts(t *testing.T) {
+	base, _, stderr, stop := startServe(t, "--db", filepath.Join(t.TempDir(), "h.db"), "--public-url", "https://replays.example.org")
+	defer stop()
+	port := base[strings.LastIndex(base, ":")+1:]
+	tests := []struct {
+		name, method, host string
+		header             map[string]string
+		want               int
+	}{
+		{"evil host", http.MethodGet, "evil.example:" + port, nil, http.StatusMisdirectedRequest},
+		{"evil host without port", http.MethodGet, "evil.example", nil, http.StatusMisdirectedRequest},
+		{"localhost", http.MethodGet, "localhost:" + port, nil, http.StatusOK},
+		{"127.0.0.1", http.MethodGet, "127.0.0.1:" + port, nil, http.StatusOK},
+		{"public url", http.MethodGet, "replays.example.org", nil, http.StatusOK},
+		{"cross-site upload", http.MethodPost, "127.0.0.1:" + port,
+			map[string]string{"Origin": "http://evil.example", "Sec-Fetch-Site": "cross-site"}, http.StatusForbidden},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			url := base + "/api/v1/games"
+			if tt.method == http.MethodPost {
+				url = base + "/api/v1/replays"
+			}
+			req, err := http.NewRequest(tt.method, url, strings.NewReader("x"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Host = tt.host
+			for k, v := range tt.header {
+				req.Header.Set(k, v)
+			}
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Body.Close()
+			if res.StatusCode != tt.want {
+				t.Errorf("%s with Host %s: got %s, want %d", tt.method, tt.host, res.Status, tt.want)
+			}
+		})
+	}
+	log := stderr.String()
+	if strings.Contains(log, "status=200") {
+		t.Errorf("answered requests were logged at the default level:\n%s", log)
+	}
+	if !strings.Contains(log, "level=INFO msg=request method=GET uri=/api/v1/games status=421") {
+		t.Errorf("a refused request was not logged at info level:\n%s", log)
+	}
+}
+
+func TestServeLogLevelDebug(t *testing.T) {
+	base, _, stderr, stop := startServe(t, "--db", filepath.Join(t.TempDir(), "d.db"), "--log-level", "debug")
+	defer stop()
+	var games []any
+	getJSON(t, base+"/api/v1/games", &games)
+	if log := stderr.String(); !strings.Contains(log, "level=DEBUG msg=request method=GET uri=/api/v1/games status=200") {
+		t.Errorf("--log-level debug did not log the request:\n%s", log)
 	}
 }
