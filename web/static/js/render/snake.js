@@ -271,9 +271,12 @@
     if (st.flying_pills) things.push(count(st.flying_pills, 'flying pill'));
     status.textContent = round + ' · ' + clock + ' · ' + things.join(', ');
 
+    // The toggle event arrives a task after a click, so a turn drawn in
+    // between would miss it: read the open state off the rows being replaced.
+    var shown = container.querySelector('details.glyphs');
+    if (shown) showGlyphs = shown.open;
     var raw = html('details', 'glyphs');
     raw.open = showGlyphs;
-    raw.addEventListener('toggle', function () { showGlyphs = raw.open; });
     raw.appendChild(html('summary', '', 'Board as the bots receive it (glyphs, every snake in enemy glyphs)'));
     raw.appendChild(html('pre', '', (st.board || []).join('\n')));
 
