@@ -100,5 +100,3 @@ func BenchmarkAtan(b *testing.B) {
 }
 
 func BenchmarkAtan2(b *testing.B) { benchMath(b, "Atan2", Atan2, math.Atan2) }
-
-func BenchmarkPow(b *testing.B) { benchMath(b, "Pow", Pow, math.Pow) }

@@ -24,8 +24,7 @@ type mathFunc struct {
 
 	// maxULP bounds the distance to the math package, in ulps (difference
 	// of the ordered bit patterns). Our functions are within maxRefULP of
-	// the exact result and math's are within about 1 ulp, so 1 suffices;
-	// math.Pow is looser.
+	// the exact result and math's are within about 1 ulp, so 1 suffices.
 	maxULP uint64
 	// maxRefULP bounds the error against the exact result, in ulps of the
 	// result (0.5 is correct rounding). These are the bounds stated in the
@@ -42,11 +41,9 @@ const (
 //   - on amd64, math.Exp returns +Inf from x ≈ 709.44 on, below the true
 //     overflow threshold 709.78;
 //   - on amd64, math.Log of a subnormal x is wrong (-709.08 for 1e-310
-//     instead of -713.80);
-//   - math.Pow accumulates roundings: 3-4 ulp for x in [0.5, 2] and
-//     |y| <= 4, thousands of ulps for x near 1 and huge y.
+//     instead of -713.80).
 //
-// The sweeps avoid the first two regions; the math/big reference covers them.
+// The sweeps avoid those regions; the math/big reference covers them.
 var mathFuncs = []mathFunc{
 	{
 		name: "Exp", f: unary(Exp), std: unary(math.Exp), ref: refUnary(refExp),
@@ -85,12 +82,6 @@ var mathFuncs = []mathFunc{
 		sweep:  atan2Args,
 		full:   atan2Args,
 		maxULP: 1, maxRefULP: 0.51,
-	},
-	{
-		name: "Pow", f: Pow, std: math.Pow, ref: refPowSigned,
-		sweep:  powSmallArgs,
-		full:   powArgs,
-		maxULP: 3, maxRefULP: 0.6,
 	},
 }
 
@@ -244,35 +235,6 @@ func atan2Args(r *Rand) (y, x float64) {
 	return y, x
 }
 
-// powArgs draws x > 0 log-uniform and y with |y ln x| < 700, a few with x
-// near 1 and large y, and some negative x with integer y.
-func powArgs(r *Rand) (x, y float64) {
-	switch r.IntN(3) {
-	case 0:
-		x = logUniform(-1022, 1023, false)(r)
-	case 1:
-		x = nearOne(r)
-	default:
-		x = -logUniform(-20, 20, false)(r)
-	}
-	l := math.Abs(Log(math.Abs(x)))
-	if l == 0 { // x rounded to 1
-		l = 1
-	}
-	y = (float64(1400*r.Float64()) - 700) / l
-	if x < 0 || r.IntN(4) == 0 {
-		y = math.Trunc(y)
-	}
-	return x, y
-}
-
-// powSmallArgs draws x in [0.5, 2) and |y| <= 4, where math.Pow is within
-// about 3 ulp: it rounds y*log(x) and multiplies once per bit of the
-// integer part of y, so its error grows with |y log x|.
-func powSmallArgs(r *Rand) (x, y float64) {
-	return uniform(0.5, 2)(r), uniform(-4, 4)(r)
-}
-
 func refAtan2(y, x float64) *big.Float {
 	a := refAtan(newBig().Quo(bigOf(y), bigOf(x)))
 	if x < 0 {
@@ -282,12 +244,4 @@ func refAtan2(y, x float64) *big.Float {
 		return a.Add(a, refPi())
 	}
 	return a
-}
-
-func refPowSigned(x, y float64) *big.Float {
-	p := refPow(math.Abs(x), y)
-	if x < 0 && isOddInt(y) {
-		p.Neg(p)
-	}
-	return p
 }
