@@ -6,7 +6,7 @@
 //
 // The distributions (NormFloat64, Normal, LogNormal, Shuffle, Perm) document
 // the exact order of their draws, and the math functions (Exp, Log, Sin, Cos,
-// Atan, Atan2) are written here from +, -, *, / and exactly rounded helpers
+// Atan2) are written here from +, -, *, / and exactly rounded helpers
 // such as math.Sqrt and math.Floor, with errors near half an ulp: each is at
 // most 1 ulp from the math package where that is accurate, as the tests
 // check over 200,000 arguments per function.
