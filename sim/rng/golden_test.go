@@ -44,7 +44,6 @@ var streams = []stream{
 	{"IntRange(-5,5)", func(r *Rand) string { return strconv.Itoa(r.IntRange(-5, 5)) }},
 	{"Float64", func(r *Rand) string { return hexFloat(r.Float64()) }},
 	{"NormFloat64", func(r *Rand) string { return hexFloat(r.NormFloat64()) }},
-	{"Normal(10,3)", func(r *Rand) string { return hexFloat(r.Normal(10, 3)) }},
 	{"LogNormal(1,0.5)", func(r *Rand) string { return hexFloat(r.LogNormal(1, 0.5)) }},
 	{"Perm(10)", func(r *Rand) string { return fmt.Sprint(r.Perm(10)) }},
 }

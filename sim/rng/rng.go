@@ -4,12 +4,12 @@
 // library's generators and distributions may change between releases, and its
 // transcendental functions differ in the last bits between CPUs.
 //
-// The distributions (NormFloat64, Normal, LogNormal, Shuffle, Perm) document
-// the exact order of their draws, and the math functions (Exp, Log, Sin, Cos,
-// Atan2) are written here from +, -, *, / and exactly rounded helpers
-// such as math.Sqrt and math.Floor, with errors near half an ulp: each is at
-// most 1 ulp from the math package where that is accurate, as the tests
-// check over 200,000 arguments per function.
+// The distributions (NormFloat64, LogNormal, Shuffle, Perm) document the
+// exact order of their draws, and the math functions (Exp, Log, Sin, Cos,
+// Atan2) are written here from +, -, *, / and exactly rounded helpers such
+// as math.Sqrt and math.Floor, with errors near half an ulp: each is at most
+// 1 ulp from the math package where that is accurate, as the tests check
+// over 200,000 arguments per function.
 // Bit-identical results on amd64 (GOAMD64=v1 or v3) and arm64 depend on one
 // rule: a product that feeds a sum is rounded explicitly, float64(x*y) + z,
 // because the compiler may otherwise fuse it into an FMA instruction.
