@@ -26,19 +26,11 @@ type Rand struct{ s [4]uint64 }
 // as the xoshiro authors recommend. Every seed, including 0, is valid.
 func New(seed uint64) *Rand {
 	r := &Rand{}
-	r.Seed(seed)
-	return r
-}
-
-// Seed resets the generator to the stream of seed.
-func (r *Rand) Seed(seed uint64) {
 	for i := range r.s {
 		seed += 0x9e3779b97f4a7c15
-		z := seed
-		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-		z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-		r.s[i] = z ^ (z >> 31)
+		r.s[i] = mix(seed)
 	}
+	return r
 }
 
 // Uint64 returns the next 64 random bits.
@@ -93,7 +85,12 @@ func (r *Rand) Float64() float64 {
 // round) from a match seed and a key, so consumers of one match seed never
 // share or disturb each other's draws.
 func SubSeed(seed, key uint64) uint64 {
-	z := seed ^ (key+1)*0x9e3779b97f4a7c15
+	return mix(seed ^ (key+1)*0x9e3779b97f4a7c15)
+}
+
+// mix is splitmix64's output function: it scrambles a 64-bit value so
+// that nearby inputs give unrelated outputs.
+func mix(z uint64) uint64 {
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
 	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
 	return z ^ (z >> 31)
