@@ -85,7 +85,7 @@ type botBoard struct {
 	cells []glyphInfo
 }
 
-// parseBoard reads a View's board; false if it is not a square of glyphs.
+// parse reads a View's board; false if it is not a square of glyphs.
 func (b *botBoard) parse(board string) bool {
 	b.cells = b.cells[:0]
 	for _, r := range board {
@@ -122,19 +122,7 @@ func (b *botBoard) step(c int, d int8) int {
 	return y*b.n + x
 }
 
-// armDir maps an arm bit to its direction.
-func armDir(a int) int8 {
-	switch a {
-	case armUp:
-		return up
-	case armDown:
-		return down
-	case armLeft:
-		return left
-	}
-	return right
-}
-
+// dirArm maps a direction to its arm bit.
 var dirArm = [4]int{armUp, armDown, armLeft, armRight}
 
 // ownHead finds the bot's moving head, or -1 when it sleeps or is dead.
