@@ -380,7 +380,8 @@ func (b *board) safeRadius(r int) float64 {
 	if float64(r) < start {
 		return 0
 	}
-	p := (float64(r) - start) / (float64(b.v.MaxRounds)*lavaEnd - start)
+	end := float64(float64(b.v.MaxRounds) * lavaEnd)
+	p := (float64(r) - start) / (end - start)
 	p = min(max(p, 0), 1)
 	return max(float64(center*(1-p)), minSafeRadius)
 }
