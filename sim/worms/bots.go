@@ -167,68 +167,96 @@ func (tacticalBot) Act(view any) string {
 // counter ticks down once before commands run).
 func inert(w *ViewWorm) bool { return w.RoundsUntilUnfrozen >= 2 }
 
-// attack returns w's best attack command and its value, 0 for none.
+// attack returns w's best attack command and its value, 0 for none: a
+// snowball, else a banana worth more, else a shot.
 func (b *board) attack(w *ViewWorm) (string, int) {
-	x, y := w.Position.X, w.Position.Y
 	best, bestVal := "", 0
+	x, y := w.Position.X, w.Position.Y
 	if sb := w.Snowballs; sb != nil && sb.Count > 0 {
-		for ty := y - 5; ty <= y+5; ty++ {
-			for tx := x - 5; tx <= x+5; tx++ {
-				if !onMap(tx, ty) || !inThrowRange(x, y, tx, ty, 5) || b.at(tx, ty) == deepSpace {
-					continue
-				}
-				val := 0
-				for _, e := range b.enemy {
-					if chebyshev(e.Position.X, e.Position.Y, tx, ty) <= 1 {
-						if e.RoundsUntilUnfrozen <= 1 {
-							val += 30
-						}
-					}
-				}
-				if chebyshev(x, y, tx, ty) <= 1 || b.friendNear(tx, ty, 1) {
-					val = 0
-				}
-				if val > bestVal {
-					best, bestVal = coord("snowball", tx, ty), val
-				}
-			}
-		}
+		best, bestVal = b.bestThrow("snowball", x, y, snowballRange, b.snowballValue)
 	}
 	if bb := w.BananaBombs; bb != nil && bb.Count > 0 {
-		for ty := y - 5; ty <= y+5; ty++ {
-			for tx := x - 5; tx <= x+5; tx++ {
-				if !onMap(tx, ty) || !inThrowRange(x, y, tx, ty, 5) || b.at(tx, ty) == deepSpace {
-					continue
-				}
-				val := 0
-				for _, e := range b.enemy {
-					if d := sq(e.Position.X-tx) + sq(e.Position.Y-ty); d <= 4 {
-						val += bananaDamageBySq[d]
-					}
-				}
-				if val < 13 {
-					continue
-				}
-				if d := sq(x-tx) + sq(y-ty); d <= 4 {
-					val -= 3 * bananaDamageBySq[d]
-				}
-				for _, f := range b.friend {
-					if d := sq(f.Position.X-tx) + sq(f.Position.Y-ty); d <= 4 {
-						val -= 3 * bananaDamageBySq[d]
-					}
-				}
-				if val > bestVal {
-					best, bestVal = coord("banana", tx, ty), val
-				}
-			}
+		if cmd, val := b.bestThrow("banana", x, y, bananaRange, b.bananaValue); val > bestVal {
+			best, bestVal = cmd, val
 		}
 	}
-	for _, d := range directions {
-		if b.lineHitsEnemy(x, y, d.dx, d.dy) && 8 > bestVal {
-			best, bestVal = "shoot "+d.name, 8
+	if cmd, ok := b.shot(w); ok && shotValue > bestVal {
+		best, bestVal = cmd, shotValue
+	}
+	return best, bestVal
+}
+
+// shotValue is what the bot makes of a shot that hits an enemy.
+const shotValue = 8
+
+// bestThrow returns the throw from (x, y) within range r that value rates
+// highest, the first one of the highest in row order, and its value; 0
+// when no throw is worth anything. Deep space swallows a throw, so it is
+// never a target.
+func (b *board) bestThrow(word string, x, y, r int, value func(x, y, tx, ty int) int) (string, int) {
+	best, bestVal := "", 0
+	for ty := y - r; ty <= y+r; ty++ {
+		for tx := x - r; tx <= x+r; tx++ {
+			if !onMap(tx, ty) || !inThrowRange(x, y, tx, ty, r) || b.at(tx, ty) == deepSpace {
+				continue
+			}
+			if val := value(x, y, tx, ty); val > bestVal {
+				best, bestVal = coord(word, tx, ty), val
+			}
 		}
 	}
 	return best, bestVal
+}
+
+// snowballValue rates a snowball from (x, y) at (tx, ty): 30 per enemy it
+// freezes that is not frozen beyond this round, 0 if it would freeze the
+// thrower or a friend.
+func (b *board) snowballValue(x, y, tx, ty int) int {
+	if chebyshev(x, y, tx, ty) <= 1 || b.friendNear(tx, ty, 1) {
+		return 0
+	}
+	val := 0
+	for _, e := range b.enemy {
+		if chebyshev(e.Position.X, e.Position.Y, tx, ty) <= 1 && e.RoundsUntilUnfrozen <= 1 {
+			val += 30
+		}
+	}
+	return val
+}
+
+// bananaValue rates a banana from (x, y) at (tx, ty): the damage to
+// enemies, when at least 13, less three times the damage to the thrower
+// and its friends; 0 below 13.
+func (b *board) bananaValue(x, y, tx, ty int) int {
+	val := 0
+	for _, e := range b.enemy {
+		if d := sq(e.Position.X-tx) + sq(e.Position.Y-ty); d <= 4 {
+			val += bananaDamageBySq[d]
+		}
+	}
+	if val < 13 {
+		return 0
+	}
+	if d := sq(x-tx) + sq(y-ty); d <= 4 {
+		val -= 3 * bananaDamageBySq[d]
+	}
+	for _, f := range b.friend {
+		if d := sq(f.Position.X-tx) + sq(f.Position.Y-ty); d <= 4 {
+			val -= 3 * bananaDamageBySq[d]
+		}
+	}
+	return val
+}
+
+// shot returns w's first shot, in the engine's order of directions, that
+// would hit an enemy.
+func (b *board) shot(w *ViewWorm) (string, bool) {
+	for _, d := range directions {
+		if b.lineHitsEnemy(w.Position.X, w.Position.Y, d.dx, d.dy) {
+			return "shoot " + d.name, true
+		}
+	}
+	return "", false
 }
 
 func sq(v int) int { return v * v }
