@@ -286,24 +286,52 @@ func (b *board) lineHitsEnemy(x, y, dx, dy int) bool {
 
 // approach steps toward the nearest cell from which an enemy can be shot
 // (through open cells), or toward the nearest enemy when none is open,
-// digging through dirt. Cells the lava will reach soon cost extra.
+// digging through dirt.
 func (b *board) approach(me *ViewWorm) string {
-	safe := b.safeRadius(b.v.CurrentRound + 3)
-	var cost [numCells]int
-	var from [numCells]int
-	for i := range cost {
-		cost[i] = 1 << 30
-	}
 	start := me.Position.Y*mapSize + me.Position.X
-	cost[start] = 0
-	from[start] = -1
+	var rt routes
+	b.findRoutes(start, &rt)
+	goal := b.firingCell(&rt)
+	if goal < 0 {
+		goal = b.cellNextToEnemy(&rt)
+	}
+	if goal < 0 || goal == start {
+		return b.fallback(me)
+	}
+	next := rt.firstStep(start, goal)
+	if next < 0 {
+		return b.fallback(me)
+	}
+	x, y := next%mapSize, next/mapSize
+	if b.cell[next] == dirt {
+		return coord("dig", x, y)
+	}
+	return coord("move", x, y)
+}
+
+// routes are the cheapest walks from one cell: cost[c] is the cost of
+// reaching c (1<<30 out of reach) and from[c] the cell before it on the
+// way (-1 for the start).
+type routes struct {
+	cost, from [numCells]int
+}
+
+// findRoutes fills rt with the cheapest walks from start, below a cost of
+// 64. Deep space and worms block; see stepCost for the rest.
+func (b *board) findRoutes(start int, rt *routes) {
+	safe := b.safeRadius(b.v.CurrentRound + 3)
+	for i := range rt.cost {
+		rt.cost[i] = 1 << 30
+	}
+	rt.cost[start] = 0
+	rt.from[start] = -1
 	// Dijkstra on small integer costs with a bucket queue.
 	buckets := make([][]int, 64)
 	buckets[0] = append(buckets[0], start)
 	for d := 0; d < len(buckets); d++ {
 		for k := 0; k < len(buckets[d]); k++ {
 			c := buckets[d][k]
-			if cost[c] != d {
+			if rt.cost[c] != d {
 				continue
 			}
 			cx, cy := c%mapSize, c/mapSize
@@ -313,25 +341,41 @@ func (b *board) approach(me *ViewWorm) string {
 					continue
 				}
 				n := ny*mapSize + nx
-				step := 1
-				switch t := b.cell[n]; {
-				case t == deepSpace, b.occ[n] != 0:
+				step, ok := b.stepCost(n, safe)
+				if !ok {
 					continue
-				case t == dirt:
-					step = 2
-				case t == lava:
-					step = 6
 				}
-				if safe > 0 && centreDist[n] > safe {
-					step += 4
-				}
-				if nd := d + step; nd < cost[n] && nd < len(buckets) {
-					cost[n], from[n] = nd, c
+				if nd := d + step; nd < rt.cost[n] && nd < len(buckets) {
+					rt.cost[n], rt.from[n] = nd, c
 					buckets[nd] = append(buckets[nd], n)
 				}
 			}
 		}
 	}
+}
+
+// stepCost is the cost of stepping into cell n, false where no worm can:
+// 1, 2 for dirt (a dig, then a move), 6 for lava, and 4 more beyond the
+// safe radius the lava will have shrunk to (0 for no lava).
+func (b *board) stepCost(n int, safe float64) (int, bool) {
+	step := 1
+	switch t := b.cell[n]; {
+	case t == deepSpace, b.occ[n] != 0:
+		return 0, false
+	case t == dirt:
+		step = 2
+	case t == lava:
+		step = 6
+	}
+	if safe > 0 && centreDist[n] > safe {
+		step += 4
+	}
+	return step, true
+}
+
+// firingCell is the cheapest cell to reach from which a shot along one of
+// the eight lines would hit an enemy through open cells, or -1.
+func (b *board) firingCell(rt *routes) int {
 	goal, goalCost := -1, 1<<30
 	for _, e := range b.enemy {
 		for _, dir := range directions {
@@ -340,8 +384,8 @@ func (b *board) approach(me *ViewWorm) string {
 				if !onMap(x, y) || !inThrowRange(x, y, e.Position.X, e.Position.Y, weaponRange) || !b.at(x, y).open() {
 					break
 				}
-				if c := y*mapSize + x; cost[c] < goalCost {
-					goal, goalCost = c, cost[c]
+				if c := y*mapSize + x; rt.cost[c] < goalCost {
+					goal, goalCost = c, rt.cost[c]
 				}
 				if b.occ[y*mapSize+x] != 0 {
 					break
@@ -349,30 +393,32 @@ func (b *board) approach(me *ViewWorm) string {
 			}
 		}
 	}
-	if goal < 0 {
-		for _, e := range b.enemy {
-			for _, dir := range directions {
-				x, y := e.Position.X+dir.dx, e.Position.Y+dir.dy
-				if onMap(x, y) && cost[y*mapSize+x] < goalCost {
-					goal, goalCost = y*mapSize+x, cost[y*mapSize+x]
-				}
+	return goal
+}
+
+// cellNextToEnemy is the cheapest cell to reach next to an enemy, or -1.
+func (b *board) cellNextToEnemy(rt *routes) int {
+	goal, goalCost := -1, 1<<30
+	for _, e := range b.enemy {
+		for _, dir := range directions {
+			x, y := e.Position.X+dir.dx, e.Position.Y+dir.dy
+			if onMap(x, y) && rt.cost[y*mapSize+x] < goalCost {
+				goal, goalCost = y*mapSize+x, rt.cost[y*mapSize+x]
 			}
 		}
 	}
-	if goal < 0 || goal == start {
-		return b.fallback(me)
-	}
-	for from[goal] != start {
-		goal = from[goal]
+	return goal
+}
+
+// firstStep is the cell after start on the way to goal, or -1.
+func (rt *routes) firstStep(start, goal int) int {
+	for rt.from[goal] != start {
+		goal = rt.from[goal]
 		if goal < 0 {
-			return b.fallback(me)
+			return -1
 		}
 	}
-	x, y := goal%mapSize, goal/mapSize
-	if b.cell[goal] == dirt {
-		return coord("dig", x, y)
-	}
-	return coord("move", x, y)
+	return goal
 }
 
 // fallback shoots toward the nearest enemy: always valid, so the streak
