@@ -27,6 +27,10 @@ const (
 	kEnemyBody
 )
 
+// enterable reports a cell a head may enter now without harm: free, food,
+// gold or a pill.
+func (k cellKind) enterable() bool { return k <= kFlying && k != kBlock }
+
 // glyphInfo is a glyph's kind and, for snake parts, its arms (the
 // neighbours it connects to) and a head's direction (noDir if it shows
 // none).
@@ -191,7 +195,7 @@ func (b *randomBot) Act(v any) string {
 	var dirs [4]int8
 	n := 0
 	for d := int8(0); d < 4; d++ {
-		if c := b.board.step(head, d); c >= 0 && b.board.cells[c].kind <= kFlying && b.board.cells[c].kind != kBlock {
+		if c := b.board.step(head, d); c >= 0 && b.board.cells[c].kind.enterable() {
 			dirs[n] = d
 			n++
 		}
@@ -288,12 +292,12 @@ func (b *greedyBot) markHeadOns() {
 // passable reports whether a path that has walked dist cells may enter
 // cell c.
 func (b *greedyBot) passable(c int, dist int) bool {
-	switch b.board.cells[c].kind {
-	case kFree, kApple, kGold, kFury, kFlying:
+	switch k := b.board.cells[c].kind; {
+	case k.enterable():
 		return !b.danger[c]
-	case kStone:
+	case k == kStone:
 		return b.fury && dist <= 1 || b.length >= 12 && !b.danger[c]
-	case kEnemyBody:
+	case k == kEnemyBody:
 		return b.fury && dist <= 1 // a bite in fury, only where the fury surely lasts
 	}
 	return false
@@ -352,7 +356,7 @@ func (b *greedyBot) bestStep(head, target int) int8 {
 		switch {
 		case b.passable(c, 0):
 			score = 1000
-		case bd.cells[c].kind <= kFlying && bd.cells[c].kind != kBlock: // safe now but maybe a head-on
+		case bd.cells[c].kind.enterable(): // safe now but maybe a head-on
 			score = 0
 		default:
 			continue
@@ -394,7 +398,8 @@ func (b *greedyBot) value(c int) int {
 	return -1000
 }
 
-// room counts the free cells reachable from c, up to limit.
+// room counts the enterable cells reachable from c, c included; it stops
+// counting once it has found limit of them.
 func (b *greedyBot) room(c, limit int) int {
 	bd := &b.board
 	b.stamp++
@@ -407,7 +412,7 @@ func (b *greedyBot) room(c, limit int) int {
 			if nc < 0 || b.seen[nc] == b.stamp {
 				continue
 			}
-			if k := bd.cells[nc].kind; k <= kFlying && k != kBlock {
+			if bd.cells[nc].kind.enterable() {
 				b.seen[nc] = b.stamp
 				q = append(q, nc)
 			}
