@@ -421,8 +421,9 @@ func (rt *routes) firstStep(start, goal int) int {
 	return goal
 }
 
-// fallback shoots toward the nearest enemy: always valid, so the streak
-// stays at 0.
+// fallback shoots in the direction given by the signs of the offset to
+// the first living enemy in the view (not the nearest one): a shot is
+// always valid, so the do-nothing streak stays at 0.
 func (b *board) fallback(me *ViewWorm) string {
 	e := b.enemy[0]
 	dx, dy := sign(e.Position.X-me.Position.X), sign(e.Position.Y-me.Position.Y)
