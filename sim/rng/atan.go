@@ -2,26 +2,6 @@ package rng
 
 import "math"
 
-// Atan returns the arctangent, in radians, of x.
-//
-// Special cases are as for math.Atan: Atan(±0) = ±0 and Atan(±Inf) = ±π/2.
-//
-// The error is below 0.51 ulp for every x, and the result is the same on
-// every platform.
-func Atan(x float64) float64 {
-	ax := math.Abs(x)
-	switch {
-	case x != x:
-		return x
-	case ax < 0x1p-27: // atan x = x - x^3/3 rounds to x (±0 included)
-		return x
-	case ax == math.Inf(1):
-		return math.Copysign(pio2Hi, x)
-	}
-	hi, _ := atanDD(ax, 0)
-	return math.Copysign(hi, x)
-}
-
 // Atan2 returns the arctangent of y/x, using the signs of the two to
 // determine the quadrant of the return value.
 //

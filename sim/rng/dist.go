@@ -21,15 +21,10 @@ func (r *Rand) NormFloat64() float64 {
 	}
 }
 
-// Normal returns a normal variate with the given mean and standard
-// deviation: mean + stddev*NormFloat64(), one NormFloat64 draw.
-func (r *Rand) Normal(mean, stddev float64) float64 {
-	return float64(stddev*r.NormFloat64()) + mean
-}
-
 // LogNormal returns a log-normal variate whose logarithm has mean mu and
 // standard deviation sigma: Exp(mu + sigma*NormFloat64()), one NormFloat64
-// draw.
+// draw. Its median is Exp(mu), so LogNormal(Log(m), s/m) is the "m ± s" of
+// FoodFight (rules/foodfight.md A.3).
 func (r *Rand) LogNormal(mu, sigma float64) float64 {
 	return Exp(float64(sigma*r.NormFloat64()) + mu)
 }

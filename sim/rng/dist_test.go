@@ -49,12 +49,11 @@ func TestNormFloat64Moments(t *testing.T) {
 	}
 }
 
-func TestNormalAndLogNormal(t *testing.T) {
+func TestLogNormal(t *testing.T) {
 	const n = 100_000
 	r := New(8)
-	var sn, sl, sll float64
+	var sl, sll float64
 	for range n {
-		sn += r.Normal(10, 3)
 		l := r.LogNormal(1, 0.5)
 		sl += l
 		sll += math.Log(l)
@@ -63,9 +62,6 @@ func TestNormalAndLogNormal(t *testing.T) {
 	// sqrt(e^(sigma^2) - 1).
 	lm := math.Exp(1 + 0.125)
 	lsd := lm * math.Sqrt(math.Exp(0.25)-1)
-	if got, tol := sn/n, 4*3/math.Sqrt(n); math.Abs(got-10) > tol {
-		t.Errorf("mean of Normal(10, 3) = %.4f, want 10 ± %.4f", got, tol)
-	}
 	if got, tol := sl/n, 4*lsd/math.Sqrt(n); math.Abs(got-lm) > tol {
 		t.Errorf("mean of LogNormal(1, 0.5) = %.4f, want %.4f ± %.4f", got, lm, tol)
 	}
@@ -91,9 +87,6 @@ func TestDrawOrder(t *testing.T) {
 		}
 		if got := r.NormFloat64(); got != want {
 			t.Fatalf("draw %d: NormFloat64() = %v, want %v", i, got, want)
-		}
-		if got, want := r.Normal(2, 0.5), float64(0.5*q.NormFloat64())+2; got != want {
-			t.Fatalf("draw %d: Normal(2, 0.5) = %v, want %v", i, got, want)
 		}
 		if got, want := r.LogNormal(2, 0.5), Exp(float64(0.5*q.NormFloat64())+2); got != want {
 			t.Fatalf("draw %d: LogNormal(2, 0.5) = %v, want %v", i, got, want)

@@ -10,24 +10,17 @@ import "math"
 //
 // The error is below 0.52 ulp for every x, subnormal results included, and
 // the result is the same on every platform.
-func Exp(x float64) float64 {
-	if x != x {
-		return x
-	}
-	return expDD(x, 0)
-}
-
-// expDD returns e**(x+xl) for |xl| <= 2^-40 |x|, the tail of a double-double
-// argument (Pow passes y*log(x) this way; Exp passes 0).
 //
-// Method: x+xl = (64k + j) ln2/64 + r with |r| <= ln2/128, so that
+// Method: x = (64k + j) ln2/64 + r with |r| <= ln2/128, so that
 // e**x = 2^k * 2^(j/64) * e**r. The table expTab holds 2^(j/64) as hi+lo with
 // 106 bits; e**r - 1 is the Taylor polynomial of degree 6, whose truncation
 // error r^7/7! < 2^-64 is far below an ulp. Everything except the final
 // addition carries at most ~2^-60 relative error, so the result is within
 // 0.5 ulp plus a small fraction.
-func expDD(x, xl float64) float64 {
+func Exp(x float64) float64 {
 	switch {
+	case x != x:
+		return x
 	case x > expOverflow:
 		return math.Inf(1)
 	case x < expUnderflow:
@@ -37,7 +30,7 @@ func expDD(x, xl float64) float64 {
 	n := int(fn)
 	// Cody–Waite: fn*ln2x64Hi is exact (|n| < 2^17 and ln2x64Hi has 36
 	// bits) and x - fn*ln2x64Hi is exact by Sterbenz's lemma.
-	r := (x - float64(fn*ln2x64Hi)) - float64(fn*ln2x64Lo) + xl
+	r := (x - float64(fn*ln2x64Hi)) - float64(fn*ln2x64Lo)
 	p := float64(r*(1.0/720)) + 1.0/120
 	p = float64(r*p) + 1.0/24
 	p = float64(r*p) + 1.0/6

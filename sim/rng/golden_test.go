@@ -44,7 +44,6 @@ var streams = []stream{
 	{"IntRange(-5,5)", func(r *Rand) string { return strconv.Itoa(r.IntRange(-5, 5)) }},
 	{"Float64", func(r *Rand) string { return hexFloat(r.Float64()) }},
 	{"NormFloat64", func(r *Rand) string { return hexFloat(r.NormFloat64()) }},
-	{"Normal(10,3)", func(r *Rand) string { return hexFloat(r.Normal(10, 3)) }},
 	{"LogNormal(1,0.5)", func(r *Rand) string { return hexFloat(r.LogNormal(1, 0.5)) }},
 	{"Perm(10)", func(r *Rand) string { return fmt.Sprint(r.Perm(10)) }},
 }
@@ -123,8 +122,8 @@ var pairArgs = []float64{
 
 func computeMath() mathGolden {
 	g := mathGolden{Cases: make(map[string][]string), Hash: make(map[string]string)}
-	for i, mf := range mathFuncs {
-		binary := mf.name == "Atan2" || mf.name == "Pow"
+	for _, mf := range mathFuncs {
+		binary := mf.name == "Atan2"
 		var cases []string
 		add := func(x, y float64) {
 			if binary {
@@ -144,14 +143,14 @@ func computeMath() mathGolden {
 				add(x, 0)
 			}
 		}
-		r := New(uint64(3000 + i))
+		r := New(3000 + mf.key)
 		for range 200 {
 			add(mf.full(r))
 		}
 		g.Cases[mf.name] = cases
 
 		h := fnv.New64a()
-		r1, r2 := New(uint64(1000+i)), New(uint64(2000+i))
+		r1, r2 := New(1000+mf.key), New(2000+mf.key)
 		for j := range sweepN + refN {
 			var x, y float64
 			if j < sweepN {

@@ -9,22 +9,6 @@ import "math"
 //
 // The error is below 0.51 ulp for every positive x, subnormals included, and
 // the result is the same on every platform.
-func Log(x float64) float64 {
-	switch {
-	case x != x || x == math.Inf(1):
-		return x
-	case x < 0:
-		return math.NaN()
-	case x == 0:
-		return math.Inf(-1)
-	}
-	hi, _ := logDD(x)
-	return hi
-}
-
-// logDD returns log(x) as hi+lo, with hi the rounded result and lo a tail
-// that makes the pair accurate to about 2^-66 relative; Pow needs those
-// extra bits. x must be positive and finite.
 //
 // Method: x = 2^k * m with m in [0.75, 1.5), so that x near 1 always has
 // k = 0 and no cancellation against k*ln2. The top 7 mantissa bits select a
@@ -34,7 +18,15 @@ func Log(x float64) float64 {
 // products with invc are exact), and log1p(r) is its Taylor series to r^9,
 // whose truncation error |r|^10/10 < 2^-73 is far below an ulp. The leading
 // terms are added without rounding, so only the final sum rounds.
-func logDD(x float64) (hi, lo float64) {
+func Log(x float64) float64 {
+	switch {
+	case x != x || x == math.Inf(1):
+		return x
+	case x < 0:
+		return math.NaN()
+	case x == 0:
+		return math.Inf(-1)
+	}
 	k := 0
 	if x < 0x1p-1022 { // subnormal: scale into the normal range (exact)
 		x = float64(x * 0x1p54)
@@ -69,9 +61,9 @@ func logDD(x float64) (hi, lo float64) {
 	p = float64(rh*p) + 1.0/5
 	p = float64(rh*p) - 1.0/4
 	p = float64(rh*p) + 1.0/3
-	lo = float64(fk*ln2Lo) + logCLo[j]
+	lo := float64(fk*ln2Lo) + logCLo[j]
 	lo += rl - float64(0.5*qe) - float64(rh*rl) // the r^2/2 tail and the rl terms of log1p(rh+rl)
 	lo += float64(rh * rh * rh * p)
 	lo += e1 + e2
-	return fastTwoSum(s2, lo)
+	return s2 + lo
 }

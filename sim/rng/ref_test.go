@@ -226,12 +226,6 @@ func refSinCos(x float64) (sin, cos *big.Float) {
 	return newBig().Set(s), newBig().Set(c)
 }
 
-// refPow returns x**y for x > 0 with |y ln x| < 2^20.
-func refPow(x, y float64) *big.Float {
-	l := refLog(bigOf(x))
-	return refExp(l.Mul(l, bigOf(y)))
-}
-
 // ulpErr returns |got - want| in units of the last place of want's binade
 // (2^-1074 for subnormals): 0.5 means correctly rounded in the worst case.
 func ulpErr(got float64, want *big.Float) float64 {

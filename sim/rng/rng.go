@@ -4,12 +4,12 @@
 // library's generators and distributions may change between releases, and its
 // transcendental functions differ in the last bits between CPUs.
 //
-// The distributions (NormFloat64, Normal, LogNormal, Shuffle, Perm) document
-// the exact order of their draws, and the math functions (Exp, Log, Sin, Cos,
-// Atan, Atan2, Pow) are written here from +, -, *, / and exactly rounded
-// helpers such as math.Sqrt and math.Floor, with errors near half an ulp:
-// each is at most 1 ulp from the math package where that is accurate (3 for
-// Pow), as the tests check over 200,000 arguments per function.
+// The distributions (NormFloat64, LogNormal, Shuffle, Perm) document the
+// exact order of their draws, and the math functions (Exp, Log, Sin, Cos,
+// Atan2) are written here from +, -, *, / and exactly rounded helpers such
+// as math.Sqrt and math.Floor, with errors near half an ulp: each is at most
+// 1 ulp from the math package where that is accurate, as the tests check
+// over 200,000 arguments per function.
 // Bit-identical results on amd64 (GOAMD64=v1 or v3) and arm64 depend on one
 // rule: a product that feeds a sum is rounded explicitly, float64(x*y) + z,
 // because the compiler may otherwise fuse it into an FMA instruction.
@@ -26,19 +26,11 @@ type Rand struct{ s [4]uint64 }
 // as the xoshiro authors recommend. Every seed, including 0, is valid.
 func New(seed uint64) *Rand {
 	r := &Rand{}
-	r.Seed(seed)
-	return r
-}
-
-// Seed resets the generator to the stream of seed.
-func (r *Rand) Seed(seed uint64) {
 	for i := range r.s {
 		seed += 0x9e3779b97f4a7c15
-		z := seed
-		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-		z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-		r.s[i] = z ^ (z >> 31)
+		r.s[i] = mix(seed)
 	}
+	return r
 }
 
 // Uint64 returns the next 64 random bits.
@@ -93,7 +85,12 @@ func (r *Rand) Float64() float64 {
 // round) from a match seed and a key, so consumers of one match seed never
 // share or disturb each other's draws.
 func SubSeed(seed, key uint64) uint64 {
-	z := seed ^ (key+1)*0x9e3779b97f4a7c15
+	return mix(seed ^ (key+1)*0x9e3779b97f4a7c15)
+}
+
+// mix is splitmix64's output function: it scrambles a 64-bit value so
+// that nearby inputs give unrelated outputs.
+func mix(z uint64) uint64 {
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
 	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
 	return z ^ (z >> 31)

@@ -27,6 +27,10 @@ const (
 	kEnemyBody
 )
 
+// enterable reports a cell a head may enter now without harm: free, food,
+// gold or a pill.
+func (k cellKind) enterable() bool { return k <= kFlying && k != kBlock }
+
 // glyphInfo is a glyph's kind and, for snake parts, its arms (the
 // neighbours it connects to) and a head's direction (noDir if it shows
 // none).
@@ -85,7 +89,7 @@ type botBoard struct {
 	cells []glyphInfo
 }
 
-// parseBoard reads a View's board; false if it is not a square of glyphs.
+// parse reads a View's board; false if it is not a square of glyphs.
 func (b *botBoard) parse(board string) bool {
 	b.cells = b.cells[:0]
 	for _, r := range board {
@@ -122,19 +126,7 @@ func (b *botBoard) step(c int, d int8) int {
 	return y*b.n + x
 }
 
-// armDir maps an arm bit to its direction.
-func armDir(a int) int8 {
-	switch a {
-	case armUp:
-		return up
-	case armDown:
-		return down
-	case armLeft:
-		return left
-	}
-	return right
-}
-
+// dirArm maps a direction to its arm bit.
 var dirArm = [4]int{armUp, armDown, armLeft, armRight}
 
 // ownHead finds the bot's moving head, or -1 when it sleeps or is dead.
@@ -203,7 +195,7 @@ func (b *randomBot) Act(v any) string {
 	var dirs [4]int8
 	n := 0
 	for d := int8(0); d < 4; d++ {
-		if c := b.board.step(head, d); c >= 0 && b.board.cells[c].kind <= kFlying && b.board.cells[c].kind != kBlock {
+		if c := b.board.step(head, d); c >= 0 && b.board.cells[c].kind.enterable() {
 			dirs[n] = d
 			n++
 		}
@@ -216,15 +208,17 @@ func (b *randomBot) Act(v any) string {
 
 // greedyBot walks the shortest safe path to the best food (apples, gold,
 // pills; enemy bodies while in fury), keeps clear of cells where a snake
-// that would win a head-on could move next, and never enters a pocket
-// smaller than itself when it has a choice.
+// that would win a head-on could move next, and prefers steps with room
+// for its length plus 2 (24 cells at most).
 type greedyBot struct {
-	board botBoard
-	dist  []int
-	first []int8
-	queue []int
-	seen  []int32
-	stamp int32
+	board  botBoard
+	fury   bool // its own head is in fury
+	length int  // its own length
+	dist   []int
+	first  []int8
+	queue  []int
+	seen   []int32
+	stamp  int32
 	// danger marks cells next to the head of an enemy that would win a
 	// head-on there; prey marks cells next to heads that would lose one.
 	danger, prey []bool
@@ -248,18 +242,31 @@ func (b *greedyBot) Act(v any) string {
 	if !ok || !b.board.parse(view.Board) {
 		return ""
 	}
-	bd := &b.board
-	head := bd.ownHead()
+	head := b.board.ownHead()
 	if head < 0 {
 		return ""
 	}
-	n := len(bd.cells)
+	b.fit(len(b.board.cells))
+	b.fury, b.length = b.board.cells[head].fury, b.board.length(head)
+	b.markHeadOns()
+	d := b.bestStep(head, b.search(head))
+	if d == noDir {
+		return ""
+	}
+	return dirNames[d]
+}
+
+// fit sizes the scratch slices for a board of n cells.
+func (b *greedyBot) fit(n int) {
 	if len(b.dist) != n {
 		b.dist, b.first, b.queue = make([]int, n), make([]int8, n), make([]int, 0, n)
 		b.seen, b.danger, b.prey = make([]int32, n), make([]bool, n), make([]bool, n)
 	}
-	fury := bd.cells[head].fury
-	myLen := bd.length(head)
+}
+
+// markHeadOns fills danger and prey around every moving enemy head.
+func (b *greedyBot) markHeadOns() {
+	bd := &b.board
 	clear(b.danger)
 	clear(b.prey)
 	for c, g := range bd.cells {
@@ -269,7 +276,7 @@ func (b *greedyBot) Act(v any) string {
 		// A head-on kills us unless we are 2 longer, or we are in fury and
 		// the enemy is not; an enemy in fury always wins against us without.
 		enemyLen := bd.length(c)
-		lose := !fury && (g.fury || myLen < enemyLen+2) || fury && g.fury && myLen < enemyLen+2
+		lose := !b.fury && (g.fury || b.length < enemyLen+2) || b.fury && g.fury && b.length < enemyLen+2
 		for d := int8(0); d < 4; d++ {
 			if nc := bd.step(c, d); nc >= 0 {
 				if lose {
@@ -280,19 +287,27 @@ func (b *greedyBot) Act(v any) string {
 			}
 		}
 	}
-	// BFS over passable cells, remembering each cell's first step.
-	passable := func(c int, d int) bool {
-		g := bd.cells[c]
-		switch g.kind {
-		case kFree, kApple, kGold, kFury, kFlying:
-			return !b.danger[c]
-		case kStone:
-			return fury && d <= 1 || myLen >= 12 && !b.danger[c]
-		case kEnemyBody:
-			return fury && d <= 1 // a bite in fury, only where the fury surely lasts
-		}
-		return false
+}
+
+// passable reports whether a path that has walked dist cells may enter
+// cell c.
+func (b *greedyBot) passable(c int, dist int) bool {
+	switch k := b.board.cells[c].kind; {
+	case k.enterable():
+		return !b.danger[c]
+	case k == kStone:
+		return b.fury && dist <= 1 || b.length >= 12 && !b.danger[c]
+	case k == kEnemyBody:
+		return b.fury && dist <= 1 // a bite in fury, only where the fury surely lasts
 	}
+	return false
+}
+
+// search walks breadth-first from head over passable cells, remembering
+// each cell's distance and first step, and returns the target with the
+// lowest distance less value, or -1 when none is in reach.
+func (b *greedyBot) search(head int) int {
+	bd := &b.board
 	for i := range b.dist {
 		b.dist[i] = -1
 	}
@@ -300,30 +315,37 @@ func (b *greedyBot) Act(v any) string {
 	b.dist[head] = 0
 	bestCell, bestCost := -1, 1<<30
 	for d := int8(0); d < 4; d++ {
-		if c := bd.step(head, d); c >= 0 && passable(c, 0) {
+		if c := bd.step(head, d); c >= 0 && b.passable(c, 0) {
 			b.dist[c], b.first[c] = 1, d
 			b.queue = append(b.queue, c)
 		}
 	}
 	for qi := 0; qi < len(b.queue); qi++ {
 		c := b.queue[qi]
-		cost := b.dist[c] - b.value(c, fury)
-		if b.value(c, fury) > -100 && cost < bestCost {
+		cost := b.dist[c] - b.value(c)
+		if b.value(c) > -100 && cost < bestCost {
 			bestCell, bestCost = c, cost
 		}
 		if bd.cells[c].kind == kEnemyBody || bd.cells[c].kind == kStone {
 			continue // the walk ends where the bite or the stone is
 		}
 		for d := int8(0); d < 4; d++ {
-			if nc := bd.step(c, d); nc >= 0 && b.dist[nc] < 0 && passable(nc, b.dist[c]) {
+			if nc := bd.step(c, d); nc >= 0 && b.dist[nc] < 0 && b.passable(nc, b.dist[c]) {
 				b.dist[nc], b.first[nc] = b.dist[c]+1, b.first[c]
 				b.queue = append(b.queue, nc)
 			}
 		}
 	}
-	// Rank the first steps: enough room first, then the path to the best
-	// target, then room.
-	need := min(myLen+2, 24)
+	return bestCell
+}
+
+// bestStep ranks the steps from head: a passable cell first, then enough
+// room, then the way to target (-1 for none), then a cell where a head-on
+// would win, then more room. It returns noDir when every neighbour is a
+// wall or a body.
+func (b *greedyBot) bestStep(head, target int) int8 {
+	bd := &b.board
+	need := min(b.length+2, 24)
 	bestDir, bestScore := int8(noDir), -1<<30
 	for d := int8(0); d < 4; d++ {
 		c := bd.step(head, d)
@@ -332,9 +354,9 @@ func (b *greedyBot) Act(v any) string {
 		}
 		score := 0
 		switch {
-		case passable(c, 0):
+		case b.passable(c, 0):
 			score = 1000
-		case bd.cells[c].kind <= kFlying && bd.cells[c].kind != kBlock: // safe now but maybe a head-on
+		case bd.cells[c].kind.enterable(): // safe now but maybe a head-on
 			score = 0
 		default:
 			continue
@@ -344,24 +366,21 @@ func (b *greedyBot) Act(v any) string {
 			score += 500
 		}
 		score += room
-		if bestCell >= 0 && b.first[bestCell] == d && b.dist[c] == 1 {
+		if target >= 0 && b.first[target] == d && b.dist[c] == 1 {
 			score += 200
 		}
-		if b.prey[c] && passable(c, 0) {
+		if b.prey[c] && b.passable(c, 0) {
 			score += 100
 		}
 		if score > bestScore {
 			bestDir, bestScore = d, score
 		}
 	}
-	if bestDir == noDir {
-		return ""
-	}
-	return dirNames[bestDir]
+	return bestDir
 }
 
 // value is how much a cell is worth as a target, or -1000 for no target.
-func (b *greedyBot) value(c int, fury bool) int {
+func (b *greedyBot) value(c int) int {
 	switch b.board.cells[c].kind {
 	case kApple:
 		return valueApple
@@ -372,14 +391,15 @@ func (b *greedyBot) value(c int, fury bool) int {
 	case kEnemyBody:
 		return valuePrey
 	case kStone:
-		if fury {
+		if b.fury {
 			return valueApple
 		}
 	}
 	return -1000
 }
 
-// room counts the free cells reachable from c, up to limit.
+// room counts the enterable cells reachable from c, c included; it stops
+// counting once it has found limit of them.
 func (b *greedyBot) room(c, limit int) int {
 	bd := &b.board
 	b.stamp++
@@ -392,7 +412,7 @@ func (b *greedyBot) room(c, limit int) int {
 			if nc < 0 || b.seen[nc] == b.stamp {
 				continue
 			}
-			if k := bd.cells[nc].kind; k <= kFlying && k != kBlock {
+			if bd.cells[nc].kind.enterable() {
 				b.seen[nc] = b.stamp
 				q = append(q, nc)
 			}

@@ -772,55 +772,66 @@ func (m *match) fight() {
 		}
 	}
 	for _, h := range list {
-		H := &m.snakes[h]
 		if e := m.headOnWith(h); e >= 0 {
-			E := &m.snakes[e]
-			if E.flying > 0 {
-				continue
-			}
-			H.headOns++
-			E.headOns++
-			hx, hy := m.xy(H.head())
-			m.event(sim.Event{Seat: h, Kind: "headon", Target: e, X: hx, Y: hy, Detail: fmt.Sprintf("lengths %d and %d", len(H.body), len(E.body))})
-			hf, ef := H.fury > 0, E.fury > 0
-			switch {
-			case hf && !ef:
-				m.die(e, h, "head-on with a snake in fury")
-				m.credit(h, e, len(E.body))
-			case !hf && ef:
-				if H.alive {
-					m.die(h, e, "head-on with a snake in fury")
-					m.credit(e, h, len(H.body))
-				}
-			default:
-				hl, el := len(H.body), len(E.body)
-				if !m.cut(h) {
-					m.credit(e, h, m.cutLater(h, e, el))
-				}
-				if !m.cut(e) {
-					m.credit(h, e, m.cutLater(e, h, hl))
-				}
-			}
-			continue
-		}
-		e := m.bodyWith(h)
-		if e < 0 {
-			continue
-		}
-		E := &m.snakes[e]
-		H.bites++
-		E.bites++
-		hx, hy := m.xy(H.head())
-		if H.fury > 0 {
-			n := m.biteOff(e, h, H.head())
-			m.event(sim.Event{Seat: h, Kind: "bite", Target: e, Amount: float64(n), X: hx, Y: hy, Detail: "bit off " + strconv.Itoa(n) + " cells in fury"})
-			m.credit(h, e, n)
-		} else {
-			m.event(sim.Event{Seat: h, Kind: "bite", Target: e, X: hx, Y: hy, Detail: "ran into a body"})
-			m.die(h, e, "ran into a body")
-			m.credit(e, h, len(H.body))
+			m.headOn(h, e)
+		} else if e := m.bodyWith(h); e >= 0 {
+			m.bite(h, e)
 		}
 	}
+	m.payCredits()
+}
+
+// headOn resolves H's head-on with E (B8.1); nothing happens when E flies.
+func (m *match) headOn(h, e int) {
+	H, E := &m.snakes[h], &m.snakes[e]
+	if E.flying > 0 {
+		return
+	}
+	H.headOns++
+	E.headOns++
+	hx, hy := m.xy(H.head())
+	m.event(sim.Event{Seat: h, Kind: "headon", Target: e, X: hx, Y: hy, Detail: fmt.Sprintf("lengths %d and %d", len(H.body), len(E.body))})
+	hf, ef := H.fury > 0, E.fury > 0
+	switch {
+	case hf && !ef:
+		m.die(e, h, "head-on with a snake in fury")
+		m.credit(h, e, len(E.body))
+	case !hf && ef:
+		if H.alive {
+			m.die(h, e, "head-on with a snake in fury")
+			m.credit(e, h, len(H.body))
+		}
+	default:
+		hl, el := len(H.body), len(E.body)
+		if !m.cut(h) {
+			m.credit(e, h, m.cutLater(h, e, el))
+		}
+		if !m.cut(e) {
+			m.credit(h, e, m.cutLater(e, h, hl))
+		}
+	}
+}
+
+// bite resolves H's head on E's body (B8.2): a bite in fury, else H dies.
+func (m *match) bite(h, e int) {
+	H, E := &m.snakes[h], &m.snakes[e]
+	H.bites++
+	E.bites++
+	hx, hy := m.xy(H.head())
+	if H.fury > 0 {
+		n := m.biteOff(e, h, H.head())
+		m.event(sim.Event{Seat: h, Kind: "bite", Target: e, Amount: float64(n), X: hx, Y: hy, Detail: "bit off " + strconv.Itoa(n) + " cells in fury"})
+		m.credit(h, e, n)
+	} else {
+		m.event(sim.Event{Seat: h, Kind: "bite", Target: e, X: hx, Y: hy, Detail: "ran into a body"})
+		m.die(h, e, "ran into a body")
+		m.credit(e, h, len(H.body))
+	}
+}
+
+// payCredits turns the fight's credits into points for the attackers still
+// alive (B8.3), and a kill for each prey that died.
+func (m *match) payCredits() {
 	for _, c := range m.credits {
 		a := &m.snakes[c.attacker]
 		if !a.alive {

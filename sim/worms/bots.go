@@ -167,68 +167,96 @@ func (tacticalBot) Act(view any) string {
 // counter ticks down once before commands run).
 func inert(w *ViewWorm) bool { return w.RoundsUntilUnfrozen >= 2 }
 
-// attack returns w's best attack command and its value, 0 for none.
+// attack returns w's best attack command and its value, 0 for none: a
+// snowball, else a banana worth more, else a shot.
 func (b *board) attack(w *ViewWorm) (string, int) {
-	x, y := w.Position.X, w.Position.Y
 	best, bestVal := "", 0
+	x, y := w.Position.X, w.Position.Y
 	if sb := w.Snowballs; sb != nil && sb.Count > 0 {
-		for ty := y - 5; ty <= y+5; ty++ {
-			for tx := x - 5; tx <= x+5; tx++ {
-				if !onMap(tx, ty) || !inThrowRange(x, y, tx, ty, 5) || b.at(tx, ty) == deepSpace {
-					continue
-				}
-				val := 0
-				for _, e := range b.enemy {
-					if chebyshev(e.Position.X, e.Position.Y, tx, ty) <= 1 {
-						if e.RoundsUntilUnfrozen <= 1 {
-							val += 30
-						}
-					}
-				}
-				if chebyshev(x, y, tx, ty) <= 1 || b.friendNear(tx, ty, 1) {
-					val = 0
-				}
-				if val > bestVal {
-					best, bestVal = coord("snowball", tx, ty), val
-				}
-			}
-		}
+		best, bestVal = b.bestThrow("snowball", x, y, snowballRange, b.snowballValue)
 	}
 	if bb := w.BananaBombs; bb != nil && bb.Count > 0 {
-		for ty := y - 5; ty <= y+5; ty++ {
-			for tx := x - 5; tx <= x+5; tx++ {
-				if !onMap(tx, ty) || !inThrowRange(x, y, tx, ty, 5) || b.at(tx, ty) == deepSpace {
-					continue
-				}
-				val := 0
-				for _, e := range b.enemy {
-					if d := sq(e.Position.X-tx) + sq(e.Position.Y-ty); d <= 4 {
-						val += bananaDamageBySq[d]
-					}
-				}
-				if val < 13 {
-					continue
-				}
-				if d := sq(x-tx) + sq(y-ty); d <= 4 {
-					val -= 3 * bananaDamageBySq[d]
-				}
-				for _, f := range b.friend {
-					if d := sq(f.Position.X-tx) + sq(f.Position.Y-ty); d <= 4 {
-						val -= 3 * bananaDamageBySq[d]
-					}
-				}
-				if val > bestVal {
-					best, bestVal = coord("banana", tx, ty), val
-				}
-			}
+		if cmd, val := b.bestThrow("banana", x, y, bananaRange, b.bananaValue); val > bestVal {
+			best, bestVal = cmd, val
 		}
 	}
-	for _, d := range directions {
-		if b.lineHitsEnemy(x, y, d.dx, d.dy) && 8 > bestVal {
-			best, bestVal = "shoot "+d.name, 8
+	if cmd, ok := b.shot(w); ok && shotValue > bestVal {
+		best, bestVal = cmd, shotValue
+	}
+	return best, bestVal
+}
+
+// shotValue is what the bot makes of a shot that hits an enemy.
+const shotValue = 8
+
+// bestThrow returns the throw from (x, y) within range r that value rates
+// highest, the first one of the highest in row order, and its value; 0
+// when no throw is worth anything. Deep space swallows a throw, so it is
+// never a target.
+func (b *board) bestThrow(word string, x, y, r int, value func(x, y, tx, ty int) int) (string, int) {
+	best, bestVal := "", 0
+	for ty := y - r; ty <= y+r; ty++ {
+		for tx := x - r; tx <= x+r; tx++ {
+			if !onMap(tx, ty) || !inThrowRange(x, y, tx, ty, r) || b.at(tx, ty) == deepSpace {
+				continue
+			}
+			if val := value(x, y, tx, ty); val > bestVal {
+				best, bestVal = coord(word, tx, ty), val
+			}
 		}
 	}
 	return best, bestVal
+}
+
+// snowballValue rates a snowball from (x, y) at (tx, ty): 30 per enemy it
+// freezes that is not frozen beyond this round, 0 if it would freeze the
+// thrower or a friend.
+func (b *board) snowballValue(x, y, tx, ty int) int {
+	if chebyshev(x, y, tx, ty) <= 1 || b.friendNear(tx, ty, 1) {
+		return 0
+	}
+	val := 0
+	for _, e := range b.enemy {
+		if chebyshev(e.Position.X, e.Position.Y, tx, ty) <= 1 && e.RoundsUntilUnfrozen <= 1 {
+			val += 30
+		}
+	}
+	return val
+}
+
+// bananaValue rates a banana from (x, y) at (tx, ty): the damage to
+// enemies, when at least 13, less three times the damage to the thrower
+// and its friends; 0 below 13.
+func (b *board) bananaValue(x, y, tx, ty int) int {
+	val := 0
+	for _, e := range b.enemy {
+		if d := sq(e.Position.X-tx) + sq(e.Position.Y-ty); d <= 4 {
+			val += bananaDamageBySq[d]
+		}
+	}
+	if val < 13 {
+		return 0
+	}
+	if d := sq(x-tx) + sq(y-ty); d <= 4 {
+		val -= 3 * bananaDamageBySq[d]
+	}
+	for _, f := range b.friend {
+		if d := sq(f.Position.X-tx) + sq(f.Position.Y-ty); d <= 4 {
+			val -= 3 * bananaDamageBySq[d]
+		}
+	}
+	return val
+}
+
+// shot returns w's first shot, in the engine's order of directions, that
+// would hit an enemy.
+func (b *board) shot(w *ViewWorm) (string, bool) {
+	for _, d := range directions {
+		if b.lineHitsEnemy(w.Position.X, w.Position.Y, d.dx, d.dy) {
+			return "shoot " + d.name, true
+		}
+	}
+	return "", false
 }
 
 func sq(v int) int { return v * v }
@@ -258,24 +286,52 @@ func (b *board) lineHitsEnemy(x, y, dx, dy int) bool {
 
 // approach steps toward the nearest cell from which an enemy can be shot
 // (through open cells), or toward the nearest enemy when none is open,
-// digging through dirt. Cells the lava will reach soon cost extra.
+// digging through dirt.
 func (b *board) approach(me *ViewWorm) string {
-	safe := b.safeRadius(b.v.CurrentRound + 3)
-	var cost [numCells]int
-	var from [numCells]int
-	for i := range cost {
-		cost[i] = 1 << 30
-	}
 	start := me.Position.Y*mapSize + me.Position.X
-	cost[start] = 0
-	from[start] = -1
+	var rt routes
+	b.findRoutes(start, &rt)
+	goal := b.firingCell(&rt)
+	if goal < 0 {
+		goal = b.cellNextToEnemy(&rt)
+	}
+	if goal < 0 || goal == start {
+		return b.fallback(me)
+	}
+	next := rt.firstStep(start, goal)
+	if next < 0 {
+		return b.fallback(me)
+	}
+	x, y := next%mapSize, next/mapSize
+	if b.cell[next] == dirt {
+		return coord("dig", x, y)
+	}
+	return coord("move", x, y)
+}
+
+// routes are the cheapest walks from one cell: cost[c] is the cost of
+// reaching c (1<<30 out of reach) and from[c] the cell before it on the
+// way (-1 for the start).
+type routes struct {
+	cost, from [numCells]int
+}
+
+// findRoutes fills rt with the cheapest walks from start, below a cost of
+// 64. Deep space and worms block; see stepCost for the rest.
+func (b *board) findRoutes(start int, rt *routes) {
+	safe := b.safeRadius(b.v.CurrentRound + 3)
+	for i := range rt.cost {
+		rt.cost[i] = 1 << 30
+	}
+	rt.cost[start] = 0
+	rt.from[start] = -1
 	// Dijkstra on small integer costs with a bucket queue.
 	buckets := make([][]int, 64)
 	buckets[0] = append(buckets[0], start)
 	for d := 0; d < len(buckets); d++ {
 		for k := 0; k < len(buckets[d]); k++ {
 			c := buckets[d][k]
-			if cost[c] != d {
+			if rt.cost[c] != d {
 				continue
 			}
 			cx, cy := c%mapSize, c/mapSize
@@ -285,25 +341,41 @@ func (b *board) approach(me *ViewWorm) string {
 					continue
 				}
 				n := ny*mapSize + nx
-				step := 1
-				switch t := b.cell[n]; {
-				case t == deepSpace, b.occ[n] != 0:
+				step, ok := b.stepCost(n, safe)
+				if !ok {
 					continue
-				case t == dirt:
-					step = 2
-				case t == lava:
-					step = 6
 				}
-				if safe > 0 && centreDist[n] > safe {
-					step += 4
-				}
-				if nd := d + step; nd < cost[n] && nd < len(buckets) {
-					cost[n], from[n] = nd, c
+				if nd := d + step; nd < rt.cost[n] && nd < len(buckets) {
+					rt.cost[n], rt.from[n] = nd, c
 					buckets[nd] = append(buckets[nd], n)
 				}
 			}
 		}
 	}
+}
+
+// stepCost is the cost of stepping into cell n, false where no worm can:
+// 1, 2 for dirt (a dig, then a move), 6 for lava, and 4 more beyond the
+// safe radius the lava will have shrunk to (0 for no lava).
+func (b *board) stepCost(n int, safe float64) (int, bool) {
+	step := 1
+	switch t := b.cell[n]; {
+	case t == deepSpace, b.occ[n] != 0:
+		return 0, false
+	case t == dirt:
+		step = 2
+	case t == lava:
+		step = 6
+	}
+	if safe > 0 && centreDist[n] > safe {
+		step += 4
+	}
+	return step, true
+}
+
+// firingCell is the cheapest cell to reach from which a shot along one of
+// the eight lines would hit an enemy through open cells, or -1.
+func (b *board) firingCell(rt *routes) int {
 	goal, goalCost := -1, 1<<30
 	for _, e := range b.enemy {
 		for _, dir := range directions {
@@ -312,8 +384,8 @@ func (b *board) approach(me *ViewWorm) string {
 				if !onMap(x, y) || !inThrowRange(x, y, e.Position.X, e.Position.Y, weaponRange) || !b.at(x, y).open() {
 					break
 				}
-				if c := y*mapSize + x; cost[c] < goalCost {
-					goal, goalCost = c, cost[c]
+				if c := y*mapSize + x; rt.cost[c] < goalCost {
+					goal, goalCost = c, rt.cost[c]
 				}
 				if b.occ[y*mapSize+x] != 0 {
 					break
@@ -321,34 +393,37 @@ func (b *board) approach(me *ViewWorm) string {
 			}
 		}
 	}
-	if goal < 0 {
-		for _, e := range b.enemy {
-			for _, dir := range directions {
-				x, y := e.Position.X+dir.dx, e.Position.Y+dir.dy
-				if onMap(x, y) && cost[y*mapSize+x] < goalCost {
-					goal, goalCost = y*mapSize+x, cost[y*mapSize+x]
-				}
+	return goal
+}
+
+// cellNextToEnemy is the cheapest cell to reach next to an enemy, or -1.
+func (b *board) cellNextToEnemy(rt *routes) int {
+	goal, goalCost := -1, 1<<30
+	for _, e := range b.enemy {
+		for _, dir := range directions {
+			x, y := e.Position.X+dir.dx, e.Position.Y+dir.dy
+			if onMap(x, y) && rt.cost[y*mapSize+x] < goalCost {
+				goal, goalCost = y*mapSize+x, rt.cost[y*mapSize+x]
 			}
 		}
 	}
-	if goal < 0 || goal == start {
-		return b.fallback(me)
-	}
-	for from[goal] != start {
-		goal = from[goal]
-		if goal < 0 {
-			return b.fallback(me)
-		}
-	}
-	x, y := goal%mapSize, goal/mapSize
-	if b.cell[goal] == dirt {
-		return coord("dig", x, y)
-	}
-	return coord("move", x, y)
+	return goal
 }
 
-// fallback shoots toward the nearest enemy: always valid, so the streak
-// stays at 0.
+// firstStep is the cell after start on the way to goal, or -1.
+func (rt *routes) firstStep(start, goal int) int {
+	for rt.from[goal] != start {
+		goal = rt.from[goal]
+		if goal < 0 {
+			return -1
+		}
+	}
+	return goal
+}
+
+// fallback shoots in the direction given by the signs of the offset to
+// the first living enemy in the view (not the nearest one): a shot is
+// always valid, so the do-nothing streak stays at 0.
 func (b *board) fallback(me *ViewWorm) string {
 	e := b.enemy[0]
 	dx, dy := sign(e.Position.X-me.Position.X), sign(e.Position.Y-me.Position.Y)
@@ -380,7 +455,8 @@ func (b *board) safeRadius(r int) float64 {
 	if float64(r) < start {
 		return 0
 	}
-	p := (float64(r) - start) / (float64(b.v.MaxRounds)*lavaEnd - start)
+	end := float64(float64(b.v.MaxRounds) * lavaEnd)
+	p := (float64(r) - start) / (end - start)
 	p = min(max(p, 0), 1)
 	return max(float64(center*(1-p)), minSafeRadius)
 }

@@ -295,9 +295,18 @@ var seats = [numWorms][2]int{{31, 16}, {24, 28}, {8, 28}, {1, 16}, {8, 4}, {24, 
 // above the player id).
 var seatOrder = [numSeats][wormsPerPlayer]int{{2, 3, 1}, {3, 1, 2}}
 
-// generate builds the map (rules §5): noise terrain, worms in their seats,
-// spawn rooms, deep space, health packs.
+// generate builds the map in the steps of rules §5.
 func (m *match) generate() {
+	m.noiseTerrain()
+	m.seatWorms()
+	m.digSpawnRooms()
+	m.markDeepSpace()
+	m.placeHealthPacks()
+}
+
+// noiseTerrain is step 1: air where the mirrored noise exceeds 0.5, dirt
+// elsewhere.
+func (m *match) noiseTerrain() {
 	for y := range mapSize {
 		for x := range mapSize {
 			xm := x
@@ -312,6 +321,11 @@ func (m *match) generate() {
 			}
 		}
 	}
+}
+
+// seatWorms is steps 2 and 3: each seat gets its player's next worm in
+// seatOrder, with its profession's HP and weapons.
+func (m *match) seatWorms() {
 	var next [numSeats]int
 	for i, seat := range seats {
 		s := (i + 1) % numSeats // seat 0 goes to player 2
@@ -330,6 +344,11 @@ func (m *match) generate() {
 			w.snowballs = snowballCount
 		}
 	}
+}
+
+// digSpawnRooms is step 4: a 5x5 room around every worm, dirt on its
+// border and air inside, and the worm on its cell.
+func (m *match) digSpawnRooms() {
 	for g := range m.worms {
 		w := &m.worms[g]
 		for dy := -2; dy <= 2; dy++ {
@@ -347,11 +366,21 @@ func (m *match) generate() {
 		}
 		m.occ[w.y*mapSize+w.x] = int8(g + 1)
 	}
+}
+
+// markDeepSpace is step 5: every cell further than 17 from the centre
+// becomes deep space, spawn rooms included.
+func (m *match) markDeepSpace() {
 	for c := range numCells {
 		if centreDist[c] > center+1 {
 			m.grid[c] = deepSpace
 		}
 	}
+}
+
+// placeHealthPacks is step 6: two packs on opposite sides of the centre,
+// at radius 2.2 and an angle the noise tilts; their cells become air.
+func (m *match) placeHealthPacks() {
 	tilt := noise(2.0, 0.0, m.seed)
 	for i := range 2 {
 		t := float64(2*math.Pi*(float64(i)/2)) + tilt
