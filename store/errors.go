@@ -3,7 +3,6 @@ package store
 import (
 	"errors"
 	"fmt"
-	"net/http"
 )
 
 // The kinds of error the store reports to its callers. Test for them with
@@ -23,6 +22,7 @@ var (
 )
 
 // Error is an error of one of the kinds above with a message for the user.
+// Callers decide what a kind means to them (web maps them to HTTP status).
 type Error struct {
 	Kind error // ErrNotFound, ErrAmbiguous or ErrInvalid
 	Msg  string
@@ -40,19 +40,4 @@ func notFoundf(format string, args ...any) error {
 
 func invalidf(format string, args ...any) error {
 	return &Error{Kind: ErrInvalid, Msg: fmt.Sprintf(format, args...)}
-}
-
-// HTTPStatus maps an error from the store to the HTTP status a handler
-// should answer with: the error kinds are the caller's fault (4xx), anything
-// else is the server's (500). A nil error is 200.
-func HTTPStatus(err error) int {
-	switch {
-	case err == nil:
-		return http.StatusOK
-	case errors.Is(err, ErrNotFound):
-		return http.StatusNotFound
-	case errors.Is(err, ErrAmbiguous), errors.Is(err, ErrInvalid):
-		return http.StatusBadRequest
-	}
-	return http.StatusInternalServerError
 }

@@ -34,7 +34,7 @@ func turnParam(c echo.Context, last int) (int, error) {
 		return 0, badInput("turn %q: want a whole number from 0 to %d", c.Param("n"), last)
 	}
 	if n > last {
-		return 0, &store.Error{Kind: store.ErrNotFound, Msg: fmt.Sprintf("turn %d is past the end: the match has turns 0 to %d", n, last)}
+		return 0, notFound("turn %d is past the end: the match has turns 0 to %d", n, last)
 	}
 	return n, nil
 }
@@ -143,7 +143,7 @@ func (s *server) apiSeries(c echo.Context) error {
 		md, ok = g.Metric(name)
 	}
 	if !ok {
-		return &store.Error{Kind: store.ErrNotFound, Msg: fmt.Sprintf("game %s has no metric %q", m.Game, name)}
+		return notFound("game %s has no metric %q", m.Game, name)
 	}
 	points, err := s.db.Series(c.Request().Context(), m.ID, md.Key)
 	if err != nil {
@@ -335,7 +335,7 @@ func (s *server) botProfile(c echo.Context) (botProfile, error) {
 		}
 	}
 	if len(mine) == 0 {
-		return p, &store.Error{Kind: store.ErrNotFound, Msg: fmt.Sprintf("no bot %q has played %s", p.Name, p.Game)}
+		return p, notFound("no bot %q has played %s", p.Name, p.Game)
 	}
 	p.Versions = analytics.Standings(mine)
 	p.Recent, p.Total, err = s.db.Matches(c.Request().Context(), store.MatchFilter{Game: p.Game, Bot: p.Name, Limit: recentLimit})

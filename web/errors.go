@@ -25,6 +25,17 @@ func badInput(format string, args ...any) error {
 	return &inputError{msg: fmt.Sprintf(format, args...)}
 }
 
+// notFoundError is something the request names that the server does not
+// have beyond what storage reports: a metric the game does not declare, a
+// turn past the end of a match, a bot that never played a game.
+type notFoundError struct{ msg string }
+
+func (e *notFoundError) Error() string { return e.msg }
+
+func notFound(format string, args ...any) error {
+	return &notFoundError{msg: fmt.Sprintf(format, args...)}
+}
+
 // replayError is an uploaded replay that was refused: 400 when it cannot
 // be read at all, 422 when it reads but does not regenerate (an unknown
 // game, a diverging hash, a log that stops before the match ends).
@@ -72,6 +83,7 @@ func classify(err error) (status int, body errorBody, internal bool) {
 	var (
 		he *echo.HTTPError
 		ie *inputError
+		ne *notFoundError
 		re *replayError
 	)
 	switch {
@@ -95,9 +107,14 @@ func classify(err error) (status int, body errorBody, internal bool) {
 		return re.status, body, false
 	case errors.As(err, &ie):
 		return http.StatusBadRequest, errorBody{Error: ie.msg}, false
-	}
-	if status := store.HTTPStatus(err); status < 500 {
-		return status, errorBody{Error: err.Error()}, false
+	case errors.As(err, &ne):
+		return http.StatusNotFound, errorBody{Error: ne.msg}, false
+	// The store's error kinds are the caller's fault; their messages are
+	// meant for users.
+	case errors.Is(err, store.ErrNotFound):
+		return http.StatusNotFound, errorBody{Error: err.Error()}, false
+	case errors.Is(err, store.ErrAmbiguous), errors.Is(err, store.ErrInvalid):
+		return http.StatusBadRequest, errorBody{Error: err.Error()}, false
 	}
 	return http.StatusInternalServerError, errorBody{Error: "internal error: the server could not answer; the problem has been logged"}, true
 }
