@@ -12,7 +12,7 @@ const module = "github.com/replaylab/replaylab"
 
 // layers is the dependency order of DESIGN.md §2: a package may import only
 // packages of its own layer or layers before it.
-var layers = []string{"sim", "replay", "store", "analytics", "web", "cmd"}
+var layers = []string{"sim", "replay", "store", "regen", "analytics", "web", "cmd"}
 
 func layerOf(pkg string) int {
 	rel := strings.TrimPrefix(strings.TrimPrefix(pkg, module), "/")

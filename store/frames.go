@@ -15,6 +15,15 @@ import (
 // cheap; stepping through the inspector mostly stays inside one chunk.
 const FrameChunkTurns = 64
 
+// StoredFrame is what the frames table holds for one turn: the game's own
+// frame (State) with the commands that led to it, so the inspector shows
+// each player's command next to the board it produced.
+type StoredFrame struct {
+	Turn     int      `json:"turn"`
+	Commands []string `json:"commands"` // one per seat; empty at turn 0
+	State    any      `json:"state"`    // sim.Match.Frame()
+}
+
 // maxChunkBytes bounds what DecodeFrames will inflate, so a corrupt blob
 // cannot make the server allocate gigabytes. Real chunks are far smaller.
 const maxChunkBytes = 256 << 20

@@ -47,7 +47,7 @@ type recordSpec struct {
 	winner       int // -1 for a draw
 }
 
-// makeRecord builds a Record the way Build would, with numbers that are a
+// makeRecord builds a Record the way regen.Build would, with numbers that are a
 // known function of turn, seat and unit so queries can be checked exactly:
 // turn_stats rows for turns 0..turns of every seat (the player, then its
 // units), events every third turn, and frames {"turn":N} in chunks of

@@ -9,7 +9,7 @@ import (
 
 // Record is everything Ingest writes for one match: the replay it came from
 // and every turn regenerated from it. Building one is CPU work with no
-// database access (see Build), so many can be built in parallel and handed
+// database access (see regen.Build), so many can be built in parallel and handed
 // to the single writer.
 type Record struct {
 	ID      string // hex SHA-256 of the canonical binary replay

@@ -16,7 +16,7 @@ import (
 )
 
 // syntheticRecord builds a long match with River Toad's metrics for seats
-// players, as Build would store it (the store does not check seat counts
+// players, as regen.Build would store it (the store does not check seat counts
 // against the game): per-turn numbers, an event every few turns and frames
 // with a board. It stands for the large matches of the other games.
 func syntheticRecord(t testing.TB, turns, seats int) *store.Record {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/replaylab/replaylab/regen"
 	"github.com/replaylab/replaylab/replay"
 	"github.com/replaylab/replaylab/sim/toad"
 	"github.com/replaylab/replaylab/store"
@@ -84,7 +85,7 @@ func recordToad(t testing.TB, seed uint64, bot, name, config string) *replay.Log
 // ingest regenerates a log and stores it, returning its id.
 func ingest(t testing.TB, db *store.DB, l *replay.Log) string {
 	t.Helper()
-	rec, err := store.Build(l)
+	rec, err := regen.Build(l)
 	if err != nil {
 		t.Fatalf("build: %v", err)
 	}

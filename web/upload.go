@@ -13,8 +13,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/replaylab/replaylab/regen"
 	"github.com/replaylab/replaylab/replay"
-	"github.com/replaylab/replaylab/store"
 )
 
 // maxTokenField bounds the form's token field; a real token is far shorter.
@@ -62,7 +62,7 @@ func (s *server) upload(c echo.Context) (id string, created bool, err error) {
 		}
 		return "", false, &replayError{status, err}
 	}
-	rec, err := store.Build(l)
+	rec, err := regen.Build(l)
 	if err != nil {
 		var re *replay.Error
 		var de *replay.DivergenceError

@@ -7,6 +7,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/replaylab/replaylab/regen"
 	"github.com/replaylab/replaylab/replay"
 	"github.com/replaylab/replaylab/sim"
 	"github.com/replaylab/replaylab/sim/games"
@@ -89,7 +90,7 @@ func recordDemo(ctx context.Context, m demoMatch) (*store.Record, error) {
 	if err != nil {
 		return nil, err
 	}
-	return store.Build(l)
+	return regen.Build(l)
 }
 
 // fillDemo records the demo matches into an empty database, building them

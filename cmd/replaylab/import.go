@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/replaylab/replaylab/regen"
 	"github.com/replaylab/replaylab/store"
 )
 
@@ -82,7 +83,7 @@ func importPaths(ctx context.Context, dbPath string, paths []string, stdout, std
 		if err != nil {
 			return nil, err
 		}
-		return store.Build(l)
+		return regen.Build(l)
 	}, func(path string, rec *store.Record, err error) {
 		if err == nil {
 			var isNew bool

@@ -1,4 +1,9 @@
-package store
+// Package regen regenerates a replay into the rows storage keeps: it runs
+// the match through replay.Run and collects each turn's numbers, events and
+// inspector frames into a store.Record. It touches no database, so callers
+// run many regenerations in parallel and hand the records to the store's
+// single writer.
+package regen
 
 import (
 	"encoding/json"
@@ -9,6 +14,7 @@ import (
 
 	"github.com/replaylab/replaylab/replay"
 	"github.com/replaylab/replaylab/sim"
+	"github.com/replaylab/replaylab/store"
 )
 
 // EngineVersion names the build that regenerated a match, stored with it so
@@ -27,23 +33,14 @@ var EngineVersion = sync.OnceValue(func() string {
 	return "replaylab@devel"
 })
 
-// StoredFrame is what the frames table holds for one turn: the game's own
-// frame (State) with the commands that led to it, so the inspector shows
-// each player's command next to the board it produced.
-type StoredFrame struct {
-	Turn     int      `json:"turn"`
-	Commands []string `json:"commands"` // one per seat; empty at turn 0
-	State    any      `json:"state"`    // sim.Match.Frame()
-}
-
-// Build regenerates the match of a log and collects everything Ingest
-// writes. It touches no database, so callers run many Builds in parallel.
-func Build(l *replay.Log) (*Record, error) {
+// Build regenerates the match of a log and collects everything
+// store.DB.Ingest writes.
+func Build(l *replay.Log) (*store.Record, error) {
 	enc, err := l.Encode()
 	if err != nil {
 		return nil, err
 	}
-	rec := &Record{
+	rec := &store.Record{
 		ID:            enc.ID,
 		Game:          l.Header.Game,
 		Ruleset:       l.Header.Ruleset,
@@ -53,7 +50,7 @@ func Build(l *replay.Log) (*Record, error) {
 		EngineVersion: EngineVersion(),
 	}
 	for _, p := range l.Header.Players {
-		rec.Players = append(rec.Players, Player{Name: p.Name, Version: p.Version})
+		rec.Players = append(rec.Players, store.Player{Name: p.Name, Version: p.Version})
 	}
 	var (
 		stats  []sim.Stat
@@ -61,11 +58,11 @@ func Build(l *replay.Log) (*Record, error) {
 		first  int
 	)
 	flush := func(last int) error {
-		data, err := EncodeFrames(frames)
+		data, err := store.EncodeFrames(frames)
 		if err != nil {
 			return err
 		}
-		rec.Frames = append(rec.Frames, FrameChunk{First: first, Last: last, Data: data})
+		rec.Frames = append(rec.Frames, store.FrameChunk{First: first, Last: last, Data: data})
 		frames, first = frames[:0], last+1
 		return nil
 	}
@@ -73,21 +70,21 @@ func Build(l *replay.Log) (*Record, error) {
 	m, err := replay.Run(l, func(tv *replay.TurnView) error {
 		stats = tv.Match.AppendStats(stats[:0])
 		for _, s := range stats {
-			rec.Stats = append(rec.Stats, TurnStat{Turn: tv.Turn, Stat: s})
+			rec.Stats = append(rec.Stats, store.TurnStat{Turn: tv.Turn, Stat: s})
 		}
 		for _, e := range tv.Events {
-			rec.Events = append(rec.Events, TurnEvent{Turn: tv.Turn, Event: e})
+			rec.Events = append(rec.Events, store.TurnEvent{Turn: tv.Turn, Event: e})
 		}
 		cmds := tv.Commands
 		if cmds == nil {
 			cmds = []string{}
 		}
-		f, err := json.Marshal(StoredFrame{Turn: tv.Turn, Commands: cmds, State: tv.Match.Frame()})
+		f, err := json.Marshal(store.StoredFrame{Turn: tv.Turn, Commands: cmds, State: tv.Match.Frame()})
 		if err != nil {
 			return fmt.Errorf("turn %d: encode frame: %w", tv.Turn, err)
 		}
 		frames = append(frames, f)
-		if len(frames) == FrameChunkTurns {
+		if len(frames) == store.FrameChunkTurns {
 			return flush(tv.Turn)
 		}
 		return nil
