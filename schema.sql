@@ -1,9 +1,10 @@
--- replaylab SQLite schema, version 1.
+-- replaylab SQLite schema, version 2.
 --
 -- store.Open applies this file to a fresh database inside one transaction
--- and then sets PRAGMA user_version to 1. Later versions never edit this
--- file's effect on an existing database: they append a migration in store
--- (see store/db.go), so every older database can be brought forward.
+-- and then sets PRAGMA user_version to 2. A schema change edits this file
+-- and appends to store/upgrades.go the statements that bring a database of
+-- the previous version to the same schema, so every older database can be
+-- brought forward.
 --
 -- Conventions:
 --   * A replay's id, and the id of the match regenerated from it, is the
@@ -14,8 +15,8 @@
 --     (int64(seed)), so it stays exact and compact; seeds of 2^63 and above
 --     read as negative numbers in SQL and are turned back into uint64 in Go.
 --   * Rows derived from a match refer to it by matches.seq, a small integer,
---     not by its 64-character id: per-turn tables hold tens of thousands of
---     rows per match, and repeating the text key in each of them doubled the
+--     not by its 64-character id: per-turn tables hold thousands of rows
+--     per match, and repeating the text key in each of them doubled the
 --     size of the database and made ingest a third slower.
 --   * Seats count from 0. Unit -1 is the player as a whole (sim.NoUnit).
 --   * Tables are STRICT so a value of the wrong type is an error instead of
@@ -78,29 +79,22 @@ CREATE TABLE match_players (
 -- Per-bot filters and leaderboards start from the bot.
 CREATE INDEX match_players_by_bot ON match_players (bot_id, outcome);
 
--- Per-turn numbers of every player (unit -1) and unit, from turn 0 (the
--- initial state) to the last turn. x1..x6 hold the game-specific metrics
--- named by each game's sim.MetricDef keys. Ingest leaves out the metric
--- columns a match never sets (most games use few of the ten), so those take
--- their DEFAULT 0. WITHOUT ROWID: rows are small and always read by their
--- key, so the primary key is the table and no second b-tree is written.
-CREATE TABLE turn_stats (
-    match_seq  INTEGER NOT NULL REFERENCES matches (seq) ON DELETE CASCADE,
-    turn       INTEGER NOT NULL CHECK (turn >= 0),
-    seat       INTEGER NOT NULL CHECK (seat >= 0),
-    unit       INTEGER NOT NULL CHECK (unit >= -1),
-    alive      INTEGER NOT NULL CHECK (alive IN (0, 1)),
-    energy     REAL    NOT NULL DEFAULT 0,
-    hp         REAL    NOT NULL DEFAULT 0,
-    score      REAL    NOT NULL DEFAULT 0,
-    collisions REAL    NOT NULL DEFAULT 0,
-    x1         REAL    NOT NULL DEFAULT 0,
-    x2         REAL    NOT NULL DEFAULT 0,
-    x3         REAL    NOT NULL DEFAULT 0,
-    x4         REAL    NOT NULL DEFAULT 0,
-    x5         REAL    NOT NULL DEFAULT 0,
-    x6         REAL    NOT NULL DEFAULT 0,
-    PRIMARY KEY (match_seq, turn, seat, unit)
+-- Per-turn numbers, one row per line: one metric of one player (unit -1)
+-- or unit over the whole match. metric is the metric's index in the list
+-- its game declares (sim.Game.Metrics), or -1 for whether the player or
+-- unit is alive; storage never names a metric or a game's fields. data
+-- holds the line's value at every turn 0..turns (store.encodeLine: runs of
+-- equal steps between whole values, bit-exact runs otherwise), so a chart
+-- reads one row per line instead of one per turn, and a line that rarely
+-- changes costs a few bytes. WITHOUT ROWID: rows are small and always read
+-- by their key.
+CREATE TABLE series (
+    match_seq INTEGER NOT NULL REFERENCES matches (seq) ON DELETE CASCADE,
+    metric    INTEGER NOT NULL CHECK (metric >= -1),
+    seat      INTEGER NOT NULL CHECK (seat >= 0),
+    unit      INTEGER NOT NULL CHECK (unit >= -1),
+    data      BLOB    NOT NULL,
+    PRIMARY KEY (match_seq, metric, seat, unit)
 ) STRICT, WITHOUT ROWID;
 
 -- What happened in each turn. pos is the event's position in the match, so

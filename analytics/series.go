@@ -17,30 +17,19 @@ type Line struct {
 	Values []float64
 }
 
-// Lines groups the points of one metric into one Line per seat and unit,
-// ordered by seat then unit. Points may come in any order; points outside
-// turns 0..turns are ignored. Indexing by turn rather than appending keeps
-// every line aligned with the turn axis even when a unit has gaps.
-func Lines(points []store.Point, turns int) []Line {
-	type key struct{ seat, unit int }
-	index := map[key]int{}
-	var lines []Line
-	for _, p := range points {
-		if p.Turn < 0 || p.Turn > turns {
-			continue
+// Lines turns a metric's stored lines into lines of turns 0..turns,
+// ordered by seat then unit: a stored line longer than that is cut, a
+// shorter one padded with NaN (no value at that turn), so every line stays
+// aligned with the turn axis.
+func Lines(stored []store.Line, turns int) []Line {
+	lines := make([]Line, len(stored))
+	for i, l := range stored {
+		vs := make([]float64, turns+1)
+		n := copy(vs, l.Values)
+		for t := n; t < len(vs); t++ {
+			vs[t] = math.NaN()
 		}
-		k := key{p.Seat, p.Unit}
-		i, ok := index[k]
-		if !ok {
-			i = len(lines)
-			index[k] = i
-			vs := make([]float64, turns+1)
-			for t := range vs {
-				vs[t] = math.NaN()
-			}
-			lines = append(lines, Line{Seat: p.Seat, Unit: p.Unit, Values: vs})
-		}
-		lines[i].Values[p.Turn] = p.Value
+		lines[i] = Line{Seat: l.Seat, Unit: l.Unit, Values: vs}
 	}
 	slices.SortFunc(lines, func(a, b Line) int {
 		return cmp.Or(cmp.Compare(a.Seat, b.Seat), cmp.Compare(a.Unit, b.Unit))

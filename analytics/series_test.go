@@ -8,24 +8,19 @@ import (
 )
 
 func TestLines(t *testing.T) {
-	// Out of order, a unit that appears at turn 1 only, a point past the end.
-	points := []store.Point{
-		{Turn: 2, Seat: 1, Unit: -1, Value: 12},
-		{Turn: 0, Seat: 0, Unit: -1, Value: 0},
-		{Turn: 1, Seat: 0, Unit: 0, Value: 5},
-		{Turn: 0, Seat: 1, Unit: -1, Value: 10},
-		{Turn: 1, Seat: 0, Unit: -1, Value: 1},
-		{Turn: 2, Seat: 0, Unit: -1, Value: 2},
-		{Turn: 1, Seat: 1, Unit: -1, Value: 11},
-		{Turn: 3, Seat: 0, Unit: -1, Value: 99},
+	// Out of order, a line that stops short, a line past the end.
+	stored := []store.Line{
+		{Seat: 1, Unit: -1, Values: []float64{10, 11, 12}},
+		{Seat: 0, Unit: 0, Values: []float64{4, 5}},
+		{Seat: 0, Unit: -1, Values: []float64{0, 1, 2, 99}},
 	}
 	nan := math.NaN()
 	want := []Line{
 		{Seat: 0, Unit: -1, Values: []float64{0, 1, 2}},
-		{Seat: 0, Unit: 0, Values: []float64{nan, 5, nan}},
+		{Seat: 0, Unit: 0, Values: []float64{4, 5, nan}},
 		{Seat: 1, Unit: -1, Values: []float64{10, 11, 12}},
 	}
-	got := Lines(points, 2)
+	got := Lines(stored, 2)
 	if len(got) != len(want) {
 		t.Fatalf("got %d lines, want %d: %v", len(got), len(want), got)
 	}

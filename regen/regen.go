@@ -1,8 +1,8 @@
 // Package regen regenerates a replay into the rows storage keeps: it runs
-// the match through replay.Run and collects each turn's numbers, events and
-// inspector frames into a store.Record. It touches no database, so callers
-// run many regenerations in parallel and hand the records to the store's
-// single writer.
+// the match through replay.Run and collects each turn's metrics as lines,
+// its events and its inspector frames into a store.Record. It touches no
+// database, so callers run many regenerations in parallel and hand the
+// records to the store's single writer.
 package regen
 
 import (
@@ -36,6 +36,10 @@ var EngineVersion = sync.OnceValue(func() string {
 // Build regenerates the match of a log and collects everything
 // store.DB.Ingest writes.
 func Build(l *replay.Log) (*store.Record, error) {
+	g, err := l.Header.Check()
+	if err != nil {
+		return nil, err
+	}
 	enc, err := l.Encode()
 	if err != nil {
 		return nil, err
@@ -53,7 +57,7 @@ func Build(l *replay.Log) (*store.Record, error) {
 		rec.Players = append(rec.Players, store.Player{Name: p.Name, Version: p.Version})
 	}
 	var (
-		stats  []sim.Stat
+		lines  = lineSet{game: g}
 		frames []json.RawMessage
 		first  int
 	)
@@ -68,9 +72,8 @@ func Build(l *replay.Log) (*store.Record, error) {
 	}
 	start := time.Now()
 	m, err := replay.Run(l, func(tv *replay.TurnView) error {
-		stats = tv.Match.AppendStats(stats[:0])
-		for _, s := range stats {
-			rec.Stats = append(rec.Stats, store.TurnStat{Turn: tv.Turn, Stat: s})
+		if err := lines.add(tv.Match); err != nil {
+			return fmt.Errorf("turn %d: %w", tv.Turn, err)
 		}
 		for _, e := range tv.Events {
 			rec.Events = append(rec.Events, store.TurnEvent{Turn: tv.Turn, Event: e})
@@ -100,5 +103,67 @@ func Build(l *replay.Log) (*store.Record, error) {
 	rec.RegenTime = time.Since(start)
 	rec.Turns = m.Turn()
 	rec.Result = m.Result()
+	rec.Lines = lines.lines
 	return rec, nil
+}
+
+// lineSet turns each turn's stat rows into lines. The first turn fixes the
+// rows (a seat or unit, in the order the game reports them) and which lines
+// each feeds: its Alive line and one per metric that applies to it. Every
+// later turn must report the same rows in the same order.
+type lineSet struct {
+	game  *sim.Game
+	lines []store.Line
+	rows  []row
+	stats []sim.Stat // reused from turn to turn
+}
+
+// row is one stat row of every turn and where its numbers go.
+type row struct {
+	seat, unit int
+	alive      int   // index of the row's Alive line
+	metrics    []int // metric indexes that apply to the row
+	first      int   // index of the line of metrics[0]; the others follow
+}
+
+func (ls *lineSet) add(m sim.Match) error {
+	g := ls.game
+	ls.stats = m.AppendStats(ls.stats[:0])
+	if ls.rows == nil {
+		for _, s := range ls.stats {
+			r := row{seat: s.Seat, unit: s.Unit, alive: len(ls.lines)}
+			ls.lines = append(ls.lines, store.Line{Metric: store.Alive, Seat: s.Seat, Unit: s.Unit})
+			r.first = len(ls.lines)
+			for i := range g.Metrics {
+				if g.Applies(i, s.Unit) {
+					r.metrics = append(r.metrics, i)
+					ls.lines = append(ls.lines, store.Line{Metric: i, Seat: s.Seat, Unit: s.Unit})
+				}
+			}
+			ls.rows = append(ls.rows, r)
+		}
+	}
+	if len(ls.stats) != len(ls.rows) {
+		return fmt.Errorf("%d stat rows, want %d as at turn 0", len(ls.stats), len(ls.rows))
+	}
+	for k, s := range ls.stats {
+		r := &ls.rows[k]
+		if s.Seat != r.seat || s.Unit != r.unit {
+			return fmt.Errorf("stat row %d is seat %d unit %d, want seat %d unit %d as at turn 0", k, s.Seat, s.Unit, r.seat, r.unit)
+		}
+		if len(s.Values) != len(g.Metrics) {
+			return fmt.Errorf("seat %d unit %d: %d values, want one per metric (%d)", s.Seat, s.Unit, len(s.Values), len(g.Metrics))
+		}
+		alive := 0.0
+		if s.Alive {
+			alive = 1
+		}
+		l := &ls.lines[r.alive]
+		l.Values = append(l.Values, alive)
+		for j, i := range r.metrics {
+			l := &ls.lines[r.first+j]
+			l.Values = append(l.Values, s.Values[i])
+		}
+	}
+	return nil
 }

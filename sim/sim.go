@@ -32,7 +32,7 @@ type Game struct {
 	// DefaultPlayers is the seat count used when a recording names none.
 	DefaultPlayers int
 	// Metrics lists, in display order, the per-turn numbers the game reports
-	// in Stat. Only these are stored and charted.
+	// in Stat.Values. Only these are stored and charted.
 	Metrics []MetricDef
 	// Alphabet lists the game's common commands. The binary replay encodes a
 	// command found here as its index, so frequent commands cost a few bits;
@@ -76,7 +76,8 @@ type Match interface {
 	// Result is the outcome so far; final once Over is true.
 	Result() Result
 	// AppendStats appends the per-turn numbers of every player, and of every
-	// unit where the game has units, and returns the extended slice.
+	// unit where the game has units, and returns the extended slice. Each
+	// row holds a value for every metric the game declares (see Stat).
 	AppendStats(dst []Stat) []Stat
 	// Events are what happened during the last Step. The slice is owned by
 	// the match and valid until the next Step.
@@ -125,54 +126,80 @@ type PlayerResult struct {
 	Outcome Outcome
 }
 
-// MetricDef names a per-turn number. Key selects the Stat field holding it:
-// one of "energy", "hp", "score", "collisions", or "x1".."x6" for the
-// game-specific extras.
+// MetricDef declares a per-turn number of a game. A game's Metrics list is
+// the order of the values in every Stat, and a metric's index in that list is
+// how storage refers to it: append only, like the alphabet.
 type MetricDef struct {
-	Key   string
 	Name  string // stable identifier used in URLs, the API and CSV headers
 	Label string // human label for charts
-	// PerUnit is true when the metric is reported for units, not only for
-	// the player as a whole.
+	Unit  string // unit of the values ("HP", "cells"); empty for a plain count
+	// PerUnit is true when the metric is reported for each unit as well as
+	// for the player as a whole.
 	PerUnit bool
+	Kind    MetricKind
+	// Integer is true when every value is a whole number.
+	Integer bool
 }
 
-// MaxExtra is the number of game-specific metric slots in a Stat.
-const MaxExtra = 6
+// MetricKind says how a metric's values move from turn to turn.
+type MetricKind int
+
+// The kinds of metric.
+const (
+	// Gauge is a level that goes up and down (HP, length, score).
+	Gauge MetricKind = iota
+	// Counter is a running total that never decreases (kills, hits).
+	Counter
+)
+
+func (k MetricKind) String() string {
+	if k == Counter {
+		return "counter"
+	}
+	return "gauge"
+}
+
+// Applies reports whether metric i of the game is reported on a row of
+// unit (NoUnit for the player's own row): every metric applies to a
+// player, only PerUnit metrics to a unit.
+func (g *Game) Applies(i, unit int) bool {
+	return unit == NoUnit || g.Metrics[i].PerUnit
+}
 
 // NoUnit marks a Stat or Event that belongs to a whole player, not a unit.
 const NoUnit = -1
 
 // Stat is one row of per-turn numbers for a player (Unit == NoUnit) or for
-// one of its units. Fields the game does not list in Metrics are zero.
+// one of its units. Values holds one value per metric of the game, in the
+// order of Game.Metrics; a metric that does not apply to the row (see
+// Game.Applies) is 0.
 type Stat struct {
-	Seat       int
-	Unit       int
-	Alive      bool
-	Energy     float64
-	HP         float64
-	Score      float64
-	Collisions float64
-	Extra      [MaxExtra]float64
+	Seat   int
+	Unit   int
+	Alive  bool
+	Values []float64
 }
 
-// Value returns the number stored under a MetricDef key, and false for an
-// unknown key.
-func (s *Stat) Value(key string) (float64, bool) {
-	switch key {
-	case "energy":
-		return s.Energy, true
-	case "hp":
-		return s.HP, true
-	case "score":
-		return s.Score, true
-	case "collisions":
-		return s.Collisions, true
+// AppendStat appends a row for seat and unit with n zero values to dst and
+// returns the extended slice and the row's values for the caller to fill.
+// A row left in dst's spare capacity by an earlier call lends its Values
+// array, so a match that reports into the same slice every turn allocates
+// nothing after the first turn.
+func AppendStat(dst []Stat, n, seat, unit int, alive bool) ([]Stat, []float64) {
+	if len(dst) < cap(dst) {
+		dst = dst[:len(dst)+1]
+	} else {
+		dst = append(dst, Stat{})
 	}
-	if len(key) == 2 && key[0] == 'x' && key[1] >= '1' && key[1] < '1'+MaxExtra {
-		return s.Extra[key[1]-'1'], true
+	s := &dst[len(dst)-1]
+	s.Seat, s.Unit, s.Alive = seat, unit, alive
+	if cap(s.Values) < n {
+		s.Values = make([]float64, n)
+	} else {
+		s.Values = s.Values[:n]
+		clear(s.Values)
 	}
-	return 0, false
+	return dst, s.Values
 }
 
 // Event is something that happened during a turn.
@@ -259,14 +286,15 @@ func (g *Game) Bot(name string) (BotDef, bool) {
 	return BotDef{}, false
 }
 
-// Metric returns the metric with the given name, or false.
-func (g *Game) Metric(name string) (MetricDef, bool) {
-	for _, m := range g.Metrics {
+// Metric returns the index in Metrics of the metric with the given name,
+// or false.
+func (g *Game) Metric(name string) (int, bool) {
+	for i, m := range g.Metrics {
 		if m.Name == name {
-			return m, true
+			return i, true
 		}
 	}
-	return MetricDef{}, false
+	return 0, false
 }
 
 // DecodeConfig decodes a setup's JSON config into v, rejecting unknown

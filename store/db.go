@@ -26,16 +26,10 @@ import (
 	"github.com/replaylab/replaylab"
 )
 
-// migrations[i] takes a database from user_version i to i+1. The first is
-// the whole version-1 schema; a later schema change is appended here as the
-// statements that alter a version-n database, never by editing an earlier
-// entry, so every existing database can be brought forward.
-var migrations = []string{
-	replaylab.Schema,
-}
-
-// schemaVersion is the PRAGMA user_version of a database this build writes.
-var schemaVersion = len(migrations)
+// schemaVersion is the PRAGMA user_version of a database this build
+// writes: a fresh database gets the whole current schema (schema.sql), an
+// older one the upgrades after its version (upgrades.go).
+var schemaVersion = 1 + len(upgrades)
 
 // DB is an open replaylab database. It is safe for concurrent use.
 type DB struct {
@@ -147,8 +141,14 @@ func (db *DB) migrate(ctx context.Context) error {
 	case v == schemaVersion:
 		return nil
 	}
+	if v == 0 {
+		if _, err := tx.ExecContext(ctx, replaylab.Schema); err != nil {
+			return fmt.Errorf("create schema version %d: %w", schemaVersion, err)
+		}
+		v = schemaVersion
+	}
 	for i := v; i < schemaVersion; i++ {
-		if _, err := tx.ExecContext(ctx, migrations[i]); err != nil {
+		if _, err := tx.ExecContext(ctx, upgrades[i-1]); err != nil {
 			return fmt.Errorf("migrate schema to version %d: %w", i+1, err)
 		}
 	}

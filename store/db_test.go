@@ -4,7 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -187,8 +189,8 @@ func TestReadsDuringWrite(t *testing.T) {
 	if _, err := db.Match(rctx, b.ID); !errors.Is(err, ErrNotFound) {
 		t.Errorf("Match of the uncommitted match: got %v, want ErrNotFound", err)
 	}
-	if ps, err := db.Series(rctx, a.ID, "energy"); len(ps) != len(a.Stats) || err != nil {
-		t.Errorf("Series of the committed match: got %d points, %v; want %d, nil", len(ps), err, len(a.Stats))
+	if ls, err := db.Series(rctx, a.ID, 0); err != nil || len(ls[0]) != 2*2 {
+		t.Errorf("Series of the committed match: got %v, %v; want 4 lines, nil", ls, err)
 	}
 
 	if err := tx.Commit(); err != nil {
@@ -209,7 +211,7 @@ func TestConcurrentReadsAndWrites(t *testing.T) {
 	for i := range recs {
 		recs[i] = makeRecord(t, recordSpec{id: testID(i), turns: 400, units: 2, winner: 0})
 	}
-	perMatch := len(recs[0].Stats)
+	perMatch := 2 * 3 // metric 1 applies to both players and their 2 units
 
 	done := make(chan struct{})
 	var wg sync.WaitGroup
@@ -230,9 +232,9 @@ func TestConcurrentReadsAndWrites(t *testing.T) {
 					t.Errorf("Matches: got %d of %d", len(ms), total)
 				}
 				for _, m := range ms {
-					ps, err := db.Series(ctx, m.ID, "hp")
-					if err != nil || len(ps) != perMatch {
-						t.Errorf("Series of visible match %s: got %d points, %v; want %d", m.ID, len(ps), err, perMatch)
+					ls, err := db.Series(ctx, m.ID, 1)
+					if err != nil || len(ls[0]) != perMatch {
+						t.Errorf("Series of visible match %s: got %v, %v; want %d lines", m.ID, ls, err, perMatch)
 						return
 					}
 				}
@@ -249,4 +251,75 @@ func TestConcurrentReadsAndWrites(t *testing.T) {
 	if n, err := db.CountMatches(ctx); n != matches || err != nil {
 		t.Errorf("CountMatches: got %d, %v; want %d, nil", n, err, matches)
 	}
+}
+
+// TestOpenUpgradesVersion1 opens a database of schema version 1 with a
+// match: the upgrade keeps the replay, drops the match it cannot convert
+// and leaves the same tables and columns as a fresh database.
+func TestOpenUpgradesVersion1(t *testing.T) {
+	ctx := context.Background()
+	v1, err := os.ReadFile(filepath.Join("testdata", "schema-v1.sql"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "v1.db")
+	old, err := sql.Open("sqlite3", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = old.Exec(string(v1) + `;
+		PRAGMA user_version = 1;
+		INSERT INTO replays VALUES ('` + testID(1) + `', 'toad', 'classic', 1, '{}', x'00', 0);
+		INSERT INTO matches VALUES (1, '` + testID(1) + `', 'toad', 'classic', 1, 0, 'won', 'old', 1, 0);
+		INSERT INTO turn_stats (match_seq, turn, seat, unit, alive, hp) VALUES (1, 0, 0, -1, 1, 20);`)
+	old.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := Open(ctx, path)
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	defer db.Close()
+	counts := map[string]int{}
+	for _, table := range []string{"replays", "matches"} {
+		var n int
+		if err := db.read.QueryRow("SELECT count(*) FROM " + table).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		counts[table] = n
+	}
+	if counts["replays"] != 1 || counts["matches"] != 0 {
+		t.Errorf("after the upgrade: %v, want the replay kept and no match", counts)
+	}
+	fresh := openTest(t)
+	if got, want := schemaOf(t, db), schemaOf(t, fresh); got != want {
+		t.Errorf("upgraded schema:\n%s\nwant as fresh:\n%s", got, want)
+	}
+}
+
+// schemaOf describes a database's tables and their columns.
+func schemaOf(t *testing.T, db *DB) string {
+	t.Helper()
+	rows, err := db.read.Query(`SELECT m.name, p.name, p.type, p."notnull", p.pk FROM sqlite_schema m, pragma_table_info(m.name) p
+		WHERE m.type = 'table' ORDER BY m.name, p.cid`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var b strings.Builder
+	var version int
+	for rows.Next() {
+		var table, col, typ string
+		var notNull, pk int
+		if err := rows.Scan(&table, &col, &typ, &notNull, &pk); err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&b, "%s.%s %s notnull=%d pk=%d\n", table, col, typ, notNull, pk)
+	}
+	if err := db.read.QueryRow("PRAGMA user_version").Scan(&version); err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(&b, "user_version %d\n", version)
+	return b.String()
 }

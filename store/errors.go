@@ -12,8 +12,8 @@ var (
 	ErrNotFound = errors.New("not found")
 	// ErrAmbiguous means a short match id matches more than one match.
 	ErrAmbiguous = errors.New("ambiguous")
-	// ErrInvalid means the request itself is wrong: a malformed id, an
-	// unknown metric key, a filter that makes no sense, a Record that is not
+	// ErrInvalid means the request itself is wrong: a malformed id, no
+	// metric asked for, a filter that makes no sense, a Record that is not
 	// internally consistent.
 	ErrInvalid = errors.New("invalid")
 	// ErrSchemaTooNew means the database was written by a newer replaylab
@@ -22,7 +22,6 @@ var (
 )
 
 // Error is an error of one of the kinds above with a message for the user.
-// Callers decide what a kind means to them (web maps them to HTTP status).
 type Error struct {
 	Kind error // ErrNotFound, ErrAmbiguous or ErrInvalid
 	Msg  string

@@ -13,7 +13,8 @@ import (
 
 // ExportTurns streams a match's per-turn numbers to w, one record per turn,
 // seat and unit (unit -1 = the player as a whole), with turn, seat, unit,
-// alive and then the given metrics by name. format is "csv" (with a header
+// alive and then the given metrics (the game's list, which names the
+// stored metric numbers) by name. format is "csv" (with a header
 // row) or "jsonl". begin, if set, runs once just before the first byte is
 // written, so an HTTP handler can still answer with an error when the query
 // fails at once.
@@ -39,9 +40,8 @@ func (db *DB) ExportTurns(ctx context.Context, matchID string, metrics []sim.Met
 		}
 		write = func(ts TurnStat) error {
 			row[0], row[1], row[2], row[3] = strconv.Itoa(ts.Turn), strconv.Itoa(ts.Seat), strconv.Itoa(ts.Unit), strconv.FormatBool(ts.Alive)
-			for i, md := range metrics {
-				v, _ := ts.Value(md.Key)
-				row[4+i] = strconv.FormatFloat(v, 'g', -1, 64)
+			for i := range metrics {
+				row[4+i] = strconv.FormatFloat(ts.value(i), 'g', -1, 64)
 			}
 			return cw.Write(row)
 		}
@@ -51,8 +51,8 @@ func (db *DB) ExportTurns(ctx context.Context, matchID string, metrics []sim.Met
 		rec := map[string]any{}
 		write = func(ts TurnStat) error {
 			rec["turn"], rec["seat"], rec["unit"], rec["alive"] = ts.Turn, ts.Seat, ts.Unit, ts.Alive
-			for _, md := range metrics {
-				rec[md.Name], _ = ts.Value(md.Key)
+			for i, md := range metrics {
+				rec[md.Name] = ts.value(i)
 			}
 			return enc.Encode(rec)
 		}

@@ -16,7 +16,8 @@ func TestExportTurns(t *testing.T) {
 	db := openTest(t)
 	rec := makeRecord(t, recordSpec{id: testID(1), turns: 10, units: 2})
 	mustIngest(t, db, rec)
-	metrics := []sim.MetricDef{{Key: "hp", Name: "hp"}, {Key: "x1", Name: "hits"}}
+	metrics := []sim.MetricDef{{Name: "energy"}, {Name: "hp"}}
+	stats := wantStats(10, 2, 2)
 	ctx := context.Background()
 
 	var buf bytes.Buffer
@@ -28,15 +29,16 @@ func TestExportTurns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := strings.Join(rows[0], ","), "turn,seat,unit,alive,hp,hits"; got != want {
+	if got, want := strings.Join(rows[0], ","), "turn,seat,unit,alive,energy,hp"; got != want {
 		t.Errorf("header %q, want %q", got, want)
 	}
-	if got, want := len(rows)-1, len(rec.Stats); got != want || begun != 1 {
+	if got, want := len(rows)-1, len(stats); got != want || begun != 1 {
 		t.Errorf("%d rows and %d begins, want %d rows and 1 begin", got, begun, want)
 	}
-	first := rec.Stats[0]
-	want := []string{strconv.Itoa(first.Turn), strconv.Itoa(first.Seat), strconv.Itoa(first.Unit), strconv.FormatBool(first.Alive), strconv.FormatFloat(first.HP, 'g', -1, 64)}
-	if got := rows[1][:5]; strings.Join(got, ",") != strings.Join(want, ",") {
+	first := stats[0]
+	want := []string{strconv.Itoa(first.Turn), strconv.Itoa(first.Seat), strconv.Itoa(first.Unit), strconv.FormatBool(first.Alive),
+		strconv.FormatFloat(first.Values[0], 'g', -1, 64), strconv.FormatFloat(first.Values[1], 'g', -1, 64)}
+	if got := rows[1]; strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("first row starts %v, want %v", got, want)
 	}
 
@@ -44,8 +46,8 @@ func TestExportTurns(t *testing.T) {
 	if err := db.ExportTurns(ctx, rec.ID, metrics, "jsonl", &buf, nil); err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Count(buf.String(), "\n"); got != len(rec.Stats) || !strings.Contains(buf.String(), `"hits":`) {
-		t.Errorf("jsonl: %d lines, want %d with a hits field:\n%.200s", got, len(rec.Stats), buf.String())
+	if got := strings.Count(buf.String(), "\n"); got != len(stats) || !strings.Contains(buf.String(), `"hp":`) {
+		t.Errorf("jsonl: %d lines, want %d with an hp field:\n%.200s", got, len(stats), buf.String())
 	}
 
 	// Failures write nothing and never begin the answer.

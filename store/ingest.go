@@ -14,7 +14,7 @@ import (
 )
 
 // Ingest writes a regenerated match: its replay, bots, players, per-turn
-// numbers, events and frames, in one transaction, so a failure at any step
+// numbers (its lines), events and frames, in one transaction, so a failure at any step
 // leaves the database as it was. A match that is already stored is left
 // untouched and created is false; importing the same replay twice is not an
 // error.
@@ -85,6 +85,12 @@ func (rec *Record) check() error {
 	if next != rec.Turns+1 {
 		return invalidf("record %s: frames cover turns 0..%d, want 0..%d", rec.ID, next-1, rec.Turns)
 	}
+	for _, l := range rec.Lines {
+		if len(l.Values) != rec.Turns+1 || l.Metric < Alive {
+			return invalidf("record %s: line of metric %d, seat %d, unit %d holds %d values, want one per turn 0..%d",
+				rec.ID, l.Metric, l.Seat, l.Unit, len(l.Values), rec.Turns)
+		}
+	}
 	return nil
 }
 
@@ -111,7 +117,7 @@ func ingest(ctx context.Context, tx *sql.Tx, rec *Record, now time.Time) (create
 	if err := insertPlayers(ctx, tx, rec, seq); err != nil {
 		return false, err
 	}
-	if err := insertStats(ctx, tx, rec, seq); err != nil {
+	if err := insertSeries(ctx, tx, rec, seq); err != nil {
 		return false, err
 	}
 	if err := insertEvents(ctx, tx, rec, seq); err != nil {
@@ -193,57 +199,31 @@ func upsertBot(ctx context.Context, tx *sql.Tx, game string, p Player) (int64, e
 	return id, err
 }
 
-// metricColumns are the turn_stats columns of a sim.Stat's numbers, in the
-// order of metricValues.
-var metricColumns = [...]string{"energy", "hp", "score", "collisions", "x1", "x2", "x3", "x4", "x5", "x6"}
+// seriesColumns are the columns of a series row after its match.
+var seriesColumns = []string{"metric", "seat", "unit", "data"}
 
-func metricValues(s *sim.Stat) [len(metricColumns)]float64 {
-	x := &s.Extra
-	return [...]float64{s.Energy, s.HP, s.Score, s.Collisions, x[0], x[1], x[2], x[3], x[4], x[5]}
-}
-
-// insertStats writes the per-turn numbers. Metric columns that are zero in
-// every row of the match are left out of the INSERT and take their DEFAULT
-// 0: games use few of the ten, and every bound value is a call into C,
-// the largest cost of ingest.
-func insertStats(ctx context.Context, tx *sql.Tx, rec *Record, seq int64) error {
-	var set [len(metricColumns)]bool
-	for i := range rec.Stats {
-		for k, v := range metricValues(&rec.Stats[i].Stat) {
-			set[k] = set[k] || v != 0
-		}
-	}
-	cols := []string{"turn", "seat", "unit", "alive"}
-	var used []int
-	for k, ok := range set {
-		if ok {
-			cols = append(cols, metricColumns[k])
-			used = append(used, k)
-		}
-	}
-	b, err := newBatch(ctx, tx, "turn_stats", cols, seq)
+// insertSeries writes one row per line, its values encoded into one blob
+// (encodeLine). The blobs of a match share one buffer: each is bound as a
+// slice of it, which the driver copies into SQLite.
+func insertSeries(ctx context.Context, tx *sql.Tx, rec *Record, seq int64) error {
+	b, err := newBatch(ctx, tx, "series", seriesColumns, seq)
 	if err != nil {
 		return err
 	}
 	defer b.close()
-	for i := range rec.Stats {
-		s := &rec.Stats[i]
+	var buf []byte
+	for i := range rec.Lines {
+		l := &rec.Lines[i]
 		r, err := b.row(ctx)
 		if err != nil {
-			return fmt.Errorf("turn stats: %w", err)
+			return fmt.Errorf("series: %w", err)
 		}
-		alive := int64(0)
-		if s.Alive {
-			alive = 1
-		}
-		r[0], r[1], r[2], r[3] = s.Turn, s.Seat, s.Unit, alive
-		vals := metricValues(&s.Stat)
-		for j, k := range used {
-			r[4+j] = vals[k]
-		}
+		start := len(buf)
+		buf = encodeLine(buf, l.Values)
+		r[0], r[1], r[2], r[3] = l.Metric, l.Seat, l.Unit, buf[start:len(buf):len(buf)]
 	}
 	if err := b.flush(ctx); err != nil {
-		return fmt.Errorf("turn stats: %w", err)
+		return fmt.Errorf("series: %w", err)
 	}
 	return nil
 }
@@ -289,7 +269,7 @@ func insertFrames(ctx context.Context, tx *sql.Tx, rec *Record, seq int64) error
 // batchRows is how many rows one multi-row INSERT carries. Each statement
 // execution costs a round through database/sql and the driver (argument
 // conversion, a goroutine watching ctx); sharing it among many rows is what
-// makes bulk ingest fast. 64 rows of turn_stats bind under 1,000 parameters,
+// makes bulk ingest fast. 64 rows of events bind under 1,000 parameters,
 // far below SQLite's limit.
 const batchRows = 64
 

@@ -83,13 +83,24 @@ func makeRecord(t testing.TB, s recordSpec) *Record {
 		}
 		rec.Result.Players = append(rec.Result.Players, pr)
 	}
+	for seat := range s.players {
+		for unit := sim.NoUnit; unit < s.units; unit++ {
+			for m := Alive; m < synthMetrics; m++ {
+				if unit != sim.NoUnit && m >= synthPerUnit {
+					continue
+				}
+				l := Line{Metric: m, Seat: seat, Unit: unit, Values: make([]float64, s.turns+1)}
+				for turn := range l.Values {
+					l.Values[turn] = valueAt(m, turn, seat, unit)
+				}
+				rec.Lines = append(rec.Lines, l)
+			}
+		}
+	}
 	var frames []json.RawMessage
 	first := 0
 	for turn := 0; turn <= s.turns; turn++ {
 		for seat := range s.players {
-			for unit := sim.NoUnit; unit < s.units; unit++ {
-				rec.Stats = append(rec.Stats, TurnStat{Turn: turn, Stat: statAt(turn, seat, unit)})
-			}
 			if turn > 0 && turn%3 == 0 {
 				rec.Events = append(rec.Events,
 					TurnEvent{Turn: turn, Event: sim.Event{Seat: seat, Unit: 0, Kind: "hit", Target: (seat + 1) % len(s.players), Amount: 8, X: turn, Y: seat, Detail: "banana"}},
@@ -109,25 +120,47 @@ func makeRecord(t testing.TB, s recordSpec) *Record {
 	return rec
 }
 
-// statAt is the synthetic Stat of a turn, seat and unit.
-func statAt(turn, seat, unit int) sim.Stat {
-	s := sim.Stat{
-		Seat:       seat,
-		Unit:       unit,
-		Alive:      turn < 100 || unit != 0,
-		Energy:     float64(turn*10 + seat),
-		HP:         float64(100 - turn),
-		Score:      float64(turn*seat) + 0.25,
-		Collisions: float64(unit + 1),
+// The synthetic metrics of makeRecord: synthMetrics per player, of which
+// the first synthPerUnit apply to units too.
+const synthMetrics, synthPerUnit = 10, 2
+
+// valueAt is the synthetic value of a metric (or Alive) at a turn, seat
+// and unit: whole and steady, whole and changing, fractional.
+func valueAt(metric, turn, seat, unit int) float64 {
+	switch metric {
+	case Alive:
+		if turn < 100 || unit != 0 {
+			return 1
+		}
+		return 0
+	case 0:
+		return float64(turn*10 + seat)
+	case 1:
+		return float64(100 - turn)
+	case 2:
+		return float64(turn*seat) + 0.25
+	case 3:
+		return float64(unit + 1)
 	}
-	for k := range s.Extra {
-		s.Extra[k] = float64(k*turn) + float64(unit)/8
+	return float64((metric-4)*turn) + float64(unit)/8
+}
+
+// statAt is the synthetic numbers of a turn, seat and unit as the queries
+// rebuild them from the lines.
+func statAt(turn, seat, unit int) TurnStat {
+	s := TurnStat{Turn: turn}
+	s.Seat, s.Unit, s.Alive = seat, unit, valueAt(Alive, turn, seat, unit) == 1
+	s.Values = make([]float64, synthMetrics)
+	for m := range s.Values {
+		if unit == sim.NoUnit || m < synthPerUnit {
+			s.Values[m] = valueAt(m, turn, seat, unit)
+		}
 	}
 	return s
 }
 
 // tables lists every table of the schema, for row counts.
-var tables = []string{"replays", "matches", "bots", "match_players", "turn_stats", "events", "frames"}
+var tables = []string{"replays", "matches", "bots", "match_players", "series", "events", "frames"}
 
 // rowCounts returns the number of rows of each table.
 func rowCounts(t *testing.T, db *DB) map[string]int {
@@ -160,9 +193,10 @@ func TestIngestRowCounts(t *testing.T) {
 		"matches":       1,
 		"bots":          2,
 		"match_players": 2,
-		"turn_stats":    131 * 2 * 3,
-		"events":        len(rec.Events),
-		"frames":        3, // 0..63, 64..127, 128..130
+		"series":        2 * ((1 + synthMetrics) + 2*(1+synthPerUnit)), // per seat: the player's lines, then its units'
+
+		"events": len(rec.Events),
+		"frames": 3, // 0..63, 64..127, 128..130
 	}
 	if got := rowCounts(t, db); !reflect.DeepEqual(got, want) {
 		t.Errorf("row counts: got %v, want %v", got, want)
@@ -197,8 +231,10 @@ func TestIngestFailureWritesNothing(t *testing.T) {
 		spoil   func(*Record)
 		invalid bool // rejected before the transaction
 	}{
-		{"duplicate turn_stats key", func(r *Record) { r.Stats = append(r.Stats, r.Stats[len(r.Stats)/2]) }, false},
-		{"turn_stats seat out of range", func(r *Record) { r.Stats[len(r.Stats)-1].Seat = -3 }, false},
+		{"duplicate series key", func(r *Record) { r.Lines = append(r.Lines, r.Lines[len(r.Lines)/2]) }, false},
+		{"series seat out of range", func(r *Record) { r.Lines[len(r.Lines)-1].Seat = -3 }, false},
+		{"line short of the last turn", func(r *Record) { r.Lines[3].Values = r.Lines[3].Values[:5] }, true},
+		{"line of an unknown number", func(r *Record) { r.Lines[0].Metric = -2 }, true},
 		{"event without kind", func(r *Record) { r.Events[len(r.Events)-1].Kind = "" }, false},
 		{"gap between frame chunks", func(r *Record) { r.Frames[1].First++ }, true},
 		{"empty frame chunk", func(r *Record) { r.Frames[2].Data = nil }, true},
@@ -233,11 +269,11 @@ func TestIngestFailureWritesNothing(t *testing.T) {
 }
 
 // BenchmarkIngest writes matches of 2000 turns and 4 seats (FoodFight's
-// size, the longest matches) into a WAL file and reports turn_stats rows
-// per second. "foodfight" sets the numbers that game reports (energy,
-// score, collisions, two extras) and one event per seat every third turn;
-// "all-metrics" sets all ten metric columns and twice the events, the
-// worst case.
+// size, the longest matches) into a WAL file and reports per-turn rows
+// (turns x players and units) per second. "foodfight" keeps five metrics
+// (as that game reports: energy, score, collisions, two extras) and one
+// event per seat every third turn; "all-metrics" keeps ten metrics and
+// twice the events, the worst case.
 func BenchmarkIngest(b *testing.B) {
 	const turns, seats = 2000, 4
 	players := make([]Player, seats)
@@ -245,11 +281,7 @@ func BenchmarkIngest(b *testing.B) {
 		players[i] = Player{Name: fmt.Sprintf("bot%d", i), Version: "1"}
 	}
 	foodfight := func(rec *Record) {
-		for i := range rec.Stats {
-			s := &rec.Stats[i]
-			s.HP = 0
-			s.Extra = [sim.MaxExtra]float64{s.Extra[0], s.Extra[1]}
-		}
+		rec.Lines = slices.DeleteFunc(rec.Lines, func(l Line) bool { return l.Metric == 1 || l.Metric > 5 })
 		rec.Events = slices.DeleteFunc(rec.Events, func(e TurnEvent) bool { return e.Kind != "hit" })
 	}
 	for _, bm := range []struct {
@@ -264,6 +296,12 @@ func BenchmarkIngest(b *testing.B) {
 			ctx := context.Background()
 			tmpl := makeRecord(b, recordSpec{turns: turns, players: players, winner: 0})
 			bm.shape(tmpl)
+			rows := 0 // one per turn of every Alive line: every player and unit
+			for _, l := range tmpl.Lines {
+				if l.Metric == Alive {
+					rows += len(l.Values)
+				}
+			}
 			n := 0
 			for b.Loop() {
 				rec := *tmpl
@@ -273,7 +311,7 @@ func BenchmarkIngest(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric(float64(len(tmpl.Stats)*n)/b.Elapsed().Seconds(), "rows/s")
+			b.ReportMetric(float64(rows*n)/b.Elapsed().Seconds(), "rows/s")
 			b.ReportMetric(float64(len(tmpl.Events)), "events/op")
 		})
 	}

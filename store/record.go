@@ -25,8 +25,10 @@ type Record struct {
 	EngineVersion string
 	RegenTime     time.Duration // how long regeneration took
 
-	// Stats holds per-turn numbers for turns 0 (the initial state) to Turns.
-	Stats []TurnStat
+	// Lines holds the per-turn numbers of turns 0 (the initial state) to
+	// Turns: for every player and unit, its Alive line and a line per
+	// metric that applies to it.
+	Lines []Line
 	// Events holds every event of turns 1..Turns.
 	Events []TurnEvent
 	// Frames holds the inspector frames of turns 0..Turns in chunks of
@@ -40,10 +42,19 @@ type Player struct {
 	Version string
 }
 
-// TurnStat is one row of turn_stats.
+// TurnStat is the numbers of one player or unit at one turn, rebuilt from
+// its lines: Values[i] is metric i, 0 where no line of metric i is stored.
 type TurnStat struct {
 	Turn int
 	sim.Stat
+}
+
+// value returns metric i, or 0 when the row has no such metric.
+func (s *TurnStat) value(i int) float64 {
+	if i < len(s.Values) {
+		return s.Values[i]
+	}
+	return 0
 }
 
 // TurnEvent is one row of events.

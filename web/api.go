@@ -137,20 +137,20 @@ func (s *server) apiSeries(c echo.Context) error {
 		return err
 	}
 	name := c.Param("metric")
-	var md sim.MetricDef
-	ok := false
+	i, ok := 0, false
 	if g != nil {
-		md, ok = g.Metric(name)
+		i, ok = g.Metric(name)
 	}
 	if !ok {
 		return notFound("game %s has no metric %q", m.Game, name)
 	}
-	points, err := s.db.Series(c.Request().Context(), m.ID, md.Key)
+	lines, err := s.db.Series(c.Request().Context(), m.ID, i)
 	if err != nil {
 		return err
 	}
-	out := seriesJSON{Metric: metricJSON{md.Name, md.Label, md.PerUnit}, Turns: m.Turns, Lines: []lineJSON{}}
-	for _, l := range analytics.Lines(points, m.Turns) {
+	md := g.Metrics[i]
+	out := seriesJSON{Metric: newMetricJSON(md), Turns: m.Turns, Lines: []lineJSON{}}
+	for _, l := range analytics.Lines(lines[0], m.Turns) {
 		out.Lines = append(out.Lines, lineJSON{l.Seat, l.Unit, lineName(m, l), l.Values})
 	}
 	return c.JSON(http.StatusOK, out)

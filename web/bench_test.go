@@ -36,16 +36,24 @@ func syntheticRecord(t testing.TB, turns, seats int) *store.Record {
 		rec.Result.Players = append(rec.Result.Players, sim.PlayerResult{Rank: s + 1, Score: float64(100 - s), Outcome: outcome})
 		commands[s] = "D"
 	}
+	for s := range seats {
+		// River Toad's metrics in its order: hp, score, collisions, flies,
+		// snakes, danger, hp_spent; v varies by a quarter now and then.
+		values := func(turn int) []float64 {
+			v := float64((turn*(s+3))%97) / 4
+			return []float64{1, 20 + v, float64(turn) + v, float64(turn / 150), float64(turn / 40), v, float64(turn % 5), float64(turn)}
+		}
+		for m := range 1 + len(toad.Game.Metrics) {
+			l := store.Line{Metric: m - 1, Seat: s, Unit: sim.NoUnit, Values: make([]float64, turns+1)} // Alive first
+			for turn := range l.Values {
+				l.Values[turn] = values(turn)[m]
+			}
+			rec.Lines = append(rec.Lines, l)
+		}
+	}
 	var frames []json.RawMessage
 	first := 0
 	for turn := 0; turn <= turns; turn++ {
-		for s := range seats {
-			v := float64((turn*(s+3))%97) / 4
-			rec.Stats = append(rec.Stats, store.TurnStat{Turn: turn, Stat: sim.Stat{
-				Seat: s, Unit: sim.NoUnit, Alive: true, HP: 20 + v, Score: float64(turn) + v, Collisions: float64(turn / 150),
-				Extra: [sim.MaxExtra]float64{float64(turn / 40), v, float64(turn % 5), float64(turn)},
-			}})
-		}
 		if turn > 0 && turn%7 == 0 {
 			rec.Events = append(rec.Events, store.TurnEvent{Turn: turn, Event: sim.Event{Seat: turn % seats, Unit: sim.NoUnit, Kind: "eat", Target: -1, Amount: 5}})
 		}
@@ -104,6 +112,15 @@ func BenchmarkMatchPage(b *testing.B) {
 		n = get(b, f, "/matches/"+id)
 	}
 	b.ReportMetric(float64(n), "bytes/page")
+}
+
+// BenchmarkSeriesAPI answers one metric of that match: 4 lines of 2001
+// points.
+func BenchmarkSeriesAPI(b *testing.B) {
+	f, id := benchServer(b)
+	for b.Loop() {
+		get(b, f, "/api/v1/matches/"+id+"/series/score")
+	}
 }
 
 // BenchmarkTurnJSON answers one inspector turn of that match. Target:

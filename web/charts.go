@@ -49,11 +49,11 @@ func (s *server) matchCharts(ctx context.Context, m store.MatchSummary, g *sim.G
 	if g == nil || len(g.Metrics) == 0 {
 		return nil, nil, nil
 	}
-	keys := make([]string, len(g.Metrics))
-	for i, md := range g.Metrics {
-		keys[i] = md.Key
+	metrics := make([]int, len(g.Metrics))
+	for i := range metrics {
+		metrics[i] = i
 	}
-	points, err := s.db.SeriesSet(ctx, m.ID, keys)
+	points, err := s.db.Series(ctx, m.ID, metrics...)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -29,7 +29,14 @@ type gameJSON struct {
 type metricJSON struct {
 	Name    string `json:"name"`
 	Label   string `json:"label"`
+	Unit    string `json:"unit"`
 	PerUnit bool   `json:"per_unit"`
+	Kind    string `json:"kind"` // "gauge" or "counter"
+	Integer bool   `json:"integer"`
+}
+
+func newMetricJSON(m sim.MetricDef) metricJSON {
+	return metricJSON{m.Name, m.Label, m.Unit, m.PerUnit, m.Kind.String(), m.Integer}
 }
 
 type botDefJSON struct {
@@ -52,7 +59,7 @@ func metricsJSON(g *sim.Game) []metricJSON {
 	ms := []metricJSON{}
 	if g != nil {
 		for _, m := range g.Metrics {
-			ms = append(ms, metricJSON{m.Name, m.Label, m.PerUnit})
+			ms = append(ms, newMetricJSON(m))
 		}
 	}
 	return ms
@@ -125,10 +132,10 @@ func statsJSON(g *sim.Game, ss []store.TurnStat) []statJSON {
 	for i, s := range ss {
 		j := statJSON{Seat: s.Seat, Unit: s.Unit, Alive: s.Alive, Values: []float64{}}
 		if g != nil {
-			for _, m := range g.Metrics {
-				v, _ := s.Value(m.Key)
-				j.Values = append(j.Values, v)
-			}
+			// One value per metric the game declares, 0 for any that
+			// was not stored (does not apply to a unit).
+			j.Values = make([]float64, len(g.Metrics))
+			copy(j.Values, s.Values)
 		}
 		out[i] = j
 	}

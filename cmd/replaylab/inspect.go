@@ -87,8 +87,7 @@ func printTurn(w io.Writer, g *sim.Game, l *replay.Log, tv *replay.TurnView) {
 			unit = fmt.Sprint(s.Unit)
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%v", s.Seat, unit, s.Alive)
-		for _, m := range g.Metrics {
-			v, _ := s.Value(m.Key)
+		for _, v := range s.Values {
 			fmt.Fprintf(tw, "\t%g", v)
 		}
 		fmt.Fprintln(tw)

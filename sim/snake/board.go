@@ -351,14 +351,18 @@ func (m *match) Frame() any {
 
 // AppendStats appends one row per seat (no units).
 func (m *match) AppendStats(dst []sim.Stat) []sim.Stat {
+	var v []float64
 	for i := range m.snakes {
 		s := &m.snakes[i]
-		st := sim.Stat{
-			Seat: i, Unit: sim.NoUnit, Alive: s.alive, Score: float64(s.score),
-			Collisions: float64(s.headOns + s.bites + s.deaths),
-		}
-		st.Extra = [sim.MaxExtra]float64{float64(len(s.body)), float64(s.stones), float64(s.fury), float64(s.kills), float64(s.deaths), float64(m.round)}
-		dst = append(dst, st)
+		dst, v = sim.AppendStat(dst, len(Game.Metrics), i, sim.NoUnit, s.alive)
+		v[metricScore] = float64(s.score)
+		v[metricCollisions] = float64(s.headOns + s.bites + s.deaths)
+		v[metricLength] = float64(len(s.body))
+		v[metricStones] = float64(s.stones)
+		v[metricFury] = float64(s.fury)
+		v[metricKills] = float64(s.kills)
+		v[metricDeaths] = float64(s.deaths)
+		v[metricRound] = float64(m.round)
 	}
 	return dst
 }

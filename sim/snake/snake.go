@@ -109,21 +109,34 @@ var Game = &sim.Game{
 		"UP,ACT", "DOWN,ACT", "LEFT,ACT", "RIGHT,ACT",
 		"ACT(0)",
 	},
+	// In the order of the metric indexes below.
 	Metrics: []sim.MetricDef{
-		{Key: "score", Name: "score", Label: "Score"},
-		{Key: "collisions", Name: "collisions", Label: "Collisions (head-ons + bites given or taken + deaths)"},
-		{Key: "x1", Name: "length", Label: "Length"},
-		{Key: "x2", Name: "stones", Label: "Stones carried"},
-		{Key: "x3", Name: "fury", Label: "Fury ticks left"},
-		{Key: "x4", Name: "kills", Label: "Kills"},
-		{Key: "x5", Name: "deaths", Label: "Deaths"},
-		{Key: "x6", Name: "round", Label: "Round"},
+		{Name: "score", Label: "Score", Unit: "points", Kind: sim.Gauge, Integer: true},
+		{Name: "collisions", Label: "Collisions (head-ons + bites given or taken + deaths)", Kind: sim.Counter, Integer: true},
+		{Name: "length", Label: "Length", Unit: "cells", Kind: sim.Gauge, Integer: true},
+		{Name: "stones", Label: "Stones carried", Kind: sim.Gauge, Integer: true},
+		{Name: "fury", Label: "Fury ticks left", Unit: "ticks", Kind: sim.Gauge, Integer: true},
+		{Name: "kills", Label: "Kills", Kind: sim.Counter, Integer: true},
+		{Name: "deaths", Label: "Deaths", Kind: sim.Counter, Integer: true},
+		{Name: "round", Label: "Round", Kind: sim.Gauge, Integer: true},
 	},
 	Bots: []sim.BotDef{
 		{Name: "random", Description: "a random move onto a cell that is free now", New: newRandom},
 		{Name: "greedy", Description: "chases apples, gold and fury pills by BFS, avoids walls, bodies and longer snakes, bites enemies in fury", New: newGreedy},
 	},
 }
+
+// The indexes of the metrics in Game.Metrics.
+const (
+	metricScore = iota
+	metricCollisions
+	metricLength
+	metricStones
+	metricFury
+	metricKills
+	metricDeaths
+	metricRound
+)
 
 // newMatch refers to Game, so it is set here to avoid an initialisation
 // cycle.

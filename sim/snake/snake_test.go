@@ -533,9 +533,6 @@ func TestGameDefinition(t *testing.T) {
 			}
 		}
 	}
-	if len(Game.Metrics) > 2+sim.MaxExtra {
-		t.Errorf("%d metrics", len(Game.Metrics))
-	}
 }
 
 // TestViewPerspective: each seat sees its own snake in own glyphs and the
@@ -574,7 +571,7 @@ func TestFrameStatsRender(t *testing.T) {
 		t.Errorf("frame %+v", f)
 	}
 	st := m.AppendStats(nil)
-	if len(st) != 2 || st[0].Score != 1 || st[0].Extra[0] != 4 || st[0].Extra[5] != 1 || !st[0].Alive {
+	if len(st) != 2 || st[0].Values[metricScore] != 1 || st[0].Values[metricLength] != 4 || st[0].Values[metricRound] != 1 || !st[0].Alive {
 		t.Errorf("stats %+v", st)
 	}
 	if lines := strings.Count(m.Render(), "\n"); lines != 15+1+2 {

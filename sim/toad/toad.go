@@ -115,20 +115,32 @@ var Game = &sim.Game{
 	MaxPlayers:     1,
 	DefaultPlayers: 1,
 	Alphabet:       []string{"A", "S", "D", "F", "G"},
+	// In the order of the metric indexes below.
 	Metrics: []sim.MetricDef{
-		{Key: "hp", Name: "hp", Label: "HP"},
-		{Key: "score", Name: "score", Label: "Score (HP, 0 once dead)"},
-		{Key: "collisions", Name: "collisions", Label: "Caught by a snake"},
-		{Key: "x1", Name: "flies", Label: "Flies eaten"},
-		{Key: "x2", Name: "snakes", Label: "Snakes on the board"},
-		{Key: "x3", Name: "danger", Label: "Columns to the nearest snake about to land"},
-		{Key: "x4", Name: "hp_spent", Label: "HP spent on moves"},
+		{Name: "hp", Label: "HP", Unit: "HP", Kind: sim.Gauge, Integer: true},
+		{Name: "score", Label: "Score (HP, 0 once dead)", Unit: "points", Kind: sim.Gauge, Integer: true},
+		{Name: "collisions", Label: "Caught by a snake", Kind: sim.Counter, Integer: true},
+		{Name: "flies", Label: "Flies eaten", Kind: sim.Counter, Integer: true},
+		{Name: "snakes", Label: "Snakes on the board", Kind: sim.Gauge, Integer: true},
+		{Name: "danger", Label: "Columns to the nearest snake about to land", Unit: "columns", Kind: sim.Gauge, Integer: true},
+		{Name: "hp_spent", Label: "HP spent on moves", Unit: "HP", Kind: sim.Counter, Integer: true},
 	},
 	Bots: []sim.BotDef{
 		{Name: "random", Description: "a uniformly random move that stays in the river", New: newRandom},
 		{Name: "astar", Description: "A* over (turn, column, HP) with the known rolls: a win with the most HP left whenever one exists", New: newAStar},
 	},
 }
+
+// The indexes of the metrics in Game.Metrics.
+const (
+	metricHP = iota
+	metricScore
+	metricCollisions
+	metricFlies
+	metricSnakes
+	metricDanger
+	metricSpent
+)
 
 // newMatch refers to Game (for its ruleset and player checks), so it is
 // set here rather than in the literal, which would be an initialisation
@@ -487,15 +499,17 @@ func (m *match) Hash() uint64 {
 
 // AppendStats appends the toad's numbers (seat 0, no units).
 func (m *match) AppendStats(dst []sim.Stat) []sim.Stat {
-	s := sim.Stat{Seat: 0, Unit: sim.NoUnit, Alive: m.status != dead, HP: float64(m.hp), Score: float64(m.score())}
+	dst, v := sim.AppendStat(dst, len(Game.Metrics), 0, sim.NoUnit, m.status != dead)
+	v[metricHP] = float64(m.hp)
+	v[metricScore] = float64(m.score())
 	if m.caught {
-		s.Collisions = 1
+		v[metricCollisions] = 1
 	}
-	s.Extra[0] = float64(m.flies)
-	s.Extra[1] = float64(bits.OnesCount32(m.rows & snakeWord))
-	s.Extra[2] = float64(m.danger())
-	s.Extra[3] = float64(m.spent)
-	return append(dst, s)
+	v[metricFlies] = float64(m.flies)
+	v[metricSnakes] = float64(bits.OnesCount32(m.rows & snakeWord))
+	v[metricDanger] = float64(m.danger())
+	v[metricSpent] = float64(m.spent)
+	return dst
 }
 
 // danger is the column distance from the toad to the nearest snake in row

@@ -123,16 +123,25 @@ func (m *match) Hash() uint64 {
 // only) and the player's row (Unit = sim.NoUnit: HP of the living worms,
 // score and the totals).
 func (m *match) AppendStats(dst []sim.Stat) []sim.Stat {
+	n := len(Game.Metrics)
+	var v []float64
 	for s := range numSeats {
 		for i := range wormsPerPlayer {
 			w := &m.worms[s*wormsPerPlayer+i]
-			dst = append(dst, sim.Stat{Seat: s, Unit: i, Alive: w.alive(), HP: float64(max(w.hp, 0))})
+			dst, v = sim.AppendStat(dst, n, s, i, w.alive())
+			v[metricHP] = float64(max(w.hp, 0))
 		}
 		p := &m.players[s]
-		st := sim.Stat{Seat: s, Unit: sim.NoUnit, Alive: m.living(s), HP: float64(m.health(s)),
-			Score: float64(m.score(s)), Collisions: float64(p.collisions)}
-		st.Extra = [sim.MaxExtra]float64{float64(p.hits), float64(p.kills), float64(p.damage), float64(p.invalid), float64(p.dirt), float64(p.frozen)}
-		dst = append(dst, st)
+		dst, v = sim.AppendStat(dst, n, s, sim.NoUnit, m.living(s))
+		v[metricHP] = float64(m.health(s))
+		v[metricScore] = float64(m.score(s))
+		v[metricCollisions] = float64(p.collisions)
+		v[metricHits] = float64(p.hits)
+		v[metricKills] = float64(p.kills)
+		v[metricDamage] = float64(p.damage)
+		v[metricInvalid] = float64(p.invalid)
+		v[metricDirt] = float64(p.dirt)
+		v[metricFrozen] = float64(p.frozen)
 	}
 	return dst
 }

@@ -155,22 +155,36 @@ var Game = &sim.Game{
 		"nothing",
 		"shoot N", "shoot NE", "shoot E", "shoot SE", "shoot S", "shoot SW", "shoot W", "shoot NW",
 	},
+	// In the order of the metric indexes below.
 	Metrics: []sim.MetricDef{
-		{Key: "hp", Name: "hp", Label: "HP", PerUnit: true},
-		{Key: "score", Name: "score", Label: "Score"},
-		{Key: "collisions", Name: "collisions", Label: "Move collisions"},
-		{Key: "x1", Name: "hits", Label: "Enemy worms hit"},
-		{Key: "x2", Name: "kills", Label: "Enemy worms killed"},
-		{Key: "x3", Name: "damage", Label: "Damage dealt to enemies"},
-		{Key: "x4", Name: "invalid", Label: "Invalid commands"},
-		{Key: "x5", Name: "dirt", Label: "Dirt destroyed"},
-		{Key: "x6", Name: "frozen", Label: "Enemy worms frozen"},
+		{Name: "hp", Label: "HP", Unit: "HP", PerUnit: true, Kind: sim.Gauge, Integer: true},
+		{Name: "score", Label: "Score", Unit: "points", Kind: sim.Gauge, Integer: true},
+		{Name: "collisions", Label: "Move collisions", Kind: sim.Counter, Integer: true},
+		{Name: "hits", Label: "Enemy worms hit", Kind: sim.Counter, Integer: true},
+		{Name: "kills", Label: "Enemy worms killed", Kind: sim.Counter, Integer: true},
+		{Name: "damage", Label: "Damage dealt to enemies", Unit: "HP", Kind: sim.Counter, Integer: true},
+		{Name: "invalid", Label: "Invalid commands", Kind: sim.Counter, Integer: true},
+		{Name: "dirt", Label: "Dirt destroyed", Unit: "cells", Kind: sim.Counter, Integer: true},
+		{Name: "frozen", Label: "Enemy worms frozen", Kind: sim.Counter, Integer: true},
 	},
 	Bots: []sim.BotDef{
 		{Name: "random", Description: "a uniformly random legal command of the active worm (never nothing)", New: newRandom},
 		{Name: "tactical", Description: "shoots, throws or freezes when it hits an enemy and spares friends, else digs and walks toward the nearest enemy, away from lava", New: newTactical},
 	},
 }
+
+// The indexes of the metrics in Game.Metrics.
+const (
+	metricHP = iota
+	metricScore
+	metricCollisions
+	metricHits
+	metricKills
+	metricDamage
+	metricInvalid
+	metricDirt
+	metricFrozen
+)
 
 // newMatch refers to Game, so it is set here rather than in the literal,
 // which would be an initialisation cycle.

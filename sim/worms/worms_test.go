@@ -386,7 +386,7 @@ func TestSetupErrors(t *testing.T) {
 func TestStatsAndViews(t *testing.T) {
 	m := start(t, "final", 3)
 	stats := m.AppendStats(nil)
-	if len(stats) != 8 || stats[3].Unit != sim.NoUnit || stats[3].HP != 350 || stats[0].HP != 150 {
+	if len(stats) != 8 || stats[3].Unit != sim.NoUnit || stats[3].Values[metricHP] != 350 || stats[0].Values[metricHP] != 150 {
 		t.Errorf("stats %+v", stats)
 	}
 	data, err := json.Marshal(m.View(0))

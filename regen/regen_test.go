@@ -1,0 +1,111 @@
+package regen
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/replaylab/replaylab/replay"
+	"github.com/replaylab/replaylab/sim"
+	"github.com/replaylab/replaylab/sim/worms"
+	"github.com/replaylab/replaylab/store"
+)
+
+// record plays a match of g between built-in random bots.
+func record(t *testing.T, g *sim.Game, config string) *replay.Log {
+	t.Helper()
+	h := replay.Header{Format: replay.Format, Game: g.Name, Seed: 5, Config: json.RawMessage(config)}
+	for range g.DefaultPlayers {
+		h.Players = append(h.Players, replay.Player{Name: "random", Version: "1"})
+	}
+	if _, err := h.Check(); err != nil {
+		t.Fatal(err)
+	}
+	var agents []replay.Agent
+	for seat := range g.DefaultPlayers {
+		a, err := replay.NewBuiltin(g, "random", h.Setup(), seat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		agents = append(agents, a)
+	}
+	rec := replay.Recorder{Header: h, Agents: agents, HashEvery: 10}
+	l, err := rec.Record(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+// TestBuildLines: every player gets its Alive line and one per metric,
+// every worm its Alive line and one per per-unit metric (HP), each with a
+// value per turn equal to what the match reported.
+func TestBuildLines(t *testing.T) {
+	rec, err := Build(record(t, worms.Game, `{"rounds":40}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	perSeat := (1 + len(worms.Game.Metrics)) + 3*(1+1)
+	if got, want := len(rec.Lines), 2*perSeat; got != want {
+		t.Errorf("%d lines, want %d", got, want)
+	}
+	for _, l := range rec.Lines {
+		if len(l.Values) != rec.Turns+1 {
+			t.Errorf("metric %d seat %d unit %d: %d values, want %d", l.Metric, l.Seat, l.Unit, len(l.Values), rec.Turns+1)
+		}
+		if l.Unit != sim.NoUnit && l.Metric != store.Alive && !worms.Game.Metrics[l.Metric].PerUnit {
+			t.Errorf("unit %d of seat %d has a line of %s, which is not per unit", l.Unit, l.Seat, worms.Game.Metrics[l.Metric].Name)
+		}
+	}
+	// Seat 0's first worm starts with 150 HP.
+	for _, l := range rec.Lines {
+		if l.Metric == 0 && l.Seat == 0 && l.Unit == 0 && l.Values[0] != 150 {
+			t.Errorf("seat 0 worm 0 HP at turn 0: got %v, want 150", l.Values[0])
+		}
+	}
+}
+
+// rowsMatch reports given stat rows turn by turn.
+type rowsMatch struct {
+	sim.Match
+	turns [][]sim.Stat
+	turn  int
+}
+
+func (m *rowsMatch) AppendStats(dst []sim.Stat) []sim.Stat {
+	dst = append(dst, m.turns[m.turn]...)
+	m.turn++
+	return dst
+}
+
+func TestLineSetRejectsChangingRows(t *testing.T) {
+	g := &sim.Game{Metrics: []sim.MetricDef{{Name: "a"}, {Name: "b"}}}
+	row := func(seat, unit int, values ...float64) sim.Stat {
+		return sim.Stat{Seat: seat, Unit: unit, Values: values}
+	}
+	tests := []struct {
+		name  string
+		turns [][]sim.Stat
+		want  string
+	}{
+		{"a row more", [][]sim.Stat{{row(0, -1, 1, 2)}, {row(0, -1, 1, 2), row(1, -1, 1, 2)}}, "2 stat rows, want 1"},
+		{"rows swapped", [][]sim.Stat{{row(0, -1, 1, 2), row(1, -1, 1, 2)}, {row(1, -1, 1, 2), row(0, -1, 1, 2)}}, "stat row 0 is seat 1"},
+		{"a value short", [][]sim.Stat{{row(0, -1, 1)}}, "1 values, want one per metric (2)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ls := lineSet{game: g}
+			m := &rowsMatch{turns: tt.turns}
+			var err error
+			for range tt.turns {
+				if err = ls.add(m); err != nil {
+					break
+				}
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("got %v, want an error saying %q", err, tt.want)
+			}
+		})
+	}
+}

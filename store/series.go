@@ -1,0 +1,193 @@
+package store
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Series returns the lines of the given metrics of a match (indexes in the
+// game's metric list, or Alive): lines[i] holds those of metrics[i], one per
+// player and unit it was stored for, ordered by seat and unit. Each line
+// is one row, so a chart of a long match costs one read per line, not per
+// turn.
+func (db *DB) Series(ctx context.Context, matchID string, metrics ...int) ([][]Line, error) {
+	if len(metrics) == 0 {
+		return nil, invalidf("no metrics")
+	}
+	tx, err := db.readTx(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	ls, err := findLines(ctx, tx, matchID, metrics)
+	if err != nil {
+		return nil, fmt.Errorf("series of %s: %w", matchID, err)
+	}
+	out := make([][]Line, len(metrics))
+	for _, l := range ls {
+		for i, m := range metrics {
+			if l.Metric == m {
+				out[i] = append(out[i], l)
+			}
+		}
+	}
+	for i := range out {
+		if out[i] == nil {
+			out[i] = []Line{}
+		}
+	}
+	return out, nil
+}
+
+// StatsAt returns the numbers of every player and unit of a match at one
+// turn, ordered by seat and unit: the inspector's table.
+func (db *DB) StatsAt(ctx context.Context, matchID string, turn int) ([]TurnStat, error) {
+	tx, err := db.readTx(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	ls, err := findLines(ctx, tx, matchID, nil)
+	if err != nil {
+		return nil, fmt.Errorf("stats of %s at turn %d: %w", matchID, turn, err)
+	}
+	rows := statRows(ls)
+	if len(rows) == 0 || turn < 0 || turn >= len(ls[0].Values) {
+		return nil, notFoundf("match %s has no turn %d", matchID, turn)
+	}
+	out := make([]TurnStat, len(rows))
+	for i, r := range rows {
+		out[i] = r.at(turn)
+	}
+	return out, nil
+}
+
+// TurnStats calls fn with the numbers of every player and unit of a match
+// at every turn, ordered by turn, seat and unit (exports). It stops at the
+// first error from fn and returns it unchanged.
+func (db *DB) TurnStats(ctx context.Context, matchID string, fn func(TurnStat) error) error {
+	tx, err := db.readTx(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	ls, err := findLines(ctx, tx, matchID, nil)
+	if err != nil {
+		return fmt.Errorf("turn stats of %s: %w", matchID, err)
+	}
+	// The read is over: fn may take its time (a slow client) without
+	// holding a read transaction open.
+	tx.Rollback()
+	rows := statRows(ls)
+	if len(rows) == 0 {
+		return nil
+	}
+	for t := range len(ls[0].Values) {
+		for _, r := range rows {
+			if err := fn(r.at(t)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// findLines reads and decodes the lines of the given metrics of a match,
+// or all its lines for nil, ordered by metric, seat and unit. A match that
+// is not stored is ErrNotFound.
+func findLines(ctx context.Context, tx *sql.Tx, matchID string, metrics []int) ([]Line, error) {
+	var seq, turns int64
+	err := tx.QueryRowContext(ctx, `SELECT seq, turns FROM matches WHERE id = ?`, matchID).Scan(&seq, &turns)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, notFoundf("match %s not found", matchID)
+	}
+	if err != nil {
+		return nil, err
+	}
+	query := `SELECT metric, seat, unit, data FROM series WHERE match_seq = ?`
+	args := []any{seq}
+	if metrics != nil {
+		query += ` AND metric IN (?` + strings.Repeat(`, ?`, len(metrics)-1) + `)`
+		for _, m := range metrics {
+			args = append(args, m)
+		}
+	}
+	rows, err := tx.QueryContext(ctx, query+` ORDER BY metric, seat, unit`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var (
+		ls   []Line
+		data []byte
+	)
+	for rows.Next() {
+		var l Line
+		if err := rows.Scan(&l.Metric, &l.Seat, &l.Unit, &data); err != nil {
+			return nil, err
+		}
+		if l.Values, err = decodeLine(make([]float64, 0, turns+1), data, int(turns)+1); err != nil {
+			return nil, fmt.Errorf("line of metric %d, seat %d, unit %d: %w", l.Metric, l.Seat, l.Unit, err)
+		}
+		ls = append(ls, l)
+	}
+	return ls, rows.Err()
+}
+
+// statRow is one player or unit with its lines, by metric number; alive is
+// nil when it has no Alive line.
+type statRow struct {
+	seat, unit int
+	alive      []float64
+	metrics    [][]float64
+}
+
+// statRows groups lines into rows, ordered by seat and unit. Every row has
+// one slot per metric number up to the largest stored for the match, so
+// that Values line up with the game's list whatever applies to the row.
+func statRows(ls []Line) []*statRow {
+	type key struct{ seat, unit int }
+	n := 0
+	for _, l := range ls {
+		n = max(n, l.Metric+1)
+	}
+	index := map[key]*statRow{}
+	var rows []*statRow
+	for _, l := range ls {
+		k := key{l.Seat, l.Unit}
+		r := index[k]
+		if r == nil {
+			r = &statRow{seat: l.Seat, unit: l.Unit, metrics: make([][]float64, n)}
+			index[k] = r
+			rows = append(rows, r)
+		}
+		if l.Metric == Alive {
+			r.alive = l.Values
+		} else {
+			r.metrics[l.Metric] = l.Values
+		}
+	}
+	slices.SortFunc(rows, func(a, b *statRow) int {
+		return cmp.Or(cmp.Compare(a.seat, b.seat), cmp.Compare(a.unit, b.unit))
+	})
+	return rows
+}
+
+// at returns the row's numbers at turn t.
+func (r *statRow) at(t int) TurnStat {
+	s := TurnStat{Turn: t}
+	s.Seat, s.Unit = r.seat, r.unit
+	s.Alive = r.alive != nil && r.alive[t] != 0
+	s.Values = make([]float64, len(r.metrics))
+	for i, vs := range r.metrics {
+		if vs != nil {
+			s.Values[i] = vs[t]
+		}
+	}
+	return s
+}

@@ -1,0 +1,134 @@
+-- replaylab SQLite schema, version 1.
+--
+-- store.Open applies this file to a fresh database inside one transaction
+-- and then sets PRAGMA user_version to 1. Later versions never edit this
+-- file's effect on an existing database: they append a migration in store
+-- (see store/db.go), so every older database can be brought forward.
+--
+-- Conventions:
+--   * A replay's id, and the id of the match regenerated from it, is the
+--     lower-case hex SHA-256 of the canonical binary replay (64 characters).
+--   * Times are Unix milliseconds, UTC (INTEGER): they sort as numbers and
+--     convert with datetime(x / 1000, 'unixepoch') in the sqlite3 shell.
+--   * A seed is a Go uint64 stored as the INTEGER with the same 64 bits
+--     (int64(seed)), so it stays exact and compact; seeds of 2^63 and above
+--     read as negative numbers in SQL and are turned back into uint64 in Go.
+--   * Rows derived from a match refer to it by matches.seq, a small integer,
+--     not by its 64-character id: per-turn tables hold tens of thousands of
+--     rows per match, and repeating the text key in each of them doubled the
+--     size of the database and made ingest a third slower.
+--   * Seats count from 0. Unit -1 is the player as a whole (sim.NoUnit).
+--   * Tables are STRICT so a value of the wrong type is an error instead of
+--     being silently stored as something else.
+--   * Child rows cascade from their match and replay, so deleting a replay
+--     removes everything derived from it.
+
+-- The uploaded replays: the source of truth everything else is regenerated
+-- from.
+CREATE TABLE replays (
+    id          TEXT    PRIMARY KEY CHECK (length(id) = 64 AND id NOT GLOB '*[^0-9a-f]*'),
+    game        TEXT    NOT NULL CHECK (game <> ''),
+    ruleset     TEXT    NOT NULL,
+    seed        INTEGER NOT NULL,
+    config      TEXT    NOT NULL CHECK (json_valid(config)),
+    encoded     BLOB    NOT NULL,
+    uploaded_at INTEGER NOT NULL
+) STRICT;
+
+-- One regenerated match per replay. game and ruleset repeat the replay's so
+-- that listing and counting matches need no join. seq numbers matches in the
+-- order they were stored, so "newest first" is the table's own order.
+CREATE TABLE matches (
+    seq            INTEGER PRIMARY KEY,
+    id             TEXT    NOT NULL UNIQUE REFERENCES replays (id) ON DELETE CASCADE,
+    game           TEXT    NOT NULL,
+    ruleset        TEXT    NOT NULL,
+    turns          INTEGER NOT NULL CHECK (turns >= 0),
+    winner         INTEGER CHECK (winner >= 0), -- seat; NULL for a draw or no winner
+    reason         TEXT    NOT NULL,
+    engine_version TEXT    NOT NULL,
+    regen_ms       REAL    NOT NULL,
+    created_at     INTEGER NOT NULL
+) STRICT;
+
+-- Matches of one game, newest first (an index ends with the rowid, seq).
+CREATE INDEX matches_by_game ON matches (game);
+
+-- A bot is a name and version within one game; versions of a bot are
+-- compared against each other, so each is its own row.
+CREATE TABLE bots (
+    id      INTEGER PRIMARY KEY,
+    game    TEXT    NOT NULL,
+    name    TEXT    NOT NULL CHECK (name <> ''),
+    version TEXT    NOT NULL,
+    UNIQUE (game, name, version)
+) STRICT;
+
+-- Who sat where and how it ended for them.
+CREATE TABLE match_players (
+    match_seq INTEGER NOT NULL REFERENCES matches (seq) ON DELETE CASCADE,
+    seat      INTEGER NOT NULL CHECK (seat >= 0),
+    bot_id    INTEGER NOT NULL REFERENCES bots (id),
+    score     REAL    NOT NULL DEFAULT 0,
+    rank      INTEGER NOT NULL CHECK (rank >= 1),
+    outcome   TEXT    NOT NULL CHECK (outcome IN ('win', 'loss', 'draw')),
+    PRIMARY KEY (match_seq, seat)
+) STRICT, WITHOUT ROWID;
+
+-- Per-bot filters and leaderboards start from the bot.
+CREATE INDEX match_players_by_bot ON match_players (bot_id, outcome);
+
+-- Per-turn numbers of every player (unit -1) and unit, from turn 0 (the
+-- initial state) to the last turn. x1..x6 hold the game-specific metrics
+-- named by each game's sim.MetricDef keys. Ingest leaves out the metric
+-- columns a match never sets (most games use few of the ten), so those take
+-- their DEFAULT 0. WITHOUT ROWID: rows are small and always read by their
+-- key, so the primary key is the table and no second b-tree is written.
+CREATE TABLE turn_stats (
+    match_seq  INTEGER NOT NULL REFERENCES matches (seq) ON DELETE CASCADE,
+    turn       INTEGER NOT NULL CHECK (turn >= 0),
+    seat       INTEGER NOT NULL CHECK (seat >= 0),
+    unit       INTEGER NOT NULL CHECK (unit >= -1),
+    alive      INTEGER NOT NULL CHECK (alive IN (0, 1)),
+    energy     REAL    NOT NULL DEFAULT 0,
+    hp         REAL    NOT NULL DEFAULT 0,
+    score      REAL    NOT NULL DEFAULT 0,
+    collisions REAL    NOT NULL DEFAULT 0,
+    x1         REAL    NOT NULL DEFAULT 0,
+    x2         REAL    NOT NULL DEFAULT 0,
+    x3         REAL    NOT NULL DEFAULT 0,
+    x4         REAL    NOT NULL DEFAULT 0,
+    x5         REAL    NOT NULL DEFAULT 0,
+    x6         REAL    NOT NULL DEFAULT 0,
+    PRIMARY KEY (match_seq, turn, seat, unit)
+) STRICT, WITHOUT ROWID;
+
+-- What happened in each turn. pos is the event's position in the match, so
+-- events keep the order the game emitted them in; the key serves turn-range
+-- reads directly.
+CREATE TABLE events (
+    match_seq INTEGER NOT NULL REFERENCES matches (seq) ON DELETE CASCADE,
+    turn      INTEGER NOT NULL CHECK (turn >= 0),
+    pos       INTEGER NOT NULL,
+    seat      INTEGER NOT NULL CHECK (seat >= -1), -- -1: the game itself
+    unit      INTEGER NOT NULL CHECK (unit >= -1),
+    kind      TEXT    NOT NULL CHECK (kind <> ''),
+    target    INTEGER NOT NULL CHECK (target >= -1),
+    amount    REAL    NOT NULL,
+    x         INTEGER NOT NULL,
+    y         INTEGER NOT NULL,
+    detail    TEXT    NOT NULL,
+    PRIMARY KEY (match_seq, turn, pos)
+) STRICT, WITHOUT ROWID;
+
+-- Inspector frames of turns first_turn..last_turn as one zstd-compressed
+-- JSON array (store.EncodeFrames), so any turn loads with one row read. A
+-- rowid table, unlike the ones above: its rows are large blobs, which
+-- WITHOUT ROWID tables store poorly.
+CREATE TABLE frames (
+    match_seq  INTEGER NOT NULL REFERENCES matches (seq) ON DELETE CASCADE,
+    first_turn INTEGER NOT NULL CHECK (first_turn >= 0),
+    last_turn  INTEGER NOT NULL CHECK (last_turn >= first_turn),
+    data       BLOB    NOT NULL,
+    PRIMARY KEY (match_seq, first_turn)
+) STRICT;
