@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 )
 
 // Alive is the metric number of a line holding whether its player or unit
@@ -24,7 +25,7 @@ type Line struct {
 // The encodings of a line's values, the first byte of its blob.
 const (
 	encInt   = 1 // runs of (zigzag varint delta, uvarint count) over int64 values
-	encFloat = 2 // runs of (8-byte little-endian float64, uvarint count) of equal values
+	encFloat = 2 // runs of (uvarint of the float64's bits byte-reversed, uvarint count) of equal values
 )
 
 // encodeLine appends the compact encoding of vs to dst. Per-turn numbers
@@ -32,7 +33,9 @@ const (
 // level that holds for many turns), so whole lines are stored as runs of
 // equal steps between consecutive values: a line that never changes costs
 // a few bytes whatever the match length. Lines with any fractional value
-// (or -0, or beyond 2^53) fall back to runs of equal values, bit-exact.
+// (or -0, or beyond 2^53) fall back to runs of equal values, bit-exact;
+// each value's bits are byte-reversed so that the zero low bytes of a
+// short fraction (20.25, 0.5) vanish in the varint.
 func encodeLine(dst []byte, vs []float64) []byte {
 	whole := true
 	for _, v := range vs {
@@ -48,7 +51,7 @@ func encodeLine(dst []byte, vs []float64) []byte {
 			for j < len(vs) && math.Float64bits(vs[j]) == math.Float64bits(vs[i]) {
 				j++
 			}
-			dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(vs[i]))
+			dst = binary.AppendUvarint(dst, bits.ReverseBytes64(math.Float64bits(vs[i])))
 			dst = binary.AppendUvarint(dst, uint64(j-i))
 			i = j
 		}
@@ -73,47 +76,100 @@ func encodeLine(dst []byte, vs []float64) []byte {
 // decodeLine appends the n values encoded in data to dst. It fails, never
 // panics, on data that does not hold exactly n values.
 func decodeLine(dst []float64, data []byte, n int) ([]float64, error) {
-	if len(data) == 0 {
-		return nil, fmt.Errorf("empty line")
+	enc, data, err := lineEncoding(data)
+	if err != nil {
+		return nil, err
 	}
-	enc, data := data[0], data[1:]
 	want := len(dst) + n
 	prev := int64(0)
 	for len(data) > 0 {
-		var (
-			v    float64
-			step int64
-		)
-		switch enc {
-		case encInt:
-			var k int
-			if step, k = binary.Varint(data); k <= 0 {
-				return nil, fmt.Errorf("bad step")
-			}
-			data = data[k:]
-		case encFloat:
-			if len(data) < 8 {
-				return nil, fmt.Errorf("short value")
-			}
-			v, data = math.Float64frombits(binary.LittleEndian.Uint64(data)), data[8:]
-		default:
-			return nil, fmt.Errorf("unknown encoding %d", enc)
+		var r run
+		if r, data, err = readRun(enc, data, want-len(dst)); err != nil {
+			return nil, err
 		}
-		count, k := binary.Uvarint(data)
-		if k <= 0 || count == 0 || count > uint64(want-len(dst)) {
-			return nil, fmt.Errorf("bad run length")
-		}
-		data = data[k:]
-		for range count {
+		for range r.count {
 			if enc == encInt {
-				prev += step
-				v = float64(prev)
+				prev += r.step
+				r.value = float64(prev)
 			}
-			dst = append(dst, v)
+			dst = append(dst, r.value)
 		}
 	}
 	if len(dst) != want {
 		return nil, fmt.Errorf("line holds %d values, want %d", n-(want-len(dst)), n)
 	}
 	return dst, nil
+}
+
+// lineAt returns value t of the n values encoded in data, stepping over
+// whole runs: the inspector wants one turn of every line.
+func lineAt(data []byte, n, t int) (float64, error) {
+	if t < 0 || t >= n {
+		return 0, fmt.Errorf("no value %d in a line of %d", t, n)
+	}
+	enc, data, err := lineEncoding(data)
+	if err != nil {
+		return 0, err
+	}
+	prev, start := int64(0), 0 // start: the index of the run's first value
+	for len(data) > 0 {
+		var r run
+		if r, data, err = readRun(enc, data, n-start); err != nil {
+			return 0, err
+		}
+		k := min(int(r.count), t-start+1) // the run's values up to t
+		if enc == encInt {
+			prev += r.step * int64(k)
+			r.value = float64(prev)
+		}
+		if start+k == t+1 {
+			return r.value, nil
+		}
+		start += k
+	}
+	return 0, fmt.Errorf("line holds %d values, want %d", start, n)
+}
+
+// run is count values: each step more than the one before (encInt), or
+// each equal to value (encFloat).
+type run struct {
+	step  int64
+	value float64
+	count uint64
+}
+
+// lineEncoding splits an encoded line into its encoding and its runs.
+func lineEncoding(data []byte) (byte, []byte, error) {
+	if len(data) == 0 {
+		return 0, nil, fmt.Errorf("empty line")
+	}
+	if data[0] != encInt && data[0] != encFloat {
+		return 0, nil, fmt.Errorf("unknown encoding %d", data[0])
+	}
+	return data[0], data[1:], nil
+}
+
+// readRun reads the run at the start of data, of at most left values, and
+// returns it with the data after it.
+func readRun(enc byte, data []byte, left int) (run, []byte, error) {
+	var r run
+	if enc == encInt {
+		var k int
+		if r.step, k = binary.Varint(data); k <= 0 {
+			return r, nil, fmt.Errorf("bad step")
+		}
+		data = data[k:]
+	} else {
+		b, k := binary.Uvarint(data)
+		if k <= 0 {
+			return r, nil, fmt.Errorf("bad value")
+		}
+		r.value, data = math.Float64frombits(bits.ReverseBytes64(b)), data[k:]
+	}
+	count, k := binary.Uvarint(data)
+	if k <= 0 || count == 0 || count > uint64(left) {
+		return r, nil, fmt.Errorf("bad run length")
+	}
+	r.count = count
+	return r, data[k:], nil
 }

@@ -24,9 +24,10 @@ func TestLineRoundTrip(t *testing.T) {
 		}(), 1 + 20*4},
 		{"steady step", []float64{0, 1, 2, 3, 4, 5, 6}, 5},
 		{"negative", []float64{-3, 5, -7, 1 << 52, -(1 << 52)}, 40},
-		{"fractions", []float64{0.25, 0.25, 0.5, 1, math.Inf(1), math.NaN()}, 1 + 5*9},
-		{"negative zero", []float64{0, math.Copysign(0, -1)}, 1 + 2*9},
-		{"huge", []float64{1 << 60, 1 << 60}, 1 + 9},
+		{"fractions", []float64{0.25, 0.25, 0.5, 1, 20.25, math.Inf(1), math.NaN()}, 1 + 5*4 + 11}, // NaN has a low bit set
+		{"full mantissa", []float64{0.1, math.Pi}, 1 + 2*11},
+		{"negative zero", []float64{0, math.Copysign(0, -1)}, 1 + 2*3},
+		{"huge", []float64{1 << 60, 1 << 60}, 1 + 4},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -40,6 +41,11 @@ func TestLineRoundTrip(t *testing.T) {
 			}
 			if !sameBits(got, tt.values) {
 				t.Errorf("got %v, want %v", got, tt.values)
+			}
+			for i, want := range tt.values {
+				if v, err := lineAt(data, len(tt.values), i); err != nil || !sameBits([]float64{v}, []float64{want}) {
+					t.Errorf("lineAt(%d): got %v, %v; want %v", i, v, err, want)
+				}
 			}
 		})
 	}
@@ -57,13 +63,18 @@ func TestDecodeLineErrors(t *testing.T) {
 		{"too many", encodeLine(nil, []float64{1, 2, 3}), 2},
 		{"zero run", []byte{encInt, 2, 0}, 1},
 		{"cut step", []byte{encInt, 0x80}, 1},
-		{"cut float", []byte{encFloat, 1, 2, 3}, 1},
+		{"cut float", []byte{encFloat, 0x80, 0x80}, 1},
 		{"cut run", append([]byte{encInt}, binary.AppendVarint(nil, 5)...), 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if got, err := decodeLine(nil, tt.data, tt.n); err == nil {
 				t.Errorf("decoded %v, want an error", got)
+			}
+			if tt.n > 0 {
+				if got, err := lineAt(tt.data, tt.n, tt.n-1); err == nil && tt.name != "too many" {
+					t.Errorf("lineAt(%d): got %v, want an error", tt.n-1, got)
+				}
 			}
 		})
 	}
@@ -83,10 +94,18 @@ func FuzzLine(f *testing.F) {
 			}
 			vs = append(vs, v)
 		}
-		got, err := decodeLine(nil, encodeLine(nil, vs), len(vs))
+		data := encodeLine(nil, vs)
+		got, err := decodeLine(nil, data, len(vs))
 		if err != nil || !sameBits(got, vs) {
 			t.Fatalf("round trip of %v: got %v, %v", vs, got, err)
 		}
+		if len(vs) > 0 {
+			i := int(n) % len(vs)
+			if v, err := lineAt(data, len(vs), i); err != nil || !sameBits([]float64{v}, vs[i:i+1]) {
+				t.Fatalf("lineAt(%d) of %v: got %v, %v", i, vs, v, err)
+			}
+		}
+		lineAt(raw, int(n), int(n)/2)
 	})
 }
 

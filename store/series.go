@@ -45,24 +45,35 @@ func (db *DB) Series(ctx context.Context, matchID string, metrics ...int) ([][]L
 }
 
 // StatsAt returns the numbers of every player and unit of a match at one
-// turn, ordered by seat and unit: the inspector's table.
+// turn, ordered by seat and unit: the inspector's table. It reads every
+// line of the match but decodes only the run holding the turn.
 func (db *DB) StatsAt(ctx context.Context, matchID string, turn int) ([]TurnStat, error) {
 	tx, err := db.readTx(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer tx.Rollback()
-	ls, err := findLines(ctx, tx, matchID, nil)
+	var ls []Line
+	turns, err := scanLines(ctx, tx, matchID, nil, func(l Line, data []byte, n int) error {
+		if turn < 0 || turn >= n {
+			return nil // reported below, once the match is known to exist
+		}
+		v, err := lineAt(data, n, turn)
+		l.Values = []float64{v}
+		ls = append(ls, l)
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("stats of %s at turn %d: %w", matchID, turn, err)
 	}
 	rows := statRows(ls)
-	if len(rows) == 0 || turn < 0 || turn >= len(ls[0].Values) {
+	if len(rows) == 0 || turn < 0 || turn > turns {
 		return nil, notFoundf("match %s has no turn %d", matchID, turn)
 	}
 	out := make([]TurnStat, len(rows))
 	for i, r := range rows {
-		out[i] = r.at(turn)
+		out[i] = r.at(0)
+		out[i].Turn = turn
 	}
 	return out, nil
 }
@@ -98,16 +109,30 @@ func (db *DB) TurnStats(ctx context.Context, matchID string, fn func(TurnStat) e
 }
 
 // findLines reads and decodes the lines of the given metrics of a match,
-// or all its lines for nil, ordered by metric, seat and unit. A match that
-// is not stored is ErrNotFound.
+// or all its lines for nil, ordered by metric, seat and unit.
 func findLines(ctx context.Context, tx *sql.Tx, matchID string, metrics []int) ([]Line, error) {
-	var seq, turns int64
-	err := tx.QueryRowContext(ctx, `SELECT seq, turns FROM matches WHERE id = ?`, matchID).Scan(&seq, &turns)
+	var ls []Line
+	_, err := scanLines(ctx, tx, matchID, metrics, func(l Line, data []byte, n int) error {
+		var err error
+		l.Values, err = decodeLine(make([]float64, 0, n), data, n)
+		ls = append(ls, l)
+		return err
+	})
+	return ls, err
+}
+
+// scanLines calls fn with each stored line of the given metrics of a
+// match (all for nil), ordered by metric, seat and unit: the line without
+// its values, their encoding and their number (turns + 1). It returns the
+// match's number of turns; a match that is not stored is ErrNotFound.
+func scanLines(ctx context.Context, tx *sql.Tx, matchID string, metrics []int, fn func(l Line, data []byte, n int) error) (turns int, err error) {
+	var seq int64
+	err = tx.QueryRowContext(ctx, `SELECT seq, turns FROM matches WHERE id = ?`, matchID).Scan(&seq, &turns)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, notFoundf("match %s not found", matchID)
+		return 0, notFoundf("match %s not found", matchID)
 	}
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
 	query := `SELECT metric, seat, unit, data FROM series WHERE match_seq = ?`
 	args := []any{seq}
@@ -119,24 +144,20 @@ func findLines(ctx context.Context, tx *sql.Tx, matchID string, metrics []int) (
 	}
 	rows, err := tx.QueryContext(ctx, query+` ORDER BY metric, seat, unit`, args...)
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
 	defer rows.Close()
-	var (
-		ls   []Line
-		data []byte
-	)
+	var data sql.RawBytes // fn decodes it before the next row overwrites it
 	for rows.Next() {
 		var l Line
 		if err := rows.Scan(&l.Metric, &l.Seat, &l.Unit, &data); err != nil {
-			return nil, err
+			return 0, err
 		}
-		if l.Values, err = decodeLine(make([]float64, 0, turns+1), data, int(turns)+1); err != nil {
-			return nil, fmt.Errorf("line of metric %d, seat %d, unit %d: %w", l.Metric, l.Seat, l.Unit, err)
+		if err := fn(l, data, turns+1); err != nil {
+			return 0, fmt.Errorf("line of metric %d, seat %d, unit %d: %w", l.Metric, l.Seat, l.Unit, err)
 		}
-		ls = append(ls, l)
 	}
-	return ls, rows.Err()
+	return turns, rows.Err()
 }
 
 // statRow is one player or unit with its lines, by metric number; alive is
