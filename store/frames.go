@@ -34,7 +34,11 @@ const maxChunkBytes = 256 << 20
 // programs that never touch frames pay nothing.
 var (
 	frameEncoder = sync.OnceValues(func() (*zstd.Encoder, error) {
-		return zstd.NewWriter(nil)
+		// Frames are most of a stored match. On 20 matches per game the
+		// better level stores Snake's frames in 11 % fewer bytes than the
+		// default at about the same import time; the best level saves 30 %
+		// but makes import half as fast again. Decoding costs the same.
+		return zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedBetterCompression))
 	})
 	frameDecoder = sync.OnceValues(func() (*zstd.Decoder, error) {
 		return zstd.NewReader(nil,
