@@ -342,13 +342,16 @@ func (p *Process) Act(ctx context.Context, turn int, view any) Answer {
 	timer := time.NewTimer(time.Until(deadline))
 	defer timer.Stop()
 	exited, gone := p.exited, false
-	for {
-		if a, ended := p.result(); a != nil {
+	for over := false; ; {
+		switch a, ended := p.result(over); {
+		case a != nil:
 			p.answered = true
 			a.Stderr = p.takeStderr()
 			return *a
-		} else if ended {
+		case ended || over && gone:
 			return p.crash()
+		case over:
+			return p.timeout()
 		}
 		select {
 		case <-p.wake:
@@ -357,22 +360,20 @@ func (p *Process) Act(ctx context.Context, turn int, view any) Answer {
 			exited, gone = nil, true
 			timer.Reset(min(time.Until(deadline), lastWords))
 		case <-timer.C:
-			if gone {
-				return p.crash()
-			}
-			return p.timeout()
+			over = true
 		case <-ctx.Done():
-			return p.timeout()
+			over = true
 		}
 	}
 }
 
 // result returns the awaited answer once it is in, or whether the bot's
-// output has ended; either closes the turn.
-func (p *Process) result() (*Answer, bool) {
+// output has ended; either closes the turn, and so does over (the time
+// is up): an answer read after that is output.
+func (p *Process) result(over bool) (*Answer, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.answer != nil || p.eof {
+	if p.answer != nil || p.eof || over {
 		p.awaiting = 0
 	}
 	return p.answer, p.eof

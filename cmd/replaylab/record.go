@@ -149,13 +149,13 @@ func record(ctx context.Context, f *recordFlags, stdout, stderr io.Writer) error
 	}
 	start := time.Now()
 	l, err := rec.Record(ctx)
-	if err == nil {
-		// A turn cut short by Ctrl-C is recorded as a time-out: the match
-		// may have ended on it, but it is not the match that was played.
-		err = ctx.Err()
+	if ctx.Err() != nil {
+		// Even if the match ended, the turn cut short by Ctrl-C was
+		// recorded as a time-out: it is not the match that was played.
+		return fmt.Errorf("%w; no replay written", context.Cause(ctx))
 	}
 	if err != nil {
-		return fmt.Errorf("record: %w; no replay written", err)
+		return err
 	}
 	for s, rest := range closeAgents(agents) {
 		if botOut != nil {
