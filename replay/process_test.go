@@ -17,12 +17,17 @@ import (
 	"github.com/replaylab/replaylab/sim"
 )
 
-// startBot starts the shell-script bot testdata/bots/NAME.sh with args.
+// startBot starts the shell-script bot testdata/bots/NAME.sh with args. It
+// skips the test in short mode: the bots take seconds to end on purpose, and
+// CI runs the short tests under an emulator.
 func startBot(t *testing.T, limit time.Duration, name string, args ...string) *replay.Process {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("real bot processes are slow to end")
+	}
 	argv := append([]string{"/bin/sh", filepath.Join("testdata", "bots", name+".sh")}, args...)
 	p, err := replay.StartProcess(context.Background(), argv,
-		replay.ProcessOptions{TurnLimit: limit, StartLimit: 10 * time.Second})
+		replay.ProcessOptions{TurnLimit: limit, StartLimit: 2 * limit})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,5 +260,27 @@ func TestProcessLateFlood(t *testing.T) {
 	}
 	if !strings.Contains(output[4].Stderr, " bytes truncated]\n") {
 		t.Errorf("turn 4: got stderr %.60q, want a truncated note", output[4].Stderr)
+	}
+}
+
+func TestProcessDeaf(t *testing.T) {
+	checkGoroutines(t)
+	p := startBot(t, 300*time.Millisecond, "deaf")
+	defer p.Close()
+	// A view larger than a pipe holds: writing it must not outlast the
+	// turn limit.
+	view := strings.Repeat("v", 1<<20)
+	done := make(chan replay.Answer, 1)
+	go func() { done <- p.Act(context.Background(), 1, view) }()
+	select {
+	case a := <-done:
+		if a.Note != sim.EventCrash {
+			t.Errorf("got note %q, want %q", a.Note, sim.EventCrash)
+		}
+	case <-time.After(hangGuard):
+		t.Fatal("Act blocked writing to a bot that does not read")
+	}
+	if a := p.Act(context.Background(), 2, "small"); a != (replay.Answer{}) {
+		t.Errorf("got %+v from a dead bot, want nothing", a)
 	}
 }
