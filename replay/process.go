@@ -27,7 +27,8 @@ import (
 //   - any line at all, as long as the bot has never answered in the JSON
 //     form: the line is the command.
 //
-// So a bot that answers in the JSON form may print debug lines freely, and
+// So a bot may print debug lines freely once it has answered in the JSON
+// form (before that, its first line after the request is its answer), and
 // a plain-text bot's answer is its first line after the request. Every
 // other line (a JSON answer to another turn, a plain line of a JSON bot, a
 // line printed between turns) is kept as the turn's output with the bot's
@@ -126,12 +127,11 @@ func StartProcess(ctx context.Context, argv []string, opt ProcessOptions) (*Proc
 		}
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = child[0], child[1], child[2]
-	err := cmd.Start()
-	closeAll(child[:])
-	var conn syscall.RawConn
+	conn, err := parent[2].SyscallConn()
 	if err == nil {
-		conn, err = parent[2].SyscallConn()
+		err = cmd.Start()
 	}
+	closeAll(child[:])
 	if err != nil {
 		closeAll(parent[:])
 		return nil, fmt.Errorf("start bot %q: %w", argv[0], err)
