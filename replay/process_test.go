@@ -251,7 +251,7 @@ func TestProcessStderrFlood(t *testing.T) {
 
 func TestProcessLateFlood(t *testing.T) {
 	checkGoroutines(t)
-	l, output := recordWith(t, startBot(t, 2*time.Second, "lateflood", "2.5"))
+	l, output := recordWith(t, startBot(t, 3*time.Second, "lateflood", "3.5"))
 	checkCommands(t, l, map[int]string{3: ""})
 	checkNotes(t, l, replay.Note{Turn: 3, Kind: sim.EventTimeout})
 	late := `{"turn":3,"command":"D"}` + "\n"
