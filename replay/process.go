@@ -440,10 +440,10 @@ func (p *Process) Close() Output {
 // waitGone waits at most d for the bot's process to exit, its output
 // pipes to end and its process group to be empty.
 func (p *Process) waitGone(d time.Duration) bool {
+	deadline := time.Now().Add(d)
 	if !waitAll(d, p.exited, p.outDone, p.errDone) {
 		return false
 	}
-	deadline := time.Now().Add(d)
 	for groupAlive(p.cmd.Process.Pid) {
 		if time.Now().After(deadline) {
 			return false
