@@ -17,9 +17,9 @@ type Recorder struct {
 	HashEvery int
 	// OnTurn, if set, is called after every turn (for progress).
 	OnTurn func(turn int)
-	// OnStderr, if set, receives what a bot wrote to standard error during
-	// a turn.
-	OnStderr func(turn, seat int, text string)
+	// OnOutput, if set, receives what a bot wrote during a turn besides its
+	// answer.
+	OnOutput func(turn, seat int, out Output)
 }
 
 // Record plays the match to its end and returns its log, with the end
@@ -61,8 +61,8 @@ func (r *Recorder) Record(ctx context.Context) (*Log, error) {
 			if a.Note != "" {
 				l.Notes = append(l.Notes, Note{Turn: turn, Seat: s, Kind: a.Note})
 			}
-			if a.Stderr != "" && r.OnStderr != nil {
-				r.OnStderr(turn, s, a.Stderr)
+			if a.Output != (Output{}) && r.OnOutput != nil {
+				r.OnOutput(turn, s, a.Output)
 			}
 		}
 		if err := m.Step(cmds); err != nil {
