@@ -277,6 +277,12 @@ func writeFileAtomic(path string, data []byte) error {
 		return err
 	}
 	defer os.Remove(tmp.Name())
+	// CreateTemp makes the file private (0600); a replay is meant to be
+	// shared, so give it the mode os.WriteFile would.
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return err
+	}
 	if _, err := tmp.Write(data); err != nil {
 		tmp.Close()
 		return err
