@@ -316,7 +316,7 @@ func TestDefaults(t *testing.T) {
 }
 
 func TestGameDefinition(t *testing.T) {
-	if Game.New == nil || Game.Name != "toad" || !slices.Equal(Game.Rulesets, []string{"classic"}) {
+	if Game.Start == nil || Game.Name != "toad" || !slices.Equal(Game.Rulesets, []string{"classic"}) {
 		t.Fatalf("Game = %+v", Game)
 	}
 	for i, a := range actions {
