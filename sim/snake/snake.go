@@ -394,10 +394,10 @@ type command struct {
 // parseCommand reads a raw command under the ruleset's timing rules.
 func (m *match) parseCommand(raw string) command {
 	cmd := command{dir: noDir}
-	s := strings.TrimSpace(raw)
-	if s == "" {
+	if raw == "" { // no command (B6); blank text is an unknown token
 		return cmd
 	}
+	s := strings.TrimSpace(raw)
 	var toks [3]token
 	n := 0
 	for rest := s; ; {

@@ -292,12 +292,12 @@ func (m *match) moveToad(cmd string) {
 }
 
 // parseAction reads a command: a letter or a long form, any case, spaces
-// around it ignored. Empty (no command) is Stay.
+// around it ignored. Empty (no command) is Stay; blank text is no action.
 func parseAction(cmd string) (int, bool) {
-	s := strings.TrimSpace(cmd)
-	if s == "" {
+	if cmd == "" {
 		return stay, true
 	}
+	s := strings.TrimSpace(cmd)
 	if len(s) == 1 { // the common case, without EqualFold's general path
 		for i := range actions {
 			if s[0]&^0x20 == actions[i].letter[0] { // ASCII upper-casing
