@@ -28,16 +28,12 @@ type Recorder struct {
 // think at the same time). It does not close the agents.
 func (r *Recorder) Record(ctx context.Context) (*Log, error) {
 	l := &Log{Header: r.Header}
-	g, err := l.Header.Check()
+	_, m, err := l.Header.start()
 	if err != nil {
 		return nil, err
 	}
 	if len(r.Agents) != len(l.Header.Players) {
 		return nil, fmt.Errorf("%d agents for %d players", len(r.Agents), len(l.Header.Players))
-	}
-	m, err := g.New(l.Header.Setup())
-	if err != nil {
-		return nil, err
 	}
 	l.Hashes = append(l.Hashes, Hash{Turn: 0, Sum: m.Hash()})
 	seats := len(r.Agents)
