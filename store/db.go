@@ -41,6 +41,7 @@ var schemaVersion = len(migrations)
 
 // DB is an open replaylab database. It is safe for concurrent use.
 type DB struct {
+	path  string  // the database file
 	write *sql.DB // exactly one connection; every write goes through it
 	read  *sql.DB // read-only connections for queries
 }
@@ -99,7 +100,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	if err := inspect(ctx, path); err != nil {
 		return nil, err
 	}
-	db := &DB{}
+	db := &DB{path: path}
 	var err error
 	if db.write, err = sql.Open("sqlite3", dsn(path, writerParams)); err != nil {
 		return nil, err
@@ -148,6 +149,19 @@ func inspect(ctx context.Context, path string) error {
 		}
 	}
 	return checkWritable(path, true)
+}
+
+// checkWritable returns ErrReadOnly, naming what cannot be written, unless
+// the database file at path (when exists) and its directory can be.
+func checkWritable(path string, exists bool) error {
+	name, err := unwritable(path, exists)
+	switch {
+	case name != "":
+		return fmt.Errorf("open %s: %w: cannot write %s: %v", path, ErrReadOnly, name, err)
+	case err != nil:
+		return fmt.Errorf("open %s: %w", path, err)
+	}
+	return nil
 }
 
 // inspectFile reads the header and table names of the SQLite file at path
