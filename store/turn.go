@@ -150,12 +150,14 @@ func (db *DB) Events(ctx context.Context, matchID string, q EventQuery) (EventPa
 		return page, err
 	}
 	defer tx.Rollback()
-	// One row past the page tells whether another page follows.
+	// One row past the page tells whether another page follows. The turn
+	// range starts at the cursor's turn so that SQLite seeks there in the
+	// key; it does not narrow a range by a row-value comparison alone.
 	rows, err := tx.QueryContext(ctx, `
 		SELECT `+eventColumnList+` FROM events
 		WHERE match_seq = (SELECT seq FROM matches WHERE id = ?) AND turn BETWEEN ? AND ?
 			AND (turn, pos) > (?, ?)
-		ORDER BY turn, pos LIMIT ?`, matchID, q.From, q.To, after.turn, after.pos, limit+1)
+		ORDER BY turn, pos LIMIT ?`, matchID, max(q.From, after.turn), q.To, after.turn, after.pos, limit+1)
 	if err != nil {
 		return page, fmt.Errorf("events of %s: %w", matchID, err)
 	}
