@@ -240,8 +240,10 @@ func classify(ctx context.Context, tx *sql.Tx, path string) (dbState, error) {
 		!slices.ContainsFunc(version1Tables, func(t string) bool { return !slices.Contains(tables, t) })
 	empty := app == 0 && st.version == 0 && len(tables) == 0
 	switch {
+	case !st.stamped && app != 0:
+		return st, fmt.Errorf("%w: %s (its application_id is %#x, replaylab's is %#x)", ErrNotReplaylab, path, app, applicationID)
 	case !st.stamped && !legacy && !empty:
-		return st, fmt.Errorf("%w: %s (application_id %#x, %d tables)", ErrNotReplaylab, path, app, len(tables))
+		return st, fmt.Errorf("%w: %s (it has another program's tables)", ErrNotReplaylab, path)
 	case st.version > schemaVersion:
 		return st, fmt.Errorf("open %s: schema version %d, this build knows up to %d: %w", path, st.version, schemaVersion, ErrSchemaTooNew)
 	}
