@@ -1,7 +1,9 @@
 -- replaylab SQLite schema, version 1.
 --
 -- store.Open applies this file to a fresh database inside one transaction
--- and then sets PRAGMA user_version to 1. Later versions never edit this
+-- and then sets PRAGMA user_version to 1 and PRAGMA application_id to
+-- 0x52504c42 ("RPLB"), which marks the file as replaylab's: Open refuses an
+-- SQLite file with another application_id and tables of its own. Later versions never edit this
 -- file's effect on an existing database: they append a migration in store
 -- (see store/db.go), so every older database can be brought forward.
 --
