@@ -53,7 +53,7 @@ func TestHealthz(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { db.Close() })
-			e, err := New(Config{DB: db})
+			e, err := New(Config{DB: db, Addr: testAddr})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/replaylab/replaylab/replay"
+	"github.com/replaylab/replaylab/sim/toad"
 )
 
 // longToad is a River Toad match of about turns turns: explicit rolls that
@@ -25,9 +26,17 @@ func longToad(t testing.TB, turns int) *replay.Log {
 		Config:  json.RawMessage(`{"rolls":[` + strings.Join(rolls, ",") + `]}`),
 		Players: []replay.Player{{Name: "idle", Version: "v1"}}}
 	l := &replay.Log{Header: h, Turns: make([][]string, turns)}
+	m, err := toad.Game.New(h.Setup())
+	if err != nil {
+		t.Fatal(err)
+	}
 	for i := range l.Turns {
 		l.Turns[i] = []string{"S"}
+		if err := m.Step(l.Turns[i]); err != nil {
+			t.Fatal(err)
+		}
 	}
+	l.End = &replay.Hash{Turn: turns, Sum: m.Hash()} // as the recorder closes a log
 	return l
 }
 
@@ -35,7 +44,9 @@ func longToad(t testing.TB, turns int) *replay.Log {
 func serveGet(t *testing.T, h http.Handler, url string) (int, []byte) {
 	t.Helper()
 	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, url, nil))
+	req := httptest.NewRequest(http.MethodGet, url, nil)
+	req.Host = testAddr // the name the server answers for (see hostGuard)
+	h.ServeHTTP(rec, req)
 	body, err := io.ReadAll(rec.Body)
 	if err != nil {
 		t.Fatal(err)
@@ -52,7 +63,7 @@ func TestLongMatchBounded(t *testing.T) {
 		t.Skip("builds a 60000-turn match")
 	}
 	db := openDB(t)
-	e, err := New(Config{DB: db})
+	e, err := New(Config{DB: db, Addr: testAddr})
 	if err != nil {
 		t.Fatal(err)
 	}
