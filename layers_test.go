@@ -11,8 +11,11 @@ import (
 const module = "github.com/replaylab/replaylab"
 
 // layers is the dependency order of DESIGN.md §2: a package may import only
-// packages of its own layer or layers before it.
-var layers = []string{"sim", "replay", "store", "regen", "analytics", "web", "cmd"}
+// packages of its own layer or layers before it. internal/ holds test
+// helpers that play and replay matches (golden files, the game conformance
+// suite), so it sits right after replay. regen turns a replay into the
+// rows store keeps, so it sits right after store.
+var layers = []string{"sim", "replay", "internal", "store", "regen", "analytics", "web", "cmd"}
 
 func layerOf(pkg string) int {
 	rel := strings.TrimPrefix(strings.TrimPrefix(pkg, module), "/")

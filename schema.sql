@@ -1,10 +1,12 @@
 -- replaylab SQLite schema, version 2.
 --
 -- store.Open applies this file to a fresh database inside one transaction
--- and then sets PRAGMA user_version to 2. A schema change edits this file
--- and appends to store/upgrades.go the statements that bring a database of
--- the previous version to the same schema, so every older database can be
--- brought forward.
+-- and then sets PRAGMA user_version to 2 and PRAGMA application_id to
+-- 0x52504c42 ("RPLB"), which marks the file as replaylab's: Open refuses an
+-- SQLite file with another application_id and tables of its own. A schema
+-- change edits this file and appends to store/upgrades.go the statements
+-- that bring a database of the previous version to the same schema, so
+-- every older database can be brought forward.
 --
 -- Conventions:
 --   * A replay's id, and the id of the match regenerated from it, is the

@@ -14,7 +14,11 @@ type Line struct {
 	Unit int // sim.NoUnit for the player as a whole
 	// Values[t] is the value after turn t, for t in 0..turns; NaN where
 	// the match reported no row (a unit that did not exist at that turn).
+	// In a line from Downsample, Values[i] is the value after Turns[i].
 	Values []float64
+	// Turns is nil but in lines from Downsample: the turns of Values, in
+	// increasing order.
+	Turns []int
 }
 
 // Lines turns a metric's stored lines into lines of turns 0..turns,

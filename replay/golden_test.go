@@ -58,7 +58,7 @@ func (p *plan) Act(context.Context, int, any) replay.Answer {
 	return replay.Answer{Command: c}
 }
 
-func (p *plan) Close() (string, error) { return "", nil }
+func (p *plan) Close() replay.Output { return replay.Output{} }
 
 func TestGoldenReplays(t *testing.T) {
 	if *update {

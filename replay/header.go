@@ -85,9 +85,10 @@ func truncatedError(turns int) *Error {
 func quote(s string) string { return sim.QuoteCommand(s) }
 
 // Check validates a header against the game registry and puts it in
-// canonical form: the default ruleset filled in, the config compacted with
-// sorted keys ("{}" when empty). The game's New accepts or rejects the
-// config, so a header that passes Check always starts a match.
+// canonical form: the default ruleset filled in (by sim.Game.Check), the
+// config compacted with sorted keys ("{}" when empty). It starts the match
+// with sim.Game.New, which lets the game judge the config, so a header that
+// passes Check always starts a match.
 func (h *Header) Check() (*sim.Game, error) {
 	g, _, err := h.start()
 	return g, err
@@ -103,14 +104,11 @@ func (h *Header) start() (*sim.Game, sim.Match, error) {
 	if err != nil {
 		return nil, nil, headerErrorf(err, "unknown game %s", quote(h.Game))
 	}
-	rs, err := g.Ruleset(sim.Setup{Ruleset: h.Ruleset})
+	s, err := g.Check(h.Setup())
 	if err != nil {
 		return nil, nil, headerErrorf(err, "%v", err)
 	}
-	h.Ruleset = rs
-	if err := g.CheckPlayers(len(h.Players)); err != nil {
-		return nil, nil, headerErrorf(err, "%v", err)
-	}
+	h.Ruleset = s.Ruleset
 	for i, p := range h.Players {
 		if err := checkName(p.Name, true); err != nil {
 			return nil, nil, headerErrorf(nil, "player %d name: %v", i, err)

@@ -17,9 +17,9 @@ type Recorder struct {
 	HashEvery int
 	// OnTurn, if set, is called after every turn (for progress).
 	OnTurn func(turn int)
-	// OnStderr, if set, receives what a bot wrote to standard error during
-	// a turn.
-	OnStderr func(turn, seat int, text string)
+	// OnOutput, if set, receives what a bot wrote during a turn besides its
+	// answer.
+	OnOutput func(turn, seat int, out Output)
 }
 
 // Record plays the match to its end and returns its log, with the end
@@ -28,16 +28,12 @@ type Recorder struct {
 // think at the same time). It does not close the agents.
 func (r *Recorder) Record(ctx context.Context) (*Log, error) {
 	l := &Log{Header: r.Header}
-	g, err := l.Header.Check()
+	_, m, err := l.Header.start()
 	if err != nil {
 		return nil, err
 	}
 	if len(r.Agents) != len(l.Header.Players) {
 		return nil, fmt.Errorf("%d agents for %d players", len(r.Agents), len(l.Header.Players))
-	}
-	m, err := g.New(l.Header.Setup())
-	if err != nil {
-		return nil, err
 	}
 	l.Hashes = append(l.Hashes, Hash{Turn: 0, Sum: m.Hash()})
 	seats := len(r.Agents)
@@ -61,8 +57,8 @@ func (r *Recorder) Record(ctx context.Context) (*Log, error) {
 			if a.Note != "" {
 				l.Notes = append(l.Notes, Note{Turn: turn, Seat: s, Kind: a.Note})
 			}
-			if a.Stderr != "" && r.OnStderr != nil {
-				r.OnStderr(turn, s, a.Stderr)
+			if a.Output != (Output{}) && r.OnOutput != nil {
+				r.OnOutput(turn, s, a.Output)
 			}
 		}
 		if err := m.Step(cmds); err != nil {

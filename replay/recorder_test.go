@@ -101,34 +101,54 @@ func buildBot(t *testing.T) string {
 	return botPath
 }
 
+// hangGuard bounds a test recording: only a hang takes that long.
+const hangGuard = 20 * time.Second
+
 // recordHeader is a toad match whose rolls never put a snake in River 3, so
 // a bot that always stays ("D") survives all 8 turns.
 func recordHeader() replay.Header {
 	return replay.Header{Format: replay.Format, Game: "toad", Seed: 9, Config: []byte(`{"rolls":[0,32,33,1,2,16,8,17]}`), Players: []replay.Player{{Name: "bot"}}}
 }
 
-func recordWith(t *testing.T, agent replay.Agent) (*replay.Log, map[int]string) {
+// recordWith records recordHeader's match with agent, closes the agent and
+// returns the log and each turn's output (what came after the last answer
+// counts for the last turn). The whole must end within hangGuard.
+func recordWith(t *testing.T, agent replay.Agent) (*replay.Log, map[int]replay.Output) {
 	t.Helper()
-	stderr := map[int]string{}
+	output := map[int]replay.Output{}
+	add := func(turn int, o replay.Output) {
+		had := output[turn]
+		output[turn] = replay.Output{Stdout: had.Stdout + o.Stdout, Stderr: had.Stderr + o.Stderr}
+	}
 	r := replay.Recorder{
 		Header:    recordHeader(),
 		Agents:    []replay.Agent{agent},
 		HashEvery: 1,
-		OnStderr:  func(turn, _ int, text string) { stderr[turn] += text },
+		OnOutput:  func(turn, _ int, o replay.Output) { add(turn, o) },
 	}
-	l, err := r.Record(context.Background())
+	done := make(chan struct{})
+	var l *replay.Log
+	var err error
+	go func() {
+		defer close(done)
+		l, err = r.Record(context.Background())
+		if err == nil {
+			add(len(l.Turns), agent.Close())
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(hangGuard):
+		t.Fatalf("recording and closing took over %v", hangGuard)
+	}
 	if err != nil {
+		agent.Close()
 		t.Fatal(err)
-	}
-	if rest, err := agent.Close(); err != nil {
-		t.Errorf("close: %v", err)
-	} else if rest != "" {
-		stderr[len(l.Turns)] += rest
 	}
 	if _, err := replay.Run(l, nil); err != nil {
 		t.Fatalf("the recorded log does not regenerate: %v", err)
 	}
-	return l, stderr
+	return l, output
 }
 
 func TestRecordExternalBot(t *testing.T) {
@@ -152,7 +172,7 @@ func TestRecordExternalBot(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			l, stderr := recordWith(t, p)
+			l, output := recordWith(t, p)
 			if len(l.Turns) != 8 {
 				t.Fatalf("got %d turns, want 8", len(l.Turns))
 			}
@@ -173,11 +193,14 @@ func TestRecordExternalBot(t *testing.T) {
 					t.Errorf("turn %d: command %q, want %q", i+1, cmds[0], want)
 				}
 			}
-			if tt.stderrAt > 0 && stderr[tt.stderrAt] == "" {
-				t.Errorf("no stderr captured at turn %d (have %v)", tt.stderrAt, stderr)
+			if tt.stderrAt > 0 && output[tt.stderrAt].Stderr == "" {
+				t.Errorf("no stderr captured at turn %d (have %v)", tt.stderrAt, output)
 			}
-			if tt.mode == "noisy" && !strings.Contains(stderr[5], "turn 5") {
-				t.Errorf("stderr of turn 5 = %q, want it to mention turn 5", stderr[5])
+			if tt.mode == "noisy" && !strings.Contains(output[5].Stderr, "turn 5") {
+				t.Errorf("stderr of turn 5 = %q, want it to mention turn 5", output[5].Stderr)
+			}
+			if tt.mode == "noisy" && strings.Contains(output[6].Stderr, "turn 5") {
+				t.Errorf("stderr of turn 6 = %q, want nothing of turn 5", output[6].Stderr)
 			}
 		})
 	}

@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 )
 
@@ -41,9 +42,12 @@ type Game struct {
 	Alphabet []string
 	// Bots lists the built-in bots by name.
 	Bots []BotDef
-	// New starts a match. It validates the setup (ruleset, player count,
-	// config) and returns a *SetupError for anything it does not accept.
-	New func(Setup) (Match, error)
+	// Start starts a match from a setup that Game.New has checked: its
+	// Ruleset is one of Rulesets and its Players is in range. The config is
+	// still raw JSON: Start decodes it with DecodeConfig and returns a
+	// *SetupError for anything it does not accept. Call Game.New, never
+	// Start, so every match starts through the same checks.
+	Start func(Setup) (Match, error)
 }
 
 // Setup is everything that, together with the commands, determines a match.
@@ -251,29 +255,33 @@ type SetupError struct {
 
 func (e *SetupError) Error() string { return fmt.Sprintf("%s: %s", e.Field, e.Reason) }
 
-// Ruleset returns the ruleset to use for setup s: the game's default when s
-// names none, or a *SetupError when s names one the game does not know.
-func (g *Game) Ruleset(s Setup) (string, error) {
-	if s.Ruleset == "" {
-		return g.Rulesets[0], nil
+// New starts a match of g: it checks s (see Check) and hands the canonical
+// setup to the game's Start. Every match starts here.
+func (g *Game) New(s Setup) (Match, error) {
+	s, err := g.Check(s)
+	if err != nil {
+		return nil, err
 	}
-	for _, r := range g.Rulesets {
-		if r == s.Ruleset {
-			return r, nil
-		}
-	}
-	return "", &SetupError{Field: "ruleset", Reason: fmt.Sprintf("game %s has no ruleset %s (have %v)", g.Name, QuoteCommand(s.Ruleset), g.Rulesets)}
+	return g.Start(s)
 }
 
-// CheckPlayers returns a *SetupError when n is outside the game's range.
-func (g *Game) CheckPlayers(n int) error {
-	if n < g.MinPlayers || n > g.MaxPlayers {
-		if g.MinPlayers == g.MaxPlayers {
-			return &SetupError{Field: "players", Reason: fmt.Sprintf("game %s takes %d players, got %d", g.Name, g.MinPlayers, n)}
-		}
-		return &SetupError{Field: "players", Reason: fmt.Sprintf("game %s takes %d to %d players, got %d", g.Name, g.MinPlayers, g.MaxPlayers, n)}
+// Check returns s in canonical form, with the game's default ruleset filled
+// in when s names none, or a *SetupError for a ruleset the game does not
+// know or a player count outside its range. Only the game's Start can judge
+// the config, so a setup that passes Check may still fail New.
+func (g *Game) Check(s Setup) (Setup, error) {
+	if s.Ruleset == "" {
+		s.Ruleset = g.Rulesets[0]
+	} else if !slices.Contains(g.Rulesets, s.Ruleset) {
+		return s, &SetupError{Field: "ruleset", Reason: fmt.Sprintf("game %s has no ruleset %s (have %v)", g.Name, QuoteCommand(s.Ruleset), g.Rulesets)}
 	}
-	return nil
+	if n := s.Players; n < g.MinPlayers || n > g.MaxPlayers {
+		if g.MinPlayers == g.MaxPlayers {
+			return s, &SetupError{Field: "players", Reason: fmt.Sprintf("game %s takes %d players, got %d", g.Name, g.MinPlayers, n)}
+		}
+		return s, &SetupError{Field: "players", Reason: fmt.Sprintf("game %s takes %d to %d players, got %d", g.Name, g.MinPlayers, g.MaxPlayers, n)}
+	}
+	return s, nil
 }
 
 // Bot returns the built-in bot named name, or false.

@@ -17,11 +17,13 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 
-	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" driver
+	"github.com/mattn/go-sqlite3" // registers the "sqlite3" driver
 
 	"github.com/replaylab/replaylab"
 )
@@ -33,6 +35,7 @@ var schemaVersion = 1 + len(upgrades)
 
 // DB is an open replaylab database. It is safe for concurrent use.
 type DB struct {
+	path  string  // the database file
 	write *sql.DB // exactly one connection; every write goes through it
 	read  *sql.DB // read-only connections for queries
 }
@@ -74,17 +77,34 @@ const readerParams = commonParams +
 	"&_synchronous=NORMAL"
 
 // Open opens the database file at path, creating it and its schema when it
-// does not exist and bringing an older schema up to date. It refuses a
-// database whose schema is newer than this build's (ErrSchemaTooNew).
+// does not exist (or is an empty file) and bringing an older schema up to
+// date.
+//
+// Before anything can change the file it is inspected through a read-only
+// connection, and refused untouched (not switched to WAL, no schema added)
+// when it is not a replaylab database (ErrNotReplaylab), when its schema is
+// newer than this build's (ErrSchemaTooNew), or when it, or the directory
+// where SQLite keeps its -wal and -shm files, cannot be written
+// (ErrReadOnly).
+//
+// A replaylab database carries applicationID in its header. Databases made
+// by builds older than that check have 0 there; they are recognised by
+// their user_version and tables, and stamped on this first writable open.
 func Open(ctx context.Context, path string) (*DB, error) {
-	db := &DB{}
+	if err := inspect(ctx, path); err != nil {
+		return nil, err
+	}
+	db := &DB{path: path}
 	var err error
 	if db.write, err = sql.Open("sqlite3", dsn(path, writerParams)); err != nil {
 		return nil, err
 	}
 	db.write.SetMaxOpenConns(1)
-	if err := db.migrate(ctx); err != nil {
+	if err := db.migrate(ctx, path); err != nil {
 		db.write.Close()
+		if errors.Is(err, ErrNotReplaylab) || errors.Is(err, ErrSchemaTooNew) {
+			return nil, err
+		}
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	if db.read, err = sql.Open("sqlite3", dsn(path, readerParams)); err != nil {
@@ -97,6 +117,131 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	return db, nil
+}
+
+// inspect checks, without writing anything, that Open may take the file at
+// path: a missing or empty file, an empty SQLite database, or a replaylab
+// database of this build's schema or an older one, in a place it can write.
+func inspect(ctx context.Context, path string) error {
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return checkWritable(path, false)
+	case err != nil:
+		return fmt.Errorf("open %s: %w", path, err)
+	case fi.Size() > 0:
+		if err := inspectFile(ctx, path); err != nil {
+			if errors.Is(err, ErrNotReplaylab) || errors.Is(err, ErrSchemaTooNew) {
+				return err
+			}
+			// SQLite's own message for a file it cannot open read-only
+			// ("unable to open database file") hides the usual cause.
+			if werr := checkWritable(path, true); werr != nil {
+				return fmt.Errorf("%w (%v)", werr, err)
+			}
+			return fmt.Errorf("open %s: %w", path, err)
+		}
+	}
+	return checkWritable(path, true)
+}
+
+// checkWritable returns ErrReadOnly, naming what cannot be written, unless
+// the database file at path (when exists) and its directory can be.
+func checkWritable(path string, exists bool) error {
+	name, err := unwritable(path, exists)
+	switch {
+	case name != "":
+		return fmt.Errorf("open %s: %w: cannot write %s: %v", path, ErrReadOnly, name, err)
+	case err != nil:
+		return fmt.Errorf("open %s: %w", path, err)
+	}
+	return nil
+}
+
+// inspectFile reads the header and table names of the SQLite file at path
+// through a read-only connection and classifies them.
+func inspectFile(ctx context.Context, path string) error {
+	ro, err := sql.Open("sqlite3", dsn(path, readerParams))
+	if err != nil {
+		return err
+	}
+	defer ro.Close()
+	tx, err := ro.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return notReplaylabIf(path, err)
+	}
+	defer tx.Rollback()
+	_, err = classify(ctx, tx, path)
+	return notReplaylabIf(path, err)
+}
+
+// notReplaylabIf turns SQLite's "file is not a database" into
+// ErrNotReplaylab and returns any other error unchanged.
+func notReplaylabIf(path string, err error) error {
+	var se sqlite3.Error
+	if errors.As(err, &se) && se.Code == sqlite3.ErrNotADB {
+		return fmt.Errorf("%w: %s (not an SQLite file)", ErrNotReplaylab, path)
+	}
+	return err
+}
+
+// applicationID marks a replaylab database in the SQLite header (PRAGMA
+// application_id): the ASCII bytes "RPLB".
+const applicationID = 0x52504c42
+
+// version1Tables are the tables of a version-1 schema: a database with all
+// of them, a user_version this build knows and application_id 0 was made by
+// a build from before applicationID.
+var version1Tables = []string{"replays", "matches", "bots", "match_players", "turn_stats", "events", "frames"}
+
+// dbState is what classify finds in a database Open may take.
+type dbState struct {
+	version int  // PRAGMA user_version
+	stamped bool // application_id is already applicationID
+}
+
+// classify reads application_id, user_version and the table names in tx
+// and refuses a database Open must not take.
+func classify(ctx context.Context, tx *sql.Tx, path string) (dbState, error) {
+	var (
+		app int64
+		st  dbState
+	)
+	if err := tx.QueryRowContext(ctx, "PRAGMA application_id").Scan(&app); err != nil {
+		return st, err
+	}
+	if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&st.version); err != nil {
+		return st, err
+	}
+	rows, err := tx.QueryContext(ctx, "SELECT name FROM sqlite_schema WHERE type = 'table'")
+	if err != nil {
+		return st, err
+	}
+	var tables []string
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			rows.Close()
+			return st, err
+		}
+		tables = append(tables, name)
+	}
+	if err := rows.Err(); err != nil {
+		return st, err
+	}
+	st.stamped = app == applicationID
+	legacy := app == 0 && st.version >= 1 && st.version <= schemaVersion &&
+		!slices.ContainsFunc(version1Tables, func(t string) bool { return !slices.Contains(tables, t) })
+	empty := app == 0 && st.version == 0 && len(tables) == 0
+	switch {
+	case !st.stamped && app != 0:
+		return st, fmt.Errorf("%w: %s (its application_id is %#x, replaylab's is %#x)", ErrNotReplaylab, path, app, applicationID)
+	case !st.stamped && !legacy && !empty:
+		return st, fmt.Errorf("%w: %s (it has another program's tables)", ErrNotReplaylab, path)
+	case st.version > schemaVersion:
+		return st, fmt.Errorf("open %s: schema version %d, this build knows up to %d: %w", path, st.version, schemaVersion, ErrSchemaTooNew)
+	}
+	return st, nil
 }
 
 // OpenExisting is Open for commands that only make sense on a database that
@@ -123,24 +268,24 @@ func dsn(path, params string) string {
 	return "file:" + esc.Replace(path) + "?" + params
 }
 
-// migrate brings the schema to schemaVersion in one transaction, so a
-// failed step leaves the database as it was.
-func (db *DB) migrate(ctx context.Context) error {
+// migrate brings the schema to schemaVersion and stamps applicationID in
+// one transaction, so a failed step leaves the database as it was. It
+// classifies the database again under the write lock: another program may
+// have changed the file since inspect looked.
+func (db *DB) migrate(ctx context.Context, path string) error {
 	tx, err := db.write.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	var v int
-	if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+	st, err := classify(ctx, tx, path)
+	if err != nil {
 		return err
 	}
-	switch {
-	case v > schemaVersion:
-		return fmt.Errorf("schema version %d, this build knows up to %d: %w", v, schemaVersion, ErrSchemaTooNew)
-	case v == schemaVersion:
+	if st.version == schemaVersion && st.stamped {
 		return nil
 	}
+	v := st.version
 	if v == 0 {
 		if _, err := tx.ExecContext(ctx, replaylab.Schema); err != nil {
 			return fmt.Errorf("create schema version %d: %w", schemaVersion, err)
@@ -152,8 +297,8 @@ func (db *DB) migrate(ctx context.Context) error {
 			return fmt.Errorf("migrate schema to version %d: %w", i+1, err)
 		}
 	}
-	// PRAGMA takes no parameters; the value is an int of ours, not input.
-	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", schemaVersion)); err != nil {
+	// PRAGMA takes no parameters; the values are constants of ours, not input.
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d; PRAGMA application_id = %d", schemaVersion, applicationID)); err != nil {
 		return err
 	}
 	return tx.Commit()

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"errors"
@@ -8,6 +9,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -60,36 +63,271 @@ func TestOpenExistingMissingFile(t *testing.T) {
 	}
 }
 
-func TestOpenRefusesNewerSchema(t *testing.T) {
-	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "future.db")
-	db, err := Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
+// rawExec runs statements on the file at path through a plain connection,
+// as another program would.
+func rawExec(t *testing.T, path string, stmts ...string) {
+	t.Helper()
 	raw, err := sql.Open("sqlite3", path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := raw.Exec("PRAGMA user_version = 99"); err != nil {
+	defer raw.Close()
+	for _, s := range stmts {
+		if _, err := raw.Exec(s); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+	}
+}
+
+// rawPragma reads one PRAGMA of the file at path through a read-only
+// connection.
+func rawPragma(t *testing.T, path, pragma string) string {
+	t.Helper()
+	raw, err := sql.Open("sqlite3", "file:"+path+"?mode=ro")
+	if err != nil {
 		t.Fatal(err)
 	}
-	raw.Close()
-
-	db, err = Open(ctx, path)
-	if err == nil {
-		db.Close()
-	}
-	if !errors.Is(err, ErrSchemaTooNew) {
-		t.Fatalf("Open: got %v, want ErrSchemaTooNew", err)
-	}
-	raw, _ = sql.Open("sqlite3", path)
 	defer raw.Close()
-	var v int
-	if err := raw.QueryRow("PRAGMA user_version").Scan(&v); err != nil || v != 99 {
-		t.Errorf("user_version after refusing: got %d, %v; want 99 (untouched)", v, err)
+	var v string
+	if err := raw.QueryRow("PRAGMA " + pragma).Scan(&v); err != nil {
+		t.Fatalf("PRAGMA %s: %v", pragma, err)
 	}
+	return v
+}
+
+// makeDB creates a replaylab database at path and closes it.
+func makeDB(t *testing.T, path string) {
+	t.Helper()
+	db, err := Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// makeV1DB creates at path a database of schema version 1 as the builds
+// before application_id and series made them.
+func makeV1DB(t *testing.T, path string) {
+	t.Helper()
+	v1, err := os.ReadFile(filepath.Join("testdata", "schema-v1.sql"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rawExec(t, path, string(v1), "PRAGMA user_version = 1")
+}
+
+// fileState is what "untouched" means for a database file: its bytes, its
+// modification time and whether SQLite files appeared beside it.
+type fileState struct {
+	data    []byte
+	mtime   time.Time
+	sidecar []string
+}
+
+func stateOf(t *testing.T, path string) fileState {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := fileState{data: data, mtime: fi.ModTime()}
+	for _, ext := range []string{"-wal", "-shm", "-journal"} {
+		if _, err := os.Stat(path + ext); err == nil {
+			st.sidecar = append(st.sidecar, ext)
+		}
+	}
+	return st
+}
+
+func TestOpenRefusesUntouched(t *testing.T) {
+	tests := []struct {
+		name  string
+		setup func(t *testing.T, path string)
+		want  error
+		msg   string
+		text  bool // not an SQLite file: no journal mode to compare
+	}{
+		{
+			name: "another program's database",
+			setup: func(t *testing.T, path string) {
+				rawExec(t, path, "CREATE TABLE notes (body TEXT)", "INSERT INTO notes VALUES ('keep me')")
+			},
+			want: ErrNotReplaylab, msg: "not a replaylab database: ",
+		},
+		{
+			name: "another program's database with replaylab's tables",
+			setup: func(t *testing.T, path string) {
+				makeDB(t, path)
+				rawExec(t, path, "PRAGMA journal_mode = DELETE", "PRAGMA application_id = 42")
+			},
+			want: ErrNotReplaylab, msg: "not a replaylab database: ",
+		},
+		{
+			name: "not an SQLite file",
+			setup: func(t *testing.T, path string) {
+				if err := os.WriteFile(path, []byte(strings.Repeat("not a database\n", 300)), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			},
+			want: ErrNotReplaylab, msg: "not a replaylab database: ", text: true,
+		},
+		{
+			name: "newer schema",
+			setup: func(t *testing.T, path string) {
+				makeDB(t, path)
+				// A rollback journal, so that a switch to WAL would show.
+				rawExec(t, path, "PRAGMA journal_mode = DELETE", "PRAGMA user_version = 99")
+			},
+			want: ErrSchemaTooNew, msg: "schema version 99",
+		},
+		{
+			name: "newer schema from before application_id",
+			setup: func(t *testing.T, path string) {
+				makeDB(t, path)
+				rawExec(t, path, "PRAGMA journal_mode = DELETE", "PRAGMA application_id = 0", "PRAGMA user_version = 99")
+			},
+			want: ErrNotReplaylab, msg: "not a replaylab database: ",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "x.db")
+			tt.setup(t, path)
+			before := stateOf(t, path)
+			var journal string
+			if !tt.text {
+				journal = rawPragma(t, path, "journal_mode")
+			}
+			// A coarse file system clock would hide a write.
+			time.Sleep(20 * time.Millisecond)
+
+			db, err := Open(context.Background(), path)
+			if err == nil {
+				db.Close()
+			}
+			if !errors.Is(err, tt.want) || !strings.Contains(err.Error(), tt.msg) {
+				t.Fatalf("Open: got %v, want %v with %q", err, tt.want, tt.msg)
+			}
+			if errors.Is(tt.want, ErrNotReplaylab) && !strings.Contains(err.Error(), path) {
+				t.Errorf("Open: got %q, want the file named", err)
+			}
+			after := stateOf(t, path)
+			if !bytes.Equal(after.data, before.data) || !after.mtime.Equal(before.mtime) || !slices.Equal(after.sidecar, before.sidecar) {
+				t.Errorf("file changed: got %d bytes, mtime %v, sidecar files %v; want %d bytes, mtime %v, %v",
+					len(after.data), after.mtime, after.sidecar, len(before.data), before.mtime, before.sidecar)
+			}
+			if !tt.text {
+				if got := rawPragma(t, path, "journal_mode"); got != journal {
+					t.Errorf("journal_mode: got %s, want %s (untouched)", got, journal)
+				}
+			}
+		})
+	}
+}
+
+func TestOpenTakes(t *testing.T) {
+	tests := []struct {
+		name  string
+		setup func(t *testing.T, path string)
+	}{
+		{"no file", func(t *testing.T, path string) {}},
+		{"empty file", func(t *testing.T, path string) {
+			if err := os.WriteFile(path, nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"empty SQLite database", func(t *testing.T, path string) {
+			rawExec(t, path, "CREATE TABLE scratch (x)", "DROP TABLE scratch")
+		}},
+		{"database of an older build, without application_id", makeV1DB},
+		{"database of this build", func(t *testing.T, path string) { makeDB(t, path) }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "x.db")
+			tt.setup(t, path)
+			db, err := Open(context.Background(), path)
+			if err != nil {
+				t.Fatalf("Open: %v", err)
+			}
+			if _, err := db.CountMatches(context.Background()); err != nil {
+				t.Errorf("CountMatches: %v", err)
+			}
+			if err := db.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if got, want := rawPragma(t, path, "application_id"), strconv.Itoa(applicationID); got != want {
+				t.Errorf("application_id: got %s, want %s", got, want)
+			}
+			if got, want := rawPragma(t, path, "user_version"), strconv.Itoa(schemaVersion); got != want {
+				t.Errorf("user_version: got %s, want %s", got, want)
+			}
+		})
+	}
+}
+
+// TestOpenReadOnly makes the file, or its directory, read-only with chmod.
+// Root writes whatever the mode says, so there the test skips rather than
+// pretend: it checks first that the mode really stops a write.
+func TestOpenReadOnly(t *testing.T) {
+	tests := []struct {
+		name     string
+		readOnly func(dir, path string) (string, error) // returns the name made read-only
+	}{
+		{"file", func(dir, path string) (string, error) { return path, os.Chmod(path, 0o444) }},
+		{"directory", func(dir, path string) (string, error) { return dir, os.Chmod(dir, 0o555) }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "x.db")
+			makeDB(t, path)
+			name, err := tt.readOnly(dir, path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { os.Chmod(name, 0o755) })
+			if writable(name) {
+				t.Skipf("chmod does not stop writes to %s here (running as root?)", name)
+			}
+			db, err := Open(context.Background(), path)
+			if err == nil {
+				db.Close()
+			}
+			if !errors.Is(err, ErrReadOnly) || !strings.Contains(err.Error(), "read-only") {
+				t.Errorf("Open: got %v, want ErrReadOnly saying read-only", err)
+			}
+		})
+	}
+}
+
+// writable reports whether a file can be opened for writing, or a file
+// created in a directory.
+func writable(name string) bool {
+	fi, err := os.Stat(name)
+	if err != nil {
+		return false
+	}
+	if !fi.IsDir() {
+		f, err := os.OpenFile(name, os.O_WRONLY, 0)
+		if err == nil {
+			f.Close()
+		}
+		return err == nil
+	}
+	f, err := os.CreateTemp(name, "probe")
+	if err != nil {
+		return false
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return true
 }
 
 func TestOpenPathNeedingEscapes(t *testing.T) {
@@ -258,24 +496,12 @@ func TestConcurrentReadsAndWrites(t *testing.T) {
 // and leaves the same tables and columns as a fresh database.
 func TestOpenUpgradesVersion1(t *testing.T) {
 	ctx := context.Background()
-	v1, err := os.ReadFile(filepath.Join("testdata", "schema-v1.sql"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	path := filepath.Join(t.TempDir(), "v1.db")
-	old, err := sql.Open("sqlite3", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = old.Exec(string(v1) + `;
-		PRAGMA user_version = 1;
-		INSERT INTO replays VALUES ('` + testID(1) + `', 'toad', 'classic', 1, '{}', x'00', 0);
-		INSERT INTO matches VALUES (1, '` + testID(1) + `', 'toad', 'classic', 1, 0, 'won', 'old', 1, 0);
+	makeV1DB(t, path)
+	rawExec(t, path, `
+		INSERT INTO replays VALUES ('`+testID(1)+`', 'toad', 'classic', 1, '{}', x'00', 0);
+		INSERT INTO matches VALUES (1, '`+testID(1)+`', 'toad', 'classic', 1, 0, 'won', 'old', 1, 0);
 		INSERT INTO turn_stats (match_seq, turn, seat, unit, alive, hp) VALUES (1, 0, 0, -1, 1, 20);`)
-	old.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
 	db, err := Open(ctx, path)
 	if err != nil {
 		t.Fatalf("Open: %v", err)

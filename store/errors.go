@@ -19,6 +19,13 @@ var (
 	// ErrSchemaTooNew means the database was written by a newer replaylab
 	// with a schema this build does not know, so it is left untouched.
 	ErrSchemaTooNew = errors.New("database schema is newer than this program")
+	// ErrNotReplaylab means the file is not a replaylab database: not an
+	// SQLite file, or one with another program's tables. It is left
+	// untouched.
+	ErrNotReplaylab = errors.New("not a replaylab database")
+	// ErrReadOnly means the database file, or the directory that holds it
+	// and SQLite's -wal and -shm files, cannot be written.
+	ErrReadOnly = errors.New("database is read-only")
 )
 
 // Error is an error of one of the kinds above with a message for the user.

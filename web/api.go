@@ -131,6 +131,14 @@ func (s *server) apiMatch(c echo.Context) error {
 	return c.JSON(http.StatusOK, matchDetail{newMatchJSON(m), metricsJSON(g)})
 }
 
+// The bounds of a line of the series API, as ?points=N: longer lines are
+// downsampled to at most N values, keeping each bucket's extremes. The
+// whole of a longer match is in its turns.csv.
+const (
+	defaultSeriesPoints = 2000
+	maxSeriesPoints     = 100_000
+)
+
 func (s *server) apiSeries(c echo.Context) error {
 	m, g, err := s.matchParam(c)
 	if err != nil {
@@ -144,14 +152,22 @@ func (s *server) apiSeries(c echo.Context) error {
 	if !ok {
 		return notFound("game %s has no metric %q", m.Game, name)
 	}
+	points, err := intQuery(c, "points", defaultSeriesPoints)
+	if err != nil {
+		return err
+	}
+	if points < 2 || points > maxSeriesPoints {
+		return badInput("points %d: want 2 to %d", points, maxSeriesPoints)
+	}
 	lines, err := s.db.Series(c.Request().Context(), m.ID, i)
 	if err != nil {
 		return err
 	}
 	md := g.Metrics[i]
-	out := seriesJSON{Metric: newMetricJSON(md), Turns: m.Turns, Lines: []lineJSON{}}
+	out := seriesJSON{Metric: newMetricJSON(md), Turns: m.Turns, Points: points, Lines: []lineJSON{}}
 	for _, l := range analytics.Lines(lines[0], m.Turns) {
-		out.Lines = append(out.Lines, lineJSON{l.Seat, l.Unit, lineName(m, l), l.Values})
+		d := analytics.Downsample(l, points)
+		out.Lines = append(out.Lines, lineJSON{l.Seat, l.Unit, lineName(m, l), d.Values, d.Turns})
 	}
 	return c.JSON(http.StatusOK, out)
 }
@@ -176,11 +192,13 @@ func (s *server) turn(c echo.Context) (store.MatchSummary, *sim.Game, turnJSON, 
 	if err != nil {
 		return m, g, turnJSON{}, err
 	}
-	events, err := s.db.Events(ctx, m.ID, n, n)
+	// A turn's events are a few (the games emit at most a handful per
+	// player); the largest page bounds a hostile game all the same.
+	events, err := s.db.Events(ctx, m.ID, store.EventQuery{From: n, To: n, Limit: store.MaxEventLimit})
 	if err != nil {
 		return m, g, turnJSON{}, err
 	}
-	return m, g, turnJSON{Turn: n, LastTurn: m.Turns, Frame: frame, Stats: statsJSON(g, stats), Events: eventsJSON(events)}, nil
+	return m, g, turnJSON{Turn: n, LastTurn: m.Turns, Frame: frame, Stats: statsJSON(g, stats), Events: eventsJSON(events.Events)}, nil
 }
 
 func (s *server) apiTurn(c echo.Context) error {
@@ -191,24 +209,40 @@ func (s *server) apiTurn(c echo.Context) error {
 	return c.JSON(http.StatusOK, t)
 }
 
+// eventsPage is a page of a match's events. Next, when not null, is the
+// after parameter of the following page.
+type eventsPage struct {
+	Events []eventJSON `json:"events"`
+	Next   *string     `json:"next"`
+}
+
 func (s *server) apiEvents(c echo.Context) error {
 	m, _, err := s.matchParam(c)
 	if err != nil {
 		return err
 	}
-	from, err := intQuery(c, "from", 0)
+	q := store.EventQuery{After: c.QueryParam("after")}
+	if q.From, err = intQuery(c, "from", 0); err != nil {
+		return err
+	}
+	if q.To, err = intQuery(c, "to", m.Turns); err != nil {
+		return err
+	}
+	if q.Limit, err = intQuery(c, "limit", store.DefaultEventLimit); err != nil {
+		return err
+	}
+	if q.Limit < 1 || q.Limit > store.MaxEventLimit {
+		return badInput("limit %d: want 1 to %d", q.Limit, store.MaxEventLimit)
+	}
+	page, err := s.db.Events(c.Request().Context(), m.ID, q)
 	if err != nil {
 		return err
 	}
-	to, err := intQuery(c, "to", m.Turns)
-	if err != nil {
-		return err
+	out := eventsPage{Events: eventsJSON(page.Events)}
+	if page.Next != "" {
+		out.Next = &page.Next
 	}
-	events, err := s.db.Events(c.Request().Context(), m.ID, from, to)
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, eventsJSON(events))
+	return c.JSON(http.StatusOK, out)
 }
 
 // attachment marks a response as a file to save under name.

@@ -228,6 +228,31 @@ func TestBrowser(t *testing.T) {
 		}
 	})
 
+	// A long match's charts are downsampled: the points sit at their real
+	// turns, so a click still opens the turn under the pointer (to within
+	// the turns one pixel spans).
+	t.Run("chart click on a downsampled chart", func(t *testing.T) {
+		long := ingest(t, f.db, longToad(t, 12_000))
+		b.do(t, "open match", chromedp.Navigate(srv.URL+matchURL(long)), chromedp.WaitVisible(chromedp.CSS("#chart-hp canvas")))
+		if n := eval[int](t, b, `echarts.getInstanceByDom(document.getElementById('chart-hp')).getOption().series[0].data.length`); n > maxLinePoints {
+			t.Errorf("hp series: got %d points, want at most %d", n, maxLinePoints)
+		}
+		x := eval[[]float64](t, b, fmt.Sprintf(`(() => { const c = echarts.getInstanceByDom(document.getElementById('chart-hp'));
+			document.getElementById('chart-hp').scrollIntoView(); // the summary of a long config is tall
+			const r = document.getElementById('chart-hp').getBoundingClientRect();
+			const d = c.getOption().series[0].data.find(p => p[0] >= %d);
+			const p = c.convertToPixel({gridIndex: 0}, [d[0], d[1]]); const q = c.convertToPixel({gridIndex: 0}, [d[0] + 1000, d[1]]);
+			return [r.left + p[0], r.top + p[1], Math.abs(q[0] - p[0]), d[0]]; })()`, 7000))
+		at := int(x[3]) // the first point at or after turn 7000
+		perPixel := int(1000/x[2]) + 1
+		b.do(t, "click", chromedp.MouseClickXY(x[0], x[1]), chromedp.WaitVisible(chromedp.CSS("#board svg")))
+		loc := eval[string](t, b, `location.pathname`)
+		var turn int
+		if _, err := fmt.Sscanf(loc[strings.LastIndex(loc, "/")+1:], "%d", &turn); err != nil || turn < at-perPixel || turn > at+perPixel {
+			t.Errorf("after the click: at %s, want turn %d ± %d", loc, at, perPixel)
+		}
+	})
+
 	t.Run("inspector keyboard", func(t *testing.T) {
 		b.do(t, "open inspector", chromedp.Navigate(srv.URL+turnURL(f.won, 0)), chromedp.WaitVisible(chromedp.CSS("#board svg")))
 		boardAt := func() string {

@@ -5,6 +5,7 @@ import (
 	"html/template"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
@@ -22,6 +23,24 @@ const echartsHost = "/static/vendor/echarts/"
 
 // maxMarks bounds the events marked on one match's charts.
 const maxMarks = 200
+
+// The bounds of the numbers a match page carries, so that its size does
+// not grow with the length of the match: every line gets an equal share of
+// pagePoints, from minLinePoints to maxLinePoints, and a longer line is
+// downsampled to its share (analytics.Downsample keeps each bucket's lowest
+// and highest value, with their turns). 2000 points is more than a chart is
+// wide in pixels; a page with many lines (15 snakes, 8 metrics) gets fewer
+// per line.
+const (
+	pagePoints    = 40_000
+	maxLinePoints = 2000
+	minLinePoints = 100
+)
+
+// linePoints is the share of pagePoints of each of n lines.
+func linePoints(n int) int {
+	return min(maxLinePoints, max(minLinePoints, pagePoints/max(n, 1)))
+}
 
 // chartView is one chart of a match page. Option is go-echarts' option
 // object; the page embeds it as a JSON block and charts.js hands it to
@@ -57,23 +76,27 @@ func (s *server) matchCharts(ctx context.Context, m store.MatchSummary, g *sim.G
 	if err != nil {
 		return nil, nil, err
 	}
-	var marks []store.TurnEvent
-	if m.Turns > 0 {
-		events, err := s.db.Events(ctx, m.ID, 1, m.Turns)
-		if err != nil {
-			return nil, nil, err
-		}
-		marks = analytics.Marks(events, m.Turns, maxMarks)
+	marks, err := s.chartMarks(ctx, m)
+	if err != nil {
+		return nil, nil, err
 	}
+	lines := make([][]analytics.Line, len(g.Metrics))
+	total := 0
+	for i, md := range g.Metrics {
+		lines[i] = chartLines(analytics.Lines(points[i], m.Turns), md.PerUnit)
+		total += len(lines[i])
+	}
+	bound := linePoints(total)
 	var (
 		views  []chartView
 		assets []string
 	)
 	for i, md := range g.Metrics {
-		lines := chartLines(analytics.Lines(points[i], m.Turns), md.PerUnit)
-		line := lineChart(m, md, lines, marks)
+		// Marks take their height from the whole line, before
+		// downsampling drops the turn they sit at.
+		line := lineChart(m, md, lines[i], marks)
 		line.Validate() // prefixes the assets with echartsHost
-		views = append(views, chartView{ID: line.ChartID, Title: md.Label, Option: line.JSON(), Data: seriesData(lines)})
+		views = append(views, chartView{ID: line.ChartID, Title: md.Label, Option: line.JSON(), Data: seriesData(lines[i], bound)})
 		for _, a := range line.JSAssets.Values {
 			if !slices.Contains(assets, a) {
 				assets = append(assets, a)
@@ -81,6 +104,16 @@ func (s *server) matchCharts(ctx context.Context, m store.MatchSummary, g *sim.G
 		}
 	}
 	return views, assets, nil
+}
+
+// chartMarks returns the events to mark on a match's charts, at most
+// maxMarks of them, reading only the events of the kinds marked.
+func (s *server) chartMarks(ctx context.Context, m store.MatchSummary) ([]store.TurnEvent, error) {
+	counts, err := s.db.EventCounts(ctx, m.ID)
+	if err != nil {
+		return nil, err
+	}
+	return s.db.EventsOfKinds(ctx, m.ID, analytics.MarkKinds(counts, m.Turns, maxMarks), maxMarks)
 }
 
 // chartLines picks the lines a metric's chart shows: units for a per-unit
@@ -122,9 +155,10 @@ func lineChart(m store.MatchSummary, md sim.MetricDef, lines []analytics.Line, m
 		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
 		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Type: "scroll", Top: "28", Left: "center"}),
 		charts.WithGridOpts(opts.Grid{Left: "40", Right: "44", Top: "64", Bottom: "72", ContainLabel: opts.Bool(true)}),
-		// A category axis without data numbers its categories 0, 1, 2...
-		// from the series, which are the turns.
-		charts.WithXAxisOpts(opts.XAxis{Name: "turn", Type: "category", BoundaryGap: opts.Bool(false)}),
+		// A value axis: the series are [turn, value] pairs (charts.js
+		// makes them), so a downsampled line keeps its points at their
+		// real turns and a click converts to the turn under the pointer.
+		charts.WithXAxisOpts(opts.XAxis{Name: "turn", Type: "value", Min: 0, Max: m.Turns}),
 		charts.WithYAxisOpts(opts.YAxis{Type: "value", Scale: opts.Bool(true)}),
 		charts.WithDataZoomOpts(
 			opts.DataZoom{Type: "inside", XAxisIndex: 0},
@@ -162,21 +196,35 @@ func lineChart(m store.MatchSummary, md sim.MetricDef, lines []analytics.Line, m
 	return c
 }
 
-// seriesData writes the lines' numbers as a JSON array of arrays. Its
+// seriesData writes the lines' numbers as a JSON array with one array per
+// line: the values of turns 0, 1, 2... for a line of at most bound values,
+// else [turn, value] pairs of the line downsampled to bound values. Its
 // output holds only digits, signs, points, exponents, commas, brackets and
 // null, so it is safe in a JSON script block as it is.
-func seriesData(lines []analytics.Line) template.JS {
-	n := 2
-	for _, l := range lines {
-		n += 4 * len(l.Values)
-	}
-	b := make([]byte, 0, n)
+func seriesData(lines []analytics.Line, bound int) template.JS {
+	b := make([]byte, 0, 2+len(lines)*bound*8)
 	b = append(b, '[')
 	for i, l := range lines {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendValues(b, l.Values)
+		d := analytics.Downsample(l, bound)
+		if d.Turns == nil {
+			b = appendValues(b, d.Values)
+			continue
+		}
+		b = append(b, '[')
+		for j, v := range d.Values {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, '[')
+			b = strconv.AppendInt(b, int64(d.Turns[j]), 10)
+			b = append(b, ',')
+			b = appendNumber(b, v)
+			b = append(b, ']')
+		}
+		b = append(b, ']')
 	}
 	return template.JS(append(b, ']'))
 }

@@ -1,8 +1,10 @@
 package web
 
 import (
+	"fmt"
 	"io/fs"
 	"net/http"
+	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
@@ -96,7 +98,26 @@ type matchData struct {
 	page
 	Match     store.MatchSummary
 	GameTitle string
+	Config    string // the setup config, cut to maxConfigShown bytes
 	Charts    []chartView
+}
+
+// maxConfigShown bounds the config a match page shows: a config may list
+// a value per turn (River Toad's rolls), which for a long match would be
+// most of the page. The replay holds all of it.
+const maxConfigShown = 1000
+
+// shownConfig cuts a config to maxConfigShown bytes, at a character
+// boundary, saying how long it is when it cuts.
+func shownConfig(config []byte) string {
+	if len(config) <= maxConfigShown {
+		return string(config)
+	}
+	cut := maxConfigShown
+	for cut > 0 && !utf8.RuneStart(config[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s… (%d bytes in all, in the replay)", config[:cut], len(config))
 }
 
 // gameTitle names a game for people, falling back to its identifier for
@@ -121,6 +142,7 @@ func (s *server) matchPage(c echo.Context) error {
 		page:      page{Title: gameTitle(g, m.Game) + " match " + shortID(m.ID), Nav: "matches", Scripts: append(assets, "/static/js/charts.js")},
 		Match:     m,
 		GameTitle: gameTitle(g, m.Game),
+		Config:    shownConfig(m.Config),
 		Charts:    charts,
 	}
 	return s.render(c, http.StatusOK, "match", d)

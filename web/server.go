@@ -202,10 +202,13 @@ func (s *server) logRequest(c echo.Context, v middleware.RequestLoggerValues) er
 	return nil
 }
 
-// healthz answers 200 while the database answers queries.
+// healthz answers 200 while the database can take a write, and 503 with
+// the reason when it cannot (store.DB.Health: read-only, disk full, write
+// lock held elsewhere).
 func (s *server) healthz(c echo.Context) error {
-	if _, err := s.db.CountMatches(c.Request().Context()); err != nil {
-		return err
+	if err := s.db.Health(c.Request().Context()); err != nil {
+		s.log.Warn("health check failed", "err", err)
+		return c.String(http.StatusServiceUnavailable, err.Error()+"\n")
 	}
 	return c.String(http.StatusOK, "ok\n")
 }

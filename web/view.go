@@ -166,6 +166,9 @@ func eventsJSON(es []store.TurnEvent) []eventJSON {
 type seriesJSON struct {
 	Metric metricJSON `json:"metric"`
 	Turns  int        `json:"turns"`
+	// Points is the most values a line holds; a longer line is
+	// downsampled (analytics.Downsample).
+	Points int        `json:"points"`
 	Lines  []lineJSON `json:"lines"`
 }
 
@@ -174,6 +177,9 @@ type lineJSON struct {
 	Unit   int    `json:"unit"`
 	Name   string `json:"name"`
 	Values values `json:"values"`
+	// Turns is there when the line was downsampled: values[i] is the
+	// value after turns[i]. Without it values[t] is the value after turn t.
+	Turns []int `json:"turns,omitempty"`
 }
 
 // values encodes a line's numbers as a JSON array, NaN (no row at that
@@ -184,25 +190,30 @@ func (vs values) MarshalJSON() ([]byte, error) {
 	return appendValues(make([]byte, 0, 2+4*len(vs)), vs), nil
 }
 
-// appendValues appends vs as a JSON array. It formats the numbers itself:
-// a long match has tens of thousands of them, and integers, which most
-// metrics are, format several times faster than floats.
+// appendValues appends vs as a JSON array.
 func appendValues(b []byte, vs []float64) []byte {
 	b = append(b, '[')
 	for i, v := range vs {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		switch {
-		case math.IsNaN(v) || math.IsInf(v, 0):
-			b = append(b, "null"...)
-		case v == math.Trunc(v) && math.Abs(v) < 1<<53:
-			b = strconv.AppendInt(b, int64(v), 10)
-		default:
-			b = strconv.AppendFloat(b, v, 'g', -1, 64)
-		}
+		b = appendNumber(b, v)
 	}
 	return append(b, ']')
+}
+
+// appendNumber appends v as JSON, NaN and infinities as null. It formats
+// the numbers itself: a long match has tens of thousands of them, and
+// integers, which most metrics are, format several times faster than
+// floats.
+func appendNumber(b []byte, v float64) []byte {
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return append(b, "null"...)
+	case v == math.Trunc(v) && math.Abs(v) < 1<<53:
+		return strconv.AppendInt(b, int64(v), 10)
+	}
+	return strconv.AppendFloat(b, v, 'g', -1, 64)
 }
 
 // standingJSON is one bot version's line of a leaderboard.

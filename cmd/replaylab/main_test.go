@@ -35,6 +35,11 @@ func TestRecordVerifyImportExport(t *testing.T) {
 	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
 	mustCLI(t, "record", "--game", "toad", "--seed", "7", "--bot", "builtin:astar", "-o", rpl)
 	mustCLI(t, "record", "--game", "toad", "--seed", "0", "--bot", "builtin:random", "--name", "rnd", "--version", "2", "--hash-every", "1", "-o", rlog)
+	if fi, err := os.Stat(rpl); err != nil {
+		t.Error(err)
+	} else if fi.Mode().Perm() != 0o644 {
+		t.Errorf("the recorded replay: mode %v, want -rw-r--r-- like any file meant to be shared", fi.Mode().Perm())
+	}
 
 	out := mustCLI(t, "verify", rpl, rlog)
 	if !strings.Contains(out, "a.rpl: ok toad/classic seed 7, 50 turns, winner seat 0 (astar)") {

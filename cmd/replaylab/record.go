@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -23,7 +24,7 @@ import (
 )
 
 type recordFlags struct {
-	game, ruleset, config, rolls, out, stderrFile string
+	game, ruleset, config, rolls, out, outputFile string
 	seed                                          uint64
 	players, hashEvery                            int
 	bots, names, versions                         []string
@@ -42,10 +43,16 @@ A bot SPEC is builtin:NAME for a built-in bot (see 'replaylab games') or the
 command line of an external program (split on spaces, no shell). External
 bots read one JSON line per turn on stdin,
   {"turn":N,"player":P,"view":{...}}
-and answer one line: the raw command, or {"turn":N,"command":"..."}.
-A late answer is recorded as no command plus a timeout note; a bot that
-exits is silent for the rest of the match. Bot stderr is saved per turn to
-FILE.stderr.jsonl.
+and answer with one line: {"turn":N,"command":"..."}, or the raw command.
+The answer is the first line after the request in the JSON form or, for a
+bot that has never answered in the JSON form, the first line at all. Other
+stdout lines and all of stderr are saved per turn to FILE.output.jsonl
+(16 KiB per turn and 1 MiB per match of each stream). A late answer is
+recorded as no command plus a timeout note, one over 4096 bytes is cut
+(oversize note); a bot that exits is silent for the rest of the match.
+Each bot runs in its own process group, ended when the match ends: input
+closed, 1 s grace, SIGTERM, 0.5 s, SIGKILL. On Ctrl-C or SIGTERM the match
+stops, the bots are ended the same way and no replay is written.
 
 The output is a binary replay (.rpl) unless FILE ends in .rlog or is "-"
 (text to standard output).`,
@@ -71,7 +78,7 @@ The output is a binary replay (.rpl) unless FILE ends in .rlog or is "-"
 	fl.IntVar(&f.hashEvery, "hash-every", 100, "also record the state hash every N turns (0 = only the first and last)")
 	fl.DurationVar(&f.turnLimit, "turn-timeout", time.Second, "time an external bot has per turn")
 	fl.DurationVar(&f.startLimit, "start-timeout", 10*time.Second, "time an external bot has for its first turn, start-up included")
-	fl.StringVar(&f.stderrFile, "stderr", "", "where to save external bots' stderr (default FILE.stderr.jsonl)")
+	fl.StringVar(&f.outputFile, "bot-output", "", "where to save external bots' stray stdout and stderr (default FILE.output.jsonl)")
 	cmd.MarkFlagRequired("game")
 	cmd.MarkFlagRequired("out")
 	return cmd
@@ -113,11 +120,7 @@ func record(ctx context.Context, f *recordFlags, stdout, stderr io.Writer) error
 	}
 
 	agents := make([]replay.Agent, 0, players)
-	defer func() {
-		for _, a := range agents {
-			a.Close()
-		}
-	}()
+	defer func() { closeAgents(agents) }()
 	external := false
 	for s, spec := range specs {
 		a, err := newAgent(ctx, g, spec, h.Setup(), s, f)
@@ -129,31 +132,34 @@ func record(ctx context.Context, f *recordFlags, stdout, stderr io.Writer) error
 		agents = append(agents, a)
 	}
 
-	var errLog *stderrLog
+	var botOut *outputLog
 	if external {
-		path := f.stderrFile
+		path := f.outputFile
 		if path == "" && f.out != "-" {
-			path = f.out + ".stderr.jsonl"
+			path = f.out + ".output.jsonl"
 		}
 		if path != "" {
-			errLog = &stderrLog{path: path}
-			defer errLog.close(stderr)
+			botOut = &outputLog{path: path}
+			defer botOut.close(stderr)
 		}
 	}
 	rec := replay.Recorder{Header: h, Agents: agents, HashEvery: f.hashEvery}
-	if errLog != nil {
-		rec.OnStderr = errLog.add
+	if botOut != nil {
+		rec.OnOutput = botOut.add
 	}
 	start := time.Now()
 	l, err := rec.Record(ctx)
+	if ctx.Err() != nil {
+		// Even if the match ended, the turn cut short by Ctrl-C was
+		// recorded as a time-out: it is not the match that was played.
+		return fmt.Errorf("%w; no replay written", context.Cause(ctx))
+	}
 	if err != nil {
 		return err
 	}
-	for s, a := range agents {
-		if rest, err := a.Close(); err != nil {
-			fmt.Fprintf(stderr, "seat %d: %v\n", s, err)
-		} else if rest != "" && errLog != nil {
-			errLog.add(len(l.Turns), s, rest)
+	for s, rest := range closeAgents(agents) {
+		if botOut != nil {
+			botOut.add(len(l.Turns), s, rest)
 		}
 	}
 	agents = nil
@@ -176,6 +182,18 @@ func record(ctx context.Context, f *recordFlags, stdout, stderr io.Writer) error
 	fmt.Fprintf(stderr, "recorded %s %s: %d turns in %v, %s; id %s -> %s (%d bytes)\n",
 		g.Name, h.Ruleset, len(l.Turns), time.Since(start).Round(time.Millisecond), describeResult(m.Result(), l.Header.Players), id[:12], f.out, len(data))
 	return nil
+}
+
+// closeAgents closes all agents at once, so the grace each process may
+// take to exit is not added up, and returns what each wrote last.
+func closeAgents(agents []replay.Agent) []replay.Output {
+	rest := make([]replay.Output, len(agents))
+	var wg sync.WaitGroup
+	for s, a := range agents {
+		wg.Go(func() { rest[s] = a.Close() })
+	}
+	wg.Wait()
+	return rest
 }
 
 func recordConfig(f *recordFlags) (json.RawMessage, error) {
@@ -259,6 +277,12 @@ func writeFileAtomic(path string, data []byte) error {
 		return err
 	}
 	defer os.Remove(tmp.Name())
+	// CreateTemp makes the file private (0600); a replay is meant to be
+	// shared, so give it the mode os.WriteFile would.
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return err
+	}
 	if _, err := tmp.Write(data); err != nil {
 		tmp.Close()
 		return err
@@ -289,27 +313,34 @@ func describeResult(r sim.Result, players []replay.Player) string {
 	return b.String()
 }
 
-// stderrLog writes bots' stderr as JSON lines {"turn","seat","text"}.
-type stderrLog struct {
+// outputLog writes what bots wrote besides their answers as JSON lines
+// {"turn","seat","stream","text"}, stream being "stdout" or "stderr".
+type outputLog struct {
 	path string
 	buf  bytes.Buffer
 }
 
-func (s *stderrLog) add(turn, seat int, text string) {
-	line, _ := json.Marshal(struct {
-		Turn int    `json:"turn"`
-		Seat int    `json:"seat"`
-		Text string `json:"text"`
-	}{turn, seat, text})
-	s.buf.Write(line)
-	s.buf.WriteByte('\n')
+func (o *outputLog) add(turn, seat int, out replay.Output) {
+	for _, s := range []struct{ stream, text string }{{"stdout", out.Stdout}, {"stderr", out.Stderr}} {
+		if s.text == "" {
+			continue
+		}
+		line, _ := json.Marshal(struct {
+			Turn   int    `json:"turn"`
+			Seat   int    `json:"seat"`
+			Stream string `json:"stream"`
+			Text   string `json:"text"`
+		}{turn, seat, s.stream, s.text})
+		o.buf.Write(line)
+		o.buf.WriteByte('\n')
+	}
 }
 
-func (s *stderrLog) close(warn io.Writer) {
-	if s.buf.Len() == 0 {
+func (o *outputLog) close(warn io.Writer) {
+	if o.buf.Len() == 0 {
 		return
 	}
-	if err := os.WriteFile(s.path, s.buf.Bytes(), 0o644); err != nil {
-		fmt.Fprintf(warn, "save bot stderr: %v\n", err)
+	if err := os.WriteFile(o.path, o.buf.Bytes(), 0o644); err != nil {
+		fmt.Fprintf(warn, "save bot output: %v\n", err)
 	}
 }

@@ -124,6 +124,7 @@ var Game = &sim.Game{
 		{Name: "random", Description: "a random move onto a cell that is free now", New: newRandom},
 		{Name: "greedy", Description: "chases apples, gold and fury pills by BFS, avoids walls, bodies and longer snakes, bites enemies in fury", New: newGreedy},
 	},
+	Start: newMatch,
 }
 
 // The indexes of the metrics in Game.Metrics.
@@ -137,10 +138,6 @@ const (
 	metricDeaths
 	metricRound
 )
-
-// newMatch refers to Game, so it is set here to avoid an initialisation
-// cycle.
-func init() { Game.New = newMatch }
 
 // config is the JSON object in Setup.Config.
 type config struct {
@@ -264,15 +261,8 @@ type match struct {
 	view    viewCache
 }
 
-// newMatch starts a match (Game.New).
+// newMatch starts a match (Game.Start) from a checked setup.
 func newMatch(setup sim.Setup) (sim.Match, error) {
-	name, err := Game.Ruleset(setup)
-	if err != nil {
-		return nil, err
-	}
-	if err := Game.CheckPlayers(setup.Players); err != nil {
-		return nil, err
-	}
 	var cfg config
 	if err := sim.DecodeConfig(setup.Config, &cfg); err != nil {
 		return nil, err
@@ -283,7 +273,7 @@ func newMatch(setup sim.Setup) (sim.Match, error) {
 	}
 	m := &match{rules: rulesets[0]}
 	for _, r := range rulesets {
-		if r.name == name {
+		if r.name == setup.Ruleset {
 			m.rules = r
 		}
 	}
@@ -417,10 +407,10 @@ type command struct {
 // parseCommand reads a raw command under the ruleset's timing rules.
 func (m *match) parseCommand(raw string) command {
 	cmd := command{dir: noDir}
-	s := strings.TrimSpace(raw)
-	if s == "" {
+	if raw == "" { // no command (B6); blank text is an unknown token
 		return cmd
 	}
+	s := strings.TrimSpace(raw)
 	var toks [3]token
 	n := 0
 	for rest := s; ; {

@@ -441,6 +441,8 @@ func TestCommands(t *testing.T) {
 		{cb, "LEFT,ACT,UP", command{}, true},
 		{cb, "JUMP", command{}, true},
 		{cb, "ACT(x)", command{}, true},
+		{cb, " \t", command{}, true},
+		{cj, "\r\n", command{}, true},
 		{cj, "LEFT,UP", command{dir: up}, false},
 		{cj, "RIGHT,ACT", command{dir: right, actBefore: true}, false},
 		{cj, "ACT,ACT,LEFT", command{dir: left, actBefore: true}, false},

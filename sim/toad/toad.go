@@ -129,6 +129,7 @@ var Game = &sim.Game{
 		{Name: "random", Description: "a uniformly random move that stays in the river", New: newRandom},
 		{Name: "astar", Description: "A* over (turn, column, HP) with the known rolls: a win with the most HP left whenever one exists", New: newAStar},
 	},
+	Start: newMatch,
 }
 
 // The indexes of the metrics in Game.Metrics.
@@ -141,11 +142,6 @@ const (
 	metricDanger
 	metricSpent
 )
-
-// newMatch refers to Game (for its ruleset and player checks), so it is
-// set here rather than in the literal, which would be an initialisation
-// cycle.
-func init() { Game.New = newMatch }
 
 // config is the JSON object in Setup.Config. Pointers tell "absent" from
 // an explicit zero, which is an error.
@@ -203,16 +199,10 @@ type match struct {
 	events []sim.Event
 }
 
-// newMatch starts a match (Game.New). The rolls come from the config or,
-// when it names none, from the seed (see generateRolls).
+// newMatch starts a match (Game.Start) from a checked setup. The rolls
+// come from the config or, when it names none, from the seed (see
+// generateRolls).
 func newMatch(setup sim.Setup) (sim.Match, error) {
-	ruleset, err := Game.Ruleset(setup)
-	if err != nil {
-		return nil, err
-	}
-	if err := Game.CheckPlayers(setup.Players); err != nil {
-		return nil, err
-	}
 	var cfg config
 	if err := sim.DecodeConfig(setup.Config, &cfg); err != nil {
 		return nil, err
@@ -242,7 +232,7 @@ func newMatch(setup sim.Setup) (sim.Match, error) {
 		}
 		m.rolls, m.redraws = generateRolls(setup.Seed, n, m.hp, m.strict)
 	}
-	m.base = sim.NewHasher("toad/" + ruleset)
+	m.base = sim.NewHasher("toad/" + setup.Ruleset)
 	m.base.Int(len(m.rolls))
 	for _, r := range m.rolls {
 		m.base.Int(r)
@@ -314,12 +304,12 @@ func (m *match) moveToad(cmd string) {
 }
 
 // parseAction reads a command: a letter or a long form, any case, spaces
-// around it ignored. Empty (no command) is Stay.
+// around it ignored. Empty (no command) is Stay; blank text is no action.
 func parseAction(cmd string) (int, bool) {
-	s := strings.TrimSpace(cmd)
-	if s == "" {
+	if cmd == "" {
 		return stay, true
 	}
+	s := strings.TrimSpace(cmd)
 	if len(s) == 1 { // the common case, without EqualFold's general path
 		for i := range actions {
 			if s[0]&^0x20 == actions[i].letter[0] { // ASCII upper-casing

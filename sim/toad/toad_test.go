@@ -145,7 +145,12 @@ func TestRules(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := start(t, tt.cfg)
-			cmds := strings.Split(strings.ReplaceAll(tt.cmds, "_", " "), "")
+			cmds := strings.Split(tt.cmds, "")
+			for i, c := range cmds {
+				if c == "_" {
+					cmds[i] = ""
+				}
+			}
 			play(t, m, cmds...)
 			f := m.Frame().(*Frame)
 			if f.Column != tt.wantCol || f.HP != tt.wantHP || f.Status != tt.wantStatus {
@@ -195,7 +200,7 @@ func TestCommands(t *testing.T) {
 		{"A", "A", false}, {"s", "S", false}, {"d", "D", false}, {"F", "F", false}, {"g", "G", false},
 		{"L2", "A", false}, {"l1", "S", false}, {"STAY", "D", false}, {"Stay", "D", false}, {"r1", "F", false}, {"R2", "G", false},
 		{" g ", "G", false}, {"\tA\r\n", "A", false}, {"  sTaY\n", "D", false},
-		{"", "D", false}, {"   ", "D", false},
+		{"", "D", false}, {"   ", "D", true},
 		{"jump", "D", true}, {"GG", "D", true}, {"L3", "D", true}, {"H", "D", true}, {"G A", "D", true}, {"\x00", "D", true},
 	}
 	for _, tt := range tests {
@@ -317,7 +322,7 @@ func TestDefaults(t *testing.T) {
 }
 
 func TestGameDefinition(t *testing.T) {
-	if Game.New == nil || Game.Name != "toad" || !slices.Equal(Game.Rulesets, []string{"classic"}) {
+	if Game.Start == nil || Game.Name != "toad" || !slices.Equal(Game.Rulesets, []string{"classic"}) {
 		t.Fatalf("Game = %+v", Game)
 	}
 	for i, a := range actions {

@@ -171,6 +171,7 @@ var Game = &sim.Game{
 		{Name: "random", Description: "a uniformly random legal command of the active worm (never nothing)", New: newRandom},
 		{Name: "tactical", Description: "shoots, throws or freezes when it hits an enemy and spares friends, else digs and walks toward the nearest enemy, away from lava", New: newTactical},
 	},
+	Start: newMatch,
 }
 
 // The indexes of the metrics in Game.Metrics.
@@ -185,10 +186,6 @@ const (
 	metricDirt
 	metricFrozen
 )
-
-// newMatch refers to Game, so it is set here rather than in the literal,
-// which would be an initialisation cycle.
-func init() { Game.New = newMatch }
 
 // config is the JSON object in Setup.Config.
 type config struct {
@@ -265,20 +262,14 @@ type match struct {
 	shots  []Shot
 }
 
-// newMatch starts a match (Game.New): rules §5, map generation.
+// newMatch starts a match (Game.Start) from a checked setup: rules §5,
+// map generation.
 func newMatch(setup sim.Setup) (sim.Match, error) {
-	name, err := Game.Ruleset(setup)
-	if err != nil {
-		return nil, err
-	}
-	if err := Game.CheckPlayers(setup.Players); err != nil {
-		return nil, err
-	}
 	var cfg config
 	if err := sim.DecodeConfig(setup.Config, &cfg); err != nil {
 		return nil, err
 	}
-	r := rulesets[name]
+	r := rulesets[setup.Ruleset]
 	m := &match{rules: r, maxRounds: r.maxRounds, seed: int32(uint32(setup.Seed))}
 	if cfg.Rounds != nil {
 		if *cfg.Rounds < 1 || *cfg.Rounds > maxConfigRounds {
@@ -291,7 +282,7 @@ func newMatch(setup sim.Setup) (sim.Match, error) {
 	for s := range m.players {
 		m.players[s].tokens = selectTokens
 	}
-	m.base = sim.NewHasher("worms/" + name)
+	m.base = sim.NewHasher("worms/" + setup.Ruleset)
 	m.base.Int(m.maxRounds)
 	m.base.Int(int(m.seed))
 	m.events = make([]sim.Event, 0, 16)

@@ -1,6 +1,7 @@
 // charts.js draws the match page's charts from their JSON blocks: the
 // option built by go-echarts on the server and, apart, the numbers of its
-// series (one array per series). It keeps the charts sized to their boxes,
+// series (one array per series: the values of turns 0, 1, 2..., or, for a
+// long match downsampled on the server, [turn, value] pairs). It keeps the charts sized to their boxes,
 // zooms them together, and opens the inspector at the turn a click on a
 // chart lands on.
 (function () {
@@ -14,7 +15,11 @@
     if (!el) return;
     var option = JSON.parse(block.textContent);
     var data = JSON.parse(document.getElementById(el.id + '-data').textContent);
-    option.series.forEach(function (s, i) { s.data = data[i]; });
+    // The x axis is a value axis of turns: a value alone is at the turn
+    // of its index.
+    option.series.forEach(function (s, i) {
+      s.data = data[i].map(function (v, turn) { return Array.isArray(v) ? v : [turn, v]; });
+    });
     var chart = echarts.init(el);
     chart.setOption(option);
     // A click anywhere in the plot, not only on a point (lines are drawn

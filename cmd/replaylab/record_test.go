@@ -1,0 +1,107 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// botSpec is the --bot value running the test bot replay/testdata/bots/NAME.sh.
+func botSpec(name string, args ...string) string {
+	return strings.Join(append([]string{"/bin/sh", filepath.Join("..", "..", "replay", "testdata", "bots", name+".sh")}, args...), " ")
+}
+
+func TestRecordSavesBotOutput(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "m.rlog")
+	mustCLI(t, "record", "--game", "toad", "--seed", "1", "--bot", botSpec("chatty", "json"), "-o", out)
+	mustCLI(t, "verify", out)
+	f, err := os.Open(out + ".output.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	type line struct {
+		Turn   int    `json:"turn"`
+		Seat   int    `json:"seat"`
+		Stream string `json:"stream"`
+		Text   string `json:"text"`
+	}
+	texts := map[int]string{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var l line
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			t.Fatalf("bad output line %q: %v", sc.Text(), err)
+		}
+		if l.Stream != "stdout" || l.Seat != 0 {
+			t.Errorf("got stream %q of seat %d, want stdout of seat 0", l.Stream, l.Seat)
+		}
+		texts[l.Turn] += l.Text
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if len(texts) < 2 {
+		t.Errorf("got output for %d turns, want every turn but the first", len(texts))
+	}
+	for turn, text := range texts {
+		// The debug lines of a turn follow its answer, so they are the
+		// next turn's.
+		if want := "debug " + strconv.Itoa(turn-1) + ".0\n"; !strings.Contains(text, want) {
+			t.Errorf("turn %d: got output %.40q, want it to hold %q", turn, text, want)
+		}
+	}
+}
+
+func TestRecordInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "m.rpl")
+	old := []byte("an earlier replay")
+	if err := os.WriteFile(out, old, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pidFile := filepath.Join(dir, "bot.pid")
+	// The bot never answers and ignores SIGTERM; the user gives up.
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	var stdout, stderr bytes.Buffer
+	done := make(chan int)
+	go func() {
+		done <- run(ctx, []string{"record", "--game", "toad", "--seed", "1", "--turn-timeout", "1m", "--start-timeout", "1m",
+			"--bot", botSpec("noterm", pidFile, "mute"), "-o", out}, strings.NewReader(""), &stdout, &stderr)
+	}()
+	select {
+	case code := <-done:
+		if code == 0 || !strings.Contains(stderr.String(), "no replay written") {
+			t.Errorf("got exit %d and stderr %q, want a failure saying no replay was written", code, stderr.String())
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("record did not stop within 20 s of its context's end")
+	}
+	if got, err := os.ReadFile(out); err != nil || !bytes.Equal(got, old) {
+		t.Errorf("got output file %q (%v), want it untouched: %q", got, err, old)
+	}
+	data, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The bot was a child of this test, and its exit has been waited for.
+	if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
+		t.Errorf("the bot (pid %d) still runs: kill 0 says %v", pid, err)
+	}
+}

@@ -1,0 +1,286 @@
+package replay_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/replaylab/replaylab/replay"
+	"github.com/replaylab/replaylab/sim"
+)
+
+// startBot starts the shell-script bot testdata/bots/NAME.sh with args. It
+// skips the test in short mode: the bots take seconds to end on purpose, and
+// CI runs the short tests under an emulator.
+func startBot(t *testing.T, limit time.Duration, name string, args ...string) *replay.Process {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("real bot processes are slow to end")
+	}
+	argv := append([]string{"/bin/sh", filepath.Join("testdata", "bots", name+".sh")}, args...)
+	p, err := replay.StartProcess(context.Background(), argv,
+		replay.ProcessOptions{TurnLimit: limit, StartLimit: 2 * limit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// checkGoroutines fails t if, once it ends, more goroutines run than now.
+func checkGoroutines(t *testing.T) {
+	t.Helper()
+	before := runtime.NumGoroutine()
+	t.Cleanup(func() {
+		deadline := time.Now().Add(2 * time.Second)
+		for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if got := runtime.NumGoroutine(); got > before {
+			t.Errorf("got %d goroutines after Close, want at most %d as before", got, before)
+		}
+	})
+}
+
+// checkCommands compares the seat's commands with "D" every turn but
+// those of except.
+func checkCommands(t *testing.T, l *replay.Log, except map[int]string) {
+	t.Helper()
+	if len(l.Turns) != 8 {
+		t.Fatalf("got %d turns, want 8", len(l.Turns))
+	}
+	for i, cmds := range l.Turns {
+		want, ok := except[i+1]
+		if !ok {
+			want = "D"
+		}
+		if cmds[0] != want {
+			t.Errorf("turn %d: got command %.40q (%d bytes), want %.40q (%d bytes)", i+1, cmds[0], len(cmds[0]), want, len(want))
+		}
+	}
+}
+
+func checkNotes(t *testing.T, l *replay.Log, want ...replay.Note) {
+	t.Helper()
+	if !equalNotes(l.Notes, want) {
+		t.Errorf("got notes %+v, want %+v", l.Notes, want)
+	}
+}
+
+// checkDead fails t unless the process whose pid is in file has ended (a
+// zombie not yet reaped by its new parent has).
+func checkDead(t *testing.T, file string) {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+		return
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return // gone meanwhile
+	}
+	// The state follows the command name in parentheses.
+	if fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:])); fields[0] != "Z" {
+		t.Errorf("process %d still runs after Close (state %s)", pid, fields[0])
+	}
+}
+
+func TestProcessChatter(t *testing.T) {
+	t.Run("json", func(t *testing.T) {
+		checkGoroutines(t)
+		l, output := recordWith(t, startBot(t, 5*time.Second, "chatty", "json"))
+		checkCommands(t, l, nil)
+		checkNotes(t, l)
+		for turn := 1; turn <= 8; turn++ {
+			for _, want := range []string{fmt.Sprintf("thinking %d.0\n", turn), fmt.Sprintf("thinking %d.299\n", turn)} {
+				if turn > 1 && !strings.Contains(output[turn].Stdout, want) {
+					t.Errorf("turn %d: stdout lacks %q", turn, want)
+				}
+			}
+			// Lines after an answer belong to the next turn, or to the
+			// last one once the match is over.
+			after := fmt.Sprintf("debug %d.299\n", turn)
+			if next := min(turn+1, 8); !strings.Contains(output[next].Stdout, after) {
+				t.Errorf("turn %d: stdout lacks %q", next, after)
+			}
+		}
+	})
+	t.Run("plain", func(t *testing.T) {
+		// A plain-text bot's answer is the first line read after the
+		// request, so a debug line still coming in when the next request
+		// goes out is that turn's command. Every byte must be accounted
+		// for, as a command, as output or in a truncated note, once.
+		checkGoroutines(t)
+		l, output := recordWith(t, startBot(t, 5*time.Second, "chatty"))
+		checkNotes(t, l)
+		if len(l.Turns) != 8 || l.Turns[0][0] != "D" {
+			t.Fatalf("got turns %q, want 8 starting with D", l.Turns)
+		}
+		printed := 8 * len("D\n")
+		for turn := 1; turn <= 8; turn++ {
+			for i := range 300 {
+				printed += len(fmt.Sprintf("debug %d.%d\n", turn, i))
+			}
+		}
+		seen := map[string]bool{}
+		accounted := 0
+		for i, cmds := range l.Turns {
+			lines := []string{cmds[0] + "\n"}
+			for line := range strings.Lines(output[i+1].Stdout) {
+				lines = append(lines, line)
+			}
+			for _, line := range lines {
+				var n int
+				if _, err := fmt.Sscanf(line, "[%d bytes truncated]\n", &n); err == nil {
+					accounted += n
+					continue
+				}
+				if seen[line] && line != "D\n" {
+					t.Errorf("line %q kept twice", line)
+				}
+				seen[line] = true
+				accounted += len(line)
+			}
+		}
+		if accounted != printed {
+			t.Errorf("got %d bytes kept or counted as truncated, want the %d printed", accounted, printed)
+		}
+	})
+}
+
+// silentFrom returns the commands of a bot silent from turn on.
+func silentFrom(turn int) map[int]string {
+	m := map[int]string{}
+	for ; turn <= 8; turn++ {
+		m[turn] = ""
+	}
+	return m
+}
+
+// TestProcessEnd records bots that make the end of a match hard: each must
+// give a full log, and Close must leave none of their processes running.
+func TestProcessEnd(t *testing.T) {
+	tests := []struct {
+		name    string
+		bot     string
+		args    []string // after the pid file's name, when pid is set
+		pid     bool     // the bot writes a pid to check to its first argument
+		crashAt int      // the turn the bot is found dead, silent from then on
+	}{
+		{name: "child outlives the bot", bot: "fork", pid: true},
+		// The child keeps the pipes open, so the bot's exit and not the
+		// end of its output says it died.
+		{name: "bot dies leaving a child", bot: "fork", args: []string{"die"}, pid: true, crashAt: 4},
+		{name: "closes stdout and runs on", bot: "closeout", crashAt: 3},
+		{name: "ignores SIGTERM", bot: "noterm", pid: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			checkGoroutines(t)
+			pidFile := filepath.Join(t.TempDir(), "pid")
+			args := tt.args
+			if tt.pid {
+				args = append([]string{pidFile}, args...)
+			}
+			l, _ := recordWith(t, startBot(t, 5*time.Second, tt.bot, args...))
+			var notes []replay.Note
+			except := map[int]string{}
+			if tt.crashAt > 0 {
+				except = silentFrom(tt.crashAt)
+				notes = append(notes, replay.Note{Turn: tt.crashAt, Kind: sim.EventCrash})
+			}
+			checkCommands(t, l, except)
+			checkNotes(t, l, notes...)
+			if tt.pid {
+				checkDead(t, pidFile)
+			}
+		})
+	}
+}
+
+func TestProcessLongAnswer(t *testing.T) {
+	tests := []struct {
+		word  string
+		count int
+		want  string
+	}{
+		{"G", replay.MaxCommandBytes + 1, strings.Repeat("G", replay.MaxCommandBytes)},
+		{"G", replay.MaxCommandBytes + 256, strings.Repeat("G", replay.MaxCommandBytes)},
+		{"€", 1400, strings.Repeat("€", replay.MaxCommandBytes/3)}, // cut at a rune
+		{"G", 1 << 20, strings.Repeat("G", replay.MaxCommandBytes)},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("%d bytes", len(tt.word)*tt.count), func(t *testing.T) {
+			checkGoroutines(t)
+			l, _ := recordWith(t, startBot(t, 5*time.Second, "long", tt.word, strconv.Itoa(tt.count)))
+			checkCommands(t, l, map[int]string{2: tt.want})
+			checkNotes(t, l, replay.Note{Turn: 2, Kind: sim.EventOversize})
+		})
+	}
+}
+
+func TestProcessStderrFlood(t *testing.T) {
+	checkGoroutines(t)
+	l, output := recordWith(t, startBot(t, 5*time.Second, "flood", strconv.Itoa(1200<<10)))
+	checkCommands(t, l, nil)
+	checkNotes(t, l)
+	for turn := 1; turn <= 8; turn++ {
+		got := output[turn].Stderr
+		if want := fmt.Sprintf("turn %d starts\n", turn); !strings.HasPrefix(got, want) {
+			t.Errorf("turn %d: stderr starts %.30q, want %q", turn, got, want)
+		}
+		if !strings.Contains(got, " bytes truncated]\n") || len(got) > 17<<10 {
+			t.Errorf("turn %d: got %d bytes of stderr ending %q, want at most 16 KiB and a truncated note", turn, len(got), got[max(0, len(got)-40):])
+		}
+	}
+}
+
+func TestProcessLateFlood(t *testing.T) {
+	checkGoroutines(t)
+	l, output := recordWith(t, startBot(t, 3*time.Second, "lateflood", "3.5"))
+	checkCommands(t, l, map[int]string{3: ""})
+	checkNotes(t, l, replay.Note{Turn: 3, Kind: sim.EventTimeout})
+	late := `{"turn":3,"command":"D"}` + "\n"
+	if !strings.HasPrefix(output[4].Stdout, late) || !strings.Contains(output[4].Stdout, " bytes truncated]\n") {
+		t.Errorf("turn 4: got stdout %.60q, want the late answer first and a truncated note", output[4].Stdout)
+	}
+	if !strings.Contains(output[4].Stderr, " bytes truncated]\n") {
+		t.Errorf("turn 4: got stderr %.60q, want a truncated note", output[4].Stderr)
+	}
+}
+
+func TestProcessDeaf(t *testing.T) {
+	checkGoroutines(t)
+	p := startBot(t, 300*time.Millisecond, "deaf")
+	defer p.Close()
+	// A view larger than a pipe holds: writing it must not outlast the
+	// turn limit.
+	view := strings.Repeat("v", 1<<20)
+	done := make(chan replay.Answer, 1)
+	go func() { done <- p.Act(context.Background(), 1, view) }()
+	select {
+	case a := <-done:
+		if a.Note != sim.EventCrash {
+			t.Errorf("got note %q, want %q", a.Note, sim.EventCrash)
+		}
+	case <-time.After(hangGuard):
+		t.Fatal("Act blocked writing to a bot that does not read")
+	}
+	if a := p.Act(context.Background(), 2, "small"); a != (replay.Answer{}) {
+		t.Errorf("got %+v from a dead bot, want nothing", a)
+	}
+}

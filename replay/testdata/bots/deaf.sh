@@ -1,0 +1,3 @@
+#!/bin/sh
+# A bot that never reads its input nor answers.
+exec sleep 1000
