@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -123,7 +124,7 @@ func play(t *testing.T, g *sim.Game, s sim.Setup, next source) played {
 		noOp = func(cmd string) bool { return cmd == "" }
 	}
 	p := played{hashes: []uint64{m.Hash()}}
-	units := checkStats(t, m, s.Players, nil)
+	stats := checkStats(t, g, m, s.Players, nil)
 	frame := frameJSON(t, m)
 	for !m.Over() {
 		if m.Turn() >= limit {
@@ -142,7 +143,7 @@ func play(t *testing.T, g *sim.Game, s sim.Setup, next source) played {
 			t.Fatalf("turn %d: MaxTurns() = %d, was %d at the start", turn, got, limit)
 		}
 		checkEvents(t, g, m, turn, cmds, kinds, noOp)
-		units = checkStats(t, m, s.Players, units)
+		stats = checkStats(t, g, m, s.Players, stats)
 		h, f := m.Hash(), frameJSON(t, m)
 		if h == p.hashes[len(p.hashes)-1] && !bytes.Equal(f, frame) {
 			t.Fatalf("turn %d: the frame changed but the state hash %016x did not\nbefore: %s\nafter:  %s", turn, h, frame, f)
@@ -202,14 +203,17 @@ func checkEvents(t *testing.T, g *sim.Game, m sim.Match, turn int, cmds []string
 	}
 }
 
-// checkStats checks the rows of AppendStats: one per-player row per seat,
-// and per seat the same unit ids every turn (units, from the previous turn,
-// or nil at the start). It returns this turn's unit ids.
-func checkStats(t *testing.T, m sim.Match, players int, units [][]int) [][]int {
+// checkStats checks the rows of AppendStats against the game's metrics
+// and the turn before (prev; nil at the start): one per-player row per
+// seat; the same rows in the same order every turn (storage keeps a line
+// of each); a value for every declared metric and nothing more, 0 where a
+// metric does not apply to the row (sim.Game.Applies); finite values,
+// whole for Integer metrics, and for a Counter never less than the turn
+// before. It returns this turn's rows.
+func checkStats(t *testing.T, g *sim.Game, m sim.Match, players int, prev []sim.Stat) []sim.Stat {
 	t.Helper()
 	rows := m.AppendStats(nil)
 	perPlayer := make([]int, players)
-	got := make([][]int, players)
 	for _, r := range rows {
 		if r.Seat < 0 || r.Seat >= players {
 			t.Fatalf("turn %d: stat row %+v for seat %d of %d", m.Turn(), r, r.Seat, players)
@@ -219,22 +223,38 @@ func checkStats(t *testing.T, m sim.Match, players int, units [][]int) [][]int {
 			perPlayer[r.Seat]++
 		case r.Unit < 0:
 			t.Fatalf("turn %d: stat row %+v has unit %d", m.Turn(), r, r.Unit)
-		default:
-			got[r.Seat] = append(got[r.Seat], r.Unit)
 		}
 	}
 	for seat, n := range perPlayer {
 		if n != 1 {
 			t.Fatalf("turn %d: seat %d has %d per-player stat rows, want 1", m.Turn(), seat, n)
 		}
-		if units != nil && !slices.Equal(got[seat], units[seat]) {
-			t.Fatalf("turn %d: seat %d reports units %v, the turn before %v", m.Turn(), seat, got[seat], units[seat])
+	}
+	if prev != nil && len(rows) != len(prev) {
+		t.Fatalf("turn %d: %d stat rows, the turn before %d", m.Turn(), len(rows), len(prev))
+	}
+	for k, r := range rows {
+		if prev != nil && (r.Seat != prev[k].Seat || r.Unit != prev[k].Unit) {
+			t.Fatalf("turn %d: stat row %d is seat %d unit %d, the turn before seat %d unit %d", m.Turn(), k, r.Seat, r.Unit, prev[k].Seat, prev[k].Unit)
+		}
+		if len(r.Values) != len(g.Metrics) {
+			t.Fatalf("turn %d: seat %d unit %d reports %d values, the game declares %d metrics", m.Turn(), r.Seat, r.Unit, len(r.Values), len(g.Metrics))
+		}
+		for i, v := range r.Values {
+			md := &g.Metrics[i]
+			switch {
+			case math.IsNaN(v) || math.IsInf(v, 0):
+				t.Fatalf("turn %d: seat %d unit %d reports %s = %v", m.Turn(), r.Seat, r.Unit, md.Name, v)
+			case !g.Applies(i, r.Unit) && v != 0:
+				t.Fatalf("turn %d: unit %d of seat %d reports %s = %v, a metric not declared per unit", m.Turn(), r.Unit, r.Seat, md.Name, v)
+			case md.Integer && v != math.Trunc(v):
+				t.Fatalf("turn %d: seat %d unit %d reports %s = %v, declared integer", m.Turn(), r.Seat, r.Unit, md.Name, v)
+			case md.Kind == sim.Counter && prev != nil && v < prev[k].Values[i]:
+				t.Fatalf("turn %d: seat %d unit %d reports counter %s = %v, down from %v", m.Turn(), r.Seat, r.Unit, md.Name, v, prev[k].Values[i])
+			}
 		}
 	}
-	// The metric-vector checks (every declared metric reported for every
-	// row it applies to, nothing undeclared) belong here; they come with
-	// the new per-turn metrics contract (issue 10).
-	return got
+	return rows
 }
 
 func frameJSON(t *testing.T, m sim.Match) []byte {
