@@ -72,7 +72,7 @@ func (s *server) matchCharts(ctx context.Context, m store.MatchSummary, g *sim.G
 	for i := range metrics {
 		metrics[i] = i
 	}
-	points, err := s.db.Series(ctx, m.ID, metrics...)
+	stored, err := s.db.Series(ctx, m.ID, metrics...)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -83,7 +83,7 @@ func (s *server) matchCharts(ctx context.Context, m store.MatchSummary, g *sim.G
 	lines := make([][]analytics.Line, len(g.Metrics))
 	total := 0
 	for i, md := range g.Metrics {
-		lines[i] = chartLines(analytics.Lines(points[i], m.Turns), md.PerUnit)
+		lines[i] = chartLines(analytics.Lines(stored[i], m.Turns), md.PerUnit)
 		total += len(lines[i])
 	}
 	bound := linePoints(total)
