@@ -38,6 +38,7 @@ type DB struct {
 	path  string  // the database file
 	write *sql.DB // exactly one connection; every write goes through it
 	read  *sql.DB // read-only connections for queries
+	stats statsCache
 }
 
 // Pragmas shared by both pools, as go-sqlite3 DSN parameters: the driver

@@ -101,35 +101,6 @@ func decodeLine(dst []float64, data []byte, n int) ([]float64, error) {
 	return dst, nil
 }
 
-// lineAt returns value t of the n values encoded in data, stepping over
-// whole runs: the inspector wants one turn of every line.
-func lineAt(data []byte, n, t int) (float64, error) {
-	if t < 0 || t >= n {
-		return 0, fmt.Errorf("no value %d in a line of %d", t, n)
-	}
-	enc, data, err := lineEncoding(data)
-	if err != nil {
-		return 0, err
-	}
-	prev, start := int64(0), 0 // start: the index of the run's first value
-	for len(data) > 0 {
-		var r run
-		if r, data, err = readRun(enc, data, n-start); err != nil {
-			return 0, err
-		}
-		k := min(int(r.count), t-start+1) // the run's values up to t
-		if enc == encInt {
-			prev += r.step * int64(k)
-			r.value = float64(prev)
-		}
-		if start+k == t+1 {
-			return r.value, nil
-		}
-		start += k
-	}
-	return 0, fmt.Errorf("line holds %d values, want %d", start, n)
-}
-
 // run is count values: each step more than the one before (encInt), or
 // each equal to value (encFloat).
 type run struct {

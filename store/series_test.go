@@ -163,3 +163,18 @@ func TestTurnStatsStopsAtCallbackError(t *testing.T) {
 		t.Errorf("TurnStats of a missing match: got %v, want ErrNotFound", err)
 	}
 }
+
+func TestStatsCacheEvictsOldest(t *testing.T) {
+	var c statsCache
+	for i := range statsCacheSize + 1 {
+		c.put(testID(i), []*statRow{{n: i}})
+	}
+	if _, ok := c.get(testID(0)); ok {
+		t.Errorf("the oldest entry is still cached after %d more", statsCacheSize)
+	}
+	for i := 1; i <= statsCacheSize; i++ {
+		if rows, ok := c.get(testID(i)); !ok || rows[0].n != i {
+			t.Errorf("entry %d: got %v, %v; want its rows", i, rows, ok)
+		}
+	}
+}
