@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -501,22 +502,27 @@ func TestOpenUpgradesVersion1(t *testing.T) {
 	rawExec(t, path, `
 		INSERT INTO replays VALUES ('`+testID(1)+`', 'toad', 'classic', 1, '{}', x'00', 0);
 		INSERT INTO matches VALUES (1, '`+testID(1)+`', 'toad', 'classic', 1, 0, 'won', 'old', 1, 0);
-		INSERT INTO turn_stats (match_seq, turn, seat, unit, alive, hp) VALUES (1, 0, 0, -1, 1, 20);`)
+		INSERT INTO turn_stats (match_seq, turn, seat, unit, alive, hp) VALUES (1, 0, 0, -1, 1, 20);
+		INSERT INTO events VALUES (1, 1, 0, 0, -1, 'spawn', -1, 0, 0, 0, '');
+		INSERT INTO frames VALUES (1, 0, 1, x'00');`)
 	db, err := Open(ctx, path)
 	if err != nil {
 		t.Fatalf("Open: %v", err)
 	}
 	defer db.Close()
 	counts := map[string]int{}
-	for _, table := range []string{"replays", "matches"} {
+	for _, table := range []string{"replays", "matches", "events", "frames"} {
 		var n int
 		if err := db.read.QueryRow("SELECT count(*) FROM " + table).Scan(&n); err != nil {
 			t.Fatal(err)
 		}
 		counts[table] = n
 	}
-	if counts["replays"] != 1 || counts["matches"] != 0 {
-		t.Errorf("after the upgrade: %v, want the replay kept and no match", counts)
+	if want := map[string]int{"replays": 1, "matches": 0, "events": 0, "frames": 0}; !reflect.DeepEqual(counts, want) {
+		t.Errorf("after the upgrade: %v, want the replay kept and nothing derived from it (%v)", counts, want)
+	}
+	if ids, err := db.UnmatchedReplays(ctx); err != nil || !reflect.DeepEqual(ids, []string{testID(1)}) {
+		t.Errorf("UnmatchedReplays: got %v, %v; want the replay, to regenerate", ids, err)
 	}
 	fresh := openTest(t)
 	if got, want := schemaOf(t, db), schemaOf(t, fresh); got != want {

@@ -353,3 +353,27 @@ func (db *DB) Replay(ctx context.Context, id string) ([]byte, error) {
 	}
 	return data, nil
 }
+
+// UnmatchedReplays returns the ids of the stored replays that have no
+// match, in the order they were uploaded: the replays whose matches a
+// schema upgrade dropped (see upgrades.go), to regenerate.
+func (db *DB) UnmatchedReplays(ctx context.Context) ([]string, error) {
+	rows, err := db.read.QueryContext(ctx, `
+		SELECT id FROM replays WHERE id NOT IN (SELECT id FROM matches) ORDER BY uploaded_at, id`)
+	if err != nil {
+		return nil, fmt.Errorf("unmatched replays: %w", err)
+	}
+	defer rows.Close()
+	ids := []string{}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("unmatched replays: %w", err)
+		}
+		ids = append(ids, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("unmatched replays: %w", err)
+	}
+	return ids, nil
+}

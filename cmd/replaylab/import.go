@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -13,20 +14,25 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/replaylab/replaylab/regen"
+	"github.com/replaylab/replaylab/replay"
 	"github.com/replaylab/replaylab/store"
 )
 
 func newImportCmd() *cobra.Command {
 	var dbPath string
 	cmd := &cobra.Command{
-		Use:   "import [--db FILE] PATH...",
+		Use:   "import [--db FILE] [PATH...]",
 		Short: "Regenerate replays and store every turn in the database",
 		Long: `Import replay files and directories (searched recursively for .rpl and .rlog
 files) into the SQLite database. Replays are regenerated in parallel and
 written by one writer, one transaction per match; a match already in the
 database is skipped. A bad file is reported with its name, turn and reason,
-the good ones are still imported, and the exit status is then 1.`,
-		Args: cobra.MinimumNArgs(1),
+the good ones are still imported, and the exit status is then 1.
+
+With no PATH, import regenerates the replays stored in the database that
+have no match: a database written before the current schema keeps its
+replays when this build opens it, but loses the matches it cannot convert.`,
+		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return importPaths(cmd.Context(), dbPath, args, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
@@ -64,8 +70,12 @@ func findReplays(paths []string) ([]string, error) {
 	return files, nil
 }
 
+// importPaths imports the replay files below paths, or with no paths the
+// stored replays without a match.
 func importPaths(ctx context.Context, dbPath string, paths []string, stdout, stderr io.Writer) error {
-	files, err := findReplays(paths)
+	// Files are found before the database is opened, so a wrong path
+	// creates no database.
+	items, err := findReplays(paths)
 	if err != nil {
 		return err
 	}
@@ -74,12 +84,25 @@ func importPaths(ctx context.Context, dbPath string, paths []string, stdout, std
 		return err
 	}
 	defer db.Close()
+	what, load := "files", func(_ context.Context, path string) (*replay.Log, error) { return readReplay(path) }
+	if len(paths) == 0 {
+		if items, err = db.UnmatchedReplays(ctx); err != nil {
+			return err
+		}
+		what, load = "stored replays", func(ctx context.Context, id string) (*replay.Log, error) {
+			data, err := db.Replay(ctx, id)
+			if err != nil {
+				return nil, err
+			}
+			return replay.Read(bytes.NewReader(data))
+		}
+	}
 
 	start := time.Now()
-	bar := newProgress(stderr, len(files), "import")
+	bar := newProgress(stderr, len(items), "import")
 	var created, dup, failed int
-	buildAll(ctx, files, func(_ context.Context, path string) (*store.Record, error) {
-		l, err := readReplay(path)
+	buildAll(ctx, items, func(ctx context.Context, item string) (*store.Record, error) {
+		l, err := load(ctx, item)
 		if err != nil {
 			return nil, err
 		}
@@ -103,8 +126,8 @@ func importPaths(ctx context.Context, dbPath string, paths []string, stdout, std
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("interrupted after %d files: %w", created+dup+failed, err)
 	}
-	fmt.Fprintf(stdout, "imported %d new matches, %d already present, %d failed, from %d files in %v into %s\n",
-		created, dup, failed, len(files), time.Since(start).Round(time.Millisecond), dbPath)
+	fmt.Fprintf(stdout, "imported %d new matches, %d already present, %d failed, from %d %s in %v into %s\n",
+		created, dup, failed, len(items), what, time.Since(start).Round(time.Millisecond), dbPath)
 	if failed > 0 {
 		return exitError{1}
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/csv"
 	"os"
 	"path/filepath"
@@ -94,6 +95,21 @@ func TestRecordVerifyImportExport(t *testing.T) {
 	out = mustCLI(t, "import", "--db", db, rpl)
 	if !strings.Contains(out, "imported 0 new matches, 1 already present, 0 failed") {
 		t.Errorf("re-import summary: %s", out)
+	}
+	// A schema upgrade that cannot convert the matches drops them and
+	// keeps the replays; import without paths regenerates them.
+	raw, err := sql.Open("sqlite3", db+"?_foreign_keys=on") // as the store connects: deletes cascade
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = raw.Exec("DELETE FROM matches")
+	raw.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out = mustCLI(t, "import", "--db", db)
+	if !strings.Contains(out, "imported 2 new matches, 0 already present, 0 failed, from 2 stored replays") {
+		t.Errorf("import of the stored replays: %s", out)
 	}
 
 	id := regexp.MustCompile(`id ([0-9a-f]{12})`).FindStringSubmatch(mustCLI(t, "verify", rpl))[1]
