@@ -89,18 +89,36 @@ func importPaths(ctx context.Context, dbPath string, paths []string, stdout, std
 		if items, err = db.UnmatchedReplays(ctx); err != nil {
 			return err
 		}
-		what, load = "stored replays", func(ctx context.Context, id string) (*replay.Log, error) {
-			data, err := db.Replay(ctx, id)
-			if err != nil {
-				return nil, err
-			}
-			return replay.Read(bytes.NewReader(data))
-		}
+		what, load = "stored replays", storedReplay(db)
 	}
+	failed, err := ingestAll(ctx, db, dbPath, items, what, load, stdout, stderr)
+	if err != nil {
+		return err
+	}
+	if failed > 0 {
+		return exitError{1}
+	}
+	return nil
+}
 
+// storedReplay loads a replay kept in the database by its match id.
+func storedReplay(db *store.DB) func(context.Context, string) (*replay.Log, error) {
+	return func(ctx context.Context, id string) (*replay.Log, error) {
+		data, err := db.Replay(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		return replay.Read(bytes.NewReader(data))
+	}
+}
+
+// ingestAll regenerates items (files or stored replay ids, as load reads
+// them) in parallel into db through one writer, reporting each failure by
+// name and a summary line, and returns how many failed.
+func ingestAll(ctx context.Context, db *store.DB, dbPath string, items []string, what string, load func(context.Context, string) (*replay.Log, error), stdout, stderr io.Writer) (failed int, err error) {
 	start := time.Now()
 	bar := newProgress(stderr, len(items), "import")
-	var created, dup, failed int
+	var created, dup int
 	buildAll(ctx, items, func(ctx context.Context, item string) (*store.Record, error) {
 		l, err := load(ctx, item)
 		if err != nil {
@@ -124,14 +142,11 @@ func importPaths(ctx context.Context, dbPath string, paths []string, stdout, std
 	})
 	bar.done()
 	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("interrupted after %d files: %w", created+dup+failed, err)
+		return failed, fmt.Errorf("interrupted after %d %s: %w", created+dup+failed, what, err)
 	}
 	fmt.Fprintf(stdout, "imported %d new matches, %d already present, %d failed, from %d %s in %v into %s\n",
 		created, dup, failed, len(items), what, time.Since(start).Round(time.Millisecond), dbPath)
-	if failed > 0 {
-		return exitError{1}
-	}
-	return nil
+	return failed, nil
 }
 
 // progress draws a one-line bar on a terminal; elsewhere (a log, a pipe)

@@ -29,6 +29,21 @@ func mustCLI(t *testing.T, args ...string) string {
 	return out
 }
 
+// dropMatches deletes every match of the database at path and what hangs
+// off it, keeping the replays, as the upgrade from schema version 1 does.
+func dropMatches(t *testing.T, path string) {
+	t.Helper()
+	raw, err := sql.Open("sqlite3", path+"?_foreign_keys=on") // as the store connects: deletes cascade
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = raw.Exec("DELETE FROM matches")
+	raw.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestRecordVerifyImportExport(t *testing.T) {
 	dir := t.TempDir()
 	rpl := filepath.Join(dir, "a.rpl")
@@ -98,15 +113,7 @@ func TestRecordVerifyImportExport(t *testing.T) {
 	}
 	// A schema upgrade that cannot convert the matches drops them and
 	// keeps the replays; import without paths regenerates them.
-	raw, err := sql.Open("sqlite3", db+"?_foreign_keys=on") // as the store connects: deletes cascade
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = raw.Exec("DELETE FROM matches")
-	raw.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	dropMatches(t, db)
 	out = mustCLI(t, "import", "--db", db)
 	if !strings.Contains(out, "imported 2 new matches, 0 already present, 0 failed, from 2 stored replays") {
 		t.Errorf("import of the stored replays: %s", out)

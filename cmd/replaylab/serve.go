@@ -133,6 +133,9 @@ func serve(ctx context.Context, f *serveFlags, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := restoreMatches(ctx, db, f.dbPath, stdout, stderr); err != nil {
+		return err
+	}
 	if f.demo {
 		if err := fillDemo(ctx, db, stdout, stderr); err != nil {
 			return err
@@ -167,4 +170,18 @@ func serve(ctx context.Context, f *serveFlags, stdout, stderr io.Writer) error {
 		return err
 	}
 	return nil
+}
+
+// restoreMatches regenerates the stored replays that have no match: a
+// database written before the current schema keeps its replays when it is
+// opened, but loses the matches it could not convert, and the dashboard
+// would show them missing. A replay that fails is reported and skipped.
+func restoreMatches(ctx context.Context, db *store.DB, dbPath string, stdout, stderr io.Writer) error {
+	ids, err := db.UnmatchedReplays(ctx)
+	if err != nil || len(ids) == 0 {
+		return err
+	}
+	fmt.Fprintf(stdout, "%d stored replays have no match (the database was written by an older build): regenerating them\n", len(ids))
+	_, err = ingestAll(ctx, db, dbPath, ids, "stored replays", storedReplay(db), stdout, stderr)
+	return err
 }

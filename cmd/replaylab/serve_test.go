@@ -252,3 +252,24 @@ func TestServeLogLevelDebug(t *testing.T) {
 		t.Errorf("--log-level debug did not log the request:\n%s", log)
 	}
 }
+
+// TestServeRestoresMatches opens a database that kept its replays but lost
+// their matches (as the upgrade from schema version 1 leaves it): serve
+// regenerates them before it answers, so the dashboard shows them all.
+func TestServeRestoresMatches(t *testing.T) {
+	dir := t.TempDir()
+	db, rpl := filepath.Join(dir, "old.db"), filepath.Join(dir, "m.rpl")
+	mustCLI(t, "record", "--game", "toad", "--seed", "3", "--bot", "builtin:astar", "-o", rpl)
+	mustCLI(t, "import", "--db", db, rpl)
+	dropMatches(t, db)
+	base, stdout, _, stop := startServe(t, "--db", db)
+	defer stop()
+	if out := stdout.String(); !strings.Contains(out, "1 stored replays have no match") || !strings.Contains(out, "imported 1 new matches") {
+		t.Errorf("serve did not say it regenerated the stored replay:\n%s", out)
+	}
+	var list struct{ Total int }
+	getJSON(t, base+"/api/v1/matches", &list)
+	if list.Total != 1 {
+		t.Errorf("after the restore: %d matches, want 1", list.Total)
+	}
+}
