@@ -6,6 +6,7 @@
 package regen
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"runtime/debug"
@@ -34,8 +35,8 @@ var EngineVersion = sync.OnceValue(func() string {
 })
 
 // Build regenerates the match of a log and collects everything
-// store.DB.Ingest writes.
-func Build(l *replay.Log) (*store.Record, error) {
+// store.DB.Ingest writes. It stops between turns once ctx is done.
+func Build(ctx context.Context, l *replay.Log) (*store.Record, error) {
 	g, err := l.Header.Check()
 	if err != nil {
 		return nil, err
@@ -71,7 +72,7 @@ func Build(l *replay.Log) (*store.Record, error) {
 		return nil
 	}
 	start := time.Now()
-	m, err := replay.Run(l, func(tv *replay.TurnView) error {
+	m, err := replay.Run(ctx, l, func(tv *replay.TurnView) error {
 		if err := lines.add(tv.Match); err != nil {
 			return fmt.Errorf("turn %d: %w", tv.Turn, err)
 		}

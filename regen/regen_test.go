@@ -42,7 +42,7 @@ func record(t *testing.T, g *sim.Game, config string) *replay.Log {
 // every worm its Alive line and one per per-unit metric (HP), each with a
 // value per turn equal to what the match reported.
 func TestBuildLines(t *testing.T) {
-	rec, err := Build(record(t, worms.Game, `{"rounds":40}`))
+	rec, err := Build(context.Background(), record(t, worms.Game, `{"rounds":40}`))
 	if err != nil {
 		t.Fatal(err)
 	}

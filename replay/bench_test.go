@@ -86,7 +86,7 @@ func BenchmarkDecodeText(b *testing.B) {
 func BenchmarkRun(b *testing.B) {
 	l := benchLog(b)
 	for b.Loop() {
-		if _, err := replay.Run(l, nil); err != nil {
+		if _, err := replay.Run(context.Background(), l, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

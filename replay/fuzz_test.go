@@ -2,6 +2,7 @@ package replay_test
 
 import (
 	"bytes"
+	"context"
 	"reflect"
 	"testing"
 
@@ -76,5 +77,5 @@ func checkStable(t *testing.T, l *replay.Log) {
 	if enc2.ID != enc.ID {
 		t.Fatalf("id changed across a round trip: %s vs %s", enc.ID, enc2.ID)
 	}
-	replay.Run(l, nil) // may fail, must not panic
+	replay.Run(context.Background(), l, nil) // may fail, must not panic
 }

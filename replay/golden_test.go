@@ -87,7 +87,7 @@ func TestGoldenReplays(t *testing.T) {
 			if len(l.Hashes) != len(l.Turns)+1 {
 				t.Fatalf("%d hashes for %d turns: goldens hash every turn", len(l.Hashes), len(l.Turns))
 			}
-			if _, err := replay.Run(l, nil); err != nil {
+			if _, err := replay.Run(context.Background(), l, nil); err != nil {
 				t.Fatal(err)
 			}
 		})

@@ -145,7 +145,7 @@ func recordWith(t *testing.T, agent replay.Agent) (*replay.Log, map[int]replay.O
 		agent.Close()
 		t.Fatal(err)
 	}
-	if _, err := replay.Run(l, nil); err != nil {
+	if _, err := replay.Run(context.Background(), l, nil); err != nil {
 		t.Fatalf("the recorded log does not regenerate: %v", err)
 	}
 	return l, output
@@ -225,7 +225,7 @@ func TestRecordBuiltinAStarWins(t *testing.T) {
 		t.Fatal(err)
 	}
 	l, _ := recordWith(t, a)
-	m, err := replay.Run(l, nil)
+	m, err := replay.Run(context.Background(), l, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,7 +37,7 @@ func toadLog(t testing.TB) *replay.Log {
 		Turns: [][]string{{"G"}, {"A"}, {""}, {"jump\tover\\the\nriver\r"}, {"F"}, {"D"}, {"jump\tover\\the\nriver\r"}, {"S"}, {"d"}, {"STAY"}},
 		Notes: []replay.Note{{Turn: 3, Seat: 0, Kind: sim.EventTimeout}},
 	}
-	if _, err := replay.Run(l, func(tv *replay.TurnView) error {
+	if _, err := replay.Run(context.Background(), l, func(tv *replay.TurnView) error {
 		l.Hashes = append(l.Hashes, replay.Hash{Turn: tv.Turn, Sum: tv.Match.Hash()})
 		return nil
 	}); err != nil {
@@ -166,7 +166,7 @@ func TestDecodeErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			l, err := replay.Decode([]byte(tt.text))
 			if err == nil {
-				_, err = replay.Run(l, nil)
+				_, err = replay.Run(context.Background(), l, nil)
 			}
 			if tt.want == "" {
 				var de *replay.DivergenceError
@@ -199,7 +199,7 @@ func TestRunReportsFirstDivergence(t *testing.T) {
 	l := toadLog(t)
 	l.Hashes[5].Sum ^= 1
 	l.Hashes[7].Sum ^= 1
-	_, err := replay.Run(l, nil)
+	_, err := replay.Run(context.Background(), l, nil)
 	var de *replay.DivergenceError
 	if !errors.As(err, &de) {
 		t.Fatalf("got %v, want a DivergenceError", err)
@@ -212,7 +212,7 @@ func TestRunReportsFirstDivergence(t *testing.T) {
 func TestRunAddsNotesAsEvents(t *testing.T) {
 	l := toadLog(t)
 	var got []string
-	_, err := replay.Run(l, func(tv *replay.TurnView) error {
+	_, err := replay.Run(context.Background(), l, func(tv *replay.TurnView) error {
 		for _, e := range tv.Events {
 			if e.Kind == sim.EventTimeout {
 				got = append(got, strings.Repeat("x", tv.Turn))
@@ -225,6 +225,28 @@ func TestRunAddsNotesAsEvents(t *testing.T) {
 	}
 	if len(got) != 1 || len(got[0]) != 3 {
 		t.Errorf("timeout events at %q, want one at turn 3", got)
+	}
+}
+
+// TestRunStopsWhenCancelled: Run plays no turn after its context is done
+// (Ctrl-C, a server shutting down, an upload whose client left).
+func TestRunStopsWhenCancelled(t *testing.T) {
+	l := toadLog(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	last := -1
+	_, err := replay.Run(ctx, l, func(tv *replay.TurnView) error {
+		last = tv.Turn
+		if tv.Turn == 2 {
+			cancel()
+		}
+		return nil
+	})
+	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "turn 3") {
+		t.Errorf("got %v, want context.Canceled at turn 3", err)
+	}
+	if last != 2 {
+		t.Errorf("visited up to turn %d after cancelling at turn 2", last)
 	}
 }
 
@@ -312,7 +334,7 @@ func TestIDAcrossVersions(t *testing.T) {
 				if !reflect.DeepEqual(got, v2) {
 					t.Fatal("the replaylab/2 copy does not round-trip")
 				}
-				if _, err := replay.Run(got, nil); err != nil {
+				if _, err := replay.Run(context.Background(), got, nil); err != nil {
 					t.Fatal(err)
 				}
 			}

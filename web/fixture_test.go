@@ -85,7 +85,7 @@ func recordToad(t testing.TB, seed uint64, bot, name, config string) *replay.Log
 // ingest regenerates a log and stores it, returning its id.
 func ingest(t testing.TB, db *store.DB, l *replay.Log) string {
 	t.Helper()
-	rec, err := regen.Build(l)
+	rec, err := regen.Build(context.Background(), l)
 	if err != nil {
 		t.Fatalf("build: %v", err)
 	}

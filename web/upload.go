@@ -62,7 +62,7 @@ func (s *server) upload(c echo.Context) (id string, created bool, err error) {
 		}
 		return "", false, &replayError{status, err}
 	}
-	rec, err := regen.Build(l)
+	rec, err := regen.Build(c.Request().Context(), l)
 	if err != nil {
 		var re *replay.Error
 		var de *replay.DivergenceError

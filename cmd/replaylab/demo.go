@@ -90,7 +90,7 @@ func recordDemo(ctx context.Context, m demoMatch) (*store.Record, error) {
 	if err != nil {
 		return nil, err
 	}
-	return regen.Build(l)
+	return regen.Build(ctx, l)
 }
 
 // fillDemo records the demo matches into an empty database, building them

@@ -124,7 +124,7 @@ func ingestAll(ctx context.Context, db *store.DB, dbPath string, items []string,
 		if err != nil {
 			return nil, err
 		}
-		return regen.Build(l)
+		return regen.Build(ctx, l)
 	}, func(path string, rec *store.Record, err error) {
 		if err == nil {
 			var isNew bool

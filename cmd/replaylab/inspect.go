@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -25,7 +26,7 @@ numbers and the turn's events. Turn 0 is the initial state; the default is
 the last turn.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return inspect(cmd.OutOrStdout(), args[0], turn)
+			return inspect(cmd.Context(), cmd.OutOrStdout(), args[0], turn)
 		},
 	}
 	cmd.Flags().IntVar(&turn, "turn", -1, "turn to show (0 = initial state, default the last)")
@@ -34,7 +35,7 @@ the last turn.`,
 
 var errStop = errors.New("stop")
 
-func inspect(w io.Writer, path string, turn int) error {
+func inspect(ctx context.Context, w io.Writer, path string, turn int) error {
 	l, err := readReplay(path)
 	if err != nil {
 		return err
@@ -49,7 +50,7 @@ func inspect(w io.Writer, path string, turn int) error {
 	if err != nil {
 		return err
 	}
-	_, err = replay.Run(l, func(tv *replay.TurnView) error {
+	_, err = replay.Run(ctx, l, func(tv *replay.TurnView) error {
 		if tv.Turn < turn {
 			return nil
 		}

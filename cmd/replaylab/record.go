@@ -175,7 +175,7 @@ func record(ctx context.Context, f *recordFlags, stdout, stderr io.Writer) error
 	if err := writeFileAtomic(f.out, data); err != nil {
 		return err
 	}
-	m, err := replay.Run(l, nil)
+	m, err := replay.Run(ctx, l, nil)
 	if err != nil {
 		return fmt.Errorf("the recorded match does not regenerate (a simulator bug): %w", err)
 	}

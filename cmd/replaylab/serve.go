@@ -150,6 +150,9 @@ func serve(ctx context.Context, f *serveFlags, stdout, stderr io.Writer) error {
 		WriteTimeout: 2 * time.Minute,
 		IdleTimeout:  2 * time.Minute,
 		ErrorLog:     slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+		// Requests inherit ctx, so on Ctrl-C an upload being regenerated
+		// stops within a turn instead of holding up the shutdown.
+		BaseContext: func(net.Listener) context.Context { return ctx },
 	}
 	fmt.Fprintf(stdout, "replaylab dashboard on http://%s/ (database %s); Ctrl-C stops it\n", ln.Addr(), f.dbPath)
 	done := make(chan error, 1)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -24,7 +25,7 @@ end record, so losing its last lines cannot be detected: verify says so.`,
 			out := cmd.OutOrStdout()
 			failed := 0
 			for _, path := range args {
-				msg, err := verifyFile(path)
+				msg, err := verifyFile(cmd.Context(), path)
 				if err != nil {
 					failed++
 					fmt.Fprintf(out, "%s: FAIL %v\n", path, err)
@@ -40,12 +41,12 @@ end record, so losing its last lines cannot be detected: verify says so.`,
 	}
 }
 
-func verifyFile(path string) (string, error) {
+func verifyFile(ctx context.Context, path string) (string, error) {
 	l, err := readReplay(path)
 	if err != nil {
 		return "", err
 	}
-	m, err := replay.Run(l, nil)
+	m, err := replay.Run(ctx, l, nil)
 	if err != nil {
 		var de *replay.DivergenceError
 		if errors.As(err, &de) {

@@ -8,6 +8,7 @@ package conformance
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -328,7 +329,7 @@ func checkRoundTrip(t *testing.T, g *sim.Game, s sim.Setup, p played) {
 		if id, err := d.l.ID(); err != nil || id != enc.ID {
 			t.Fatalf("%s round trip: id %s, %v; want %s", d.name, id, err, enc.ID)
 		}
-		m, err := replay.Run(d.l, nil)
+		m, err := replay.Run(context.Background(), d.l, nil)
 		if err != nil {
 			t.Fatalf("%s round trip: Run: %v", d.name, err)
 		}
