@@ -1,0 +1,243 @@
+package regen
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/replaylab/replaylab/replay"
+	"github.com/replaylab/replaylab/sim"
+	"github.com/replaylab/replaylab/sim/snake"
+	"github.com/replaylab/replaylab/sim/toad"
+	"github.com/replaylab/replaylab/sim/worms"
+	"github.com/replaylab/replaylab/store"
+)
+
+// stored records a match of g, stores it in a fresh database and returns a
+// Frames over it with the frames of every turn as the store used to keep
+// them (json of Frame, marshalled while replay.Run visits each turn).
+func stored(t testing.TB, g *sim.Game, size int) (f *Frames, id string, want []json.RawMessage) {
+	t.Helper()
+	ctx := context.Background()
+	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "frames.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	l := record(t, g, "{}")
+	rec, err := Build(ctx, l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Ingest(ctx, rec); err != nil {
+		t.Fatal(err)
+	}
+	_, err = replay.Run(ctx, l, func(tv *replay.TurnView) error {
+		cmds := tv.Commands
+		if cmds == nil {
+			cmds = []string{}
+		}
+		b, err := json.Marshal(Frame{Turn: tv.Turn, Commands: cmds, State: tv.Match.Frame()})
+		want = append(want, b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return NewFrames(db, size), rec.ID, want
+}
+
+// countSteps counts the turns FrameAt plays until the test ends.
+func countSteps(t *testing.T) *int {
+	t.Helper()
+	n := new(int)
+	old := stepped
+	stepped = func(k int) { *n += k }
+	t.Cleanup(func() { stepped = old })
+	return n
+}
+
+// TestFrameAt: frames regenerated forward, backward and after a jump are
+// byte-identical to the frames the store used to keep, and each costs
+// only the turns it has to play.
+func TestFrameAt(t *testing.T) {
+	for _, g := range []*sim.Game{toad.Game, worms.Game, snake.Game} {
+		t.Run(g.Name, func(t *testing.T) {
+			steps := countSteps(t)
+			f, id, want := stored(t, g, 2)
+			last := len(want) - 1
+			for _, tt := range []struct {
+				turn, steps int
+			}{
+				{0, 0}, {1, 1}, {2, 1}, {last, last - 2}, {last / 2, last / 2}, {last/2 + 1, 1}, {3, 3}, {3, 0},
+			} {
+				*steps = 0
+				got, err := f.FrameAt(context.Background(), id, tt.turn)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(got, want[tt.turn]) {
+					t.Errorf("turn %d: got %.200s, want %.200s", tt.turn, got, want[tt.turn])
+				}
+				if *steps != tt.steps {
+					t.Errorf("turn %d: played %d turns, want %d", tt.turn, *steps, tt.steps)
+				}
+			}
+		})
+	}
+}
+
+func TestFrameAtRejects(t *testing.T) {
+	f, id, want := stored(t, toad.Game, 2)
+	ctx := context.Background()
+	for _, tt := range []struct {
+		name string
+		id   string
+		turn int
+	}{
+		{"turn past the end", id, len(want)},
+		{"negative turn", id, -1},
+		{"unknown match", strings.Repeat("f", 64), 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := f.FrameAt(ctx, tt.id, tt.turn); !errors.Is(err, store.ErrNotFound) {
+				t.Errorf("FrameAt(%s, %d): got %v, want ErrNotFound", tt.id, tt.turn, err)
+			}
+		})
+	}
+	canceled, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := f.FrameAt(canceled, id, len(want)-1); !errors.Is(err, context.Canceled) {
+		t.Errorf("FrameAt with a canceled context: got %v, want context.Canceled", err)
+	}
+	if got, err := f.FrameAt(ctx, id, 1); err != nil || !bytes.Equal(got, want[1]) {
+		t.Errorf("FrameAt after a canceled request: got %.100s, %v; want %.100s", got, err, want[1])
+	}
+}
+
+// TestFrameAtConcurrent asks for every turn of one match from parallel
+// goroutines, as the inspector's prefetch does; run it with -race.
+func TestFrameAtConcurrent(t *testing.T) {
+	f, id, want := stored(t, worms.Game, 2)
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			for turn := w; turn < len(want); turn += 3 {
+				got, err := f.FrameAt(context.Background(), id, turn)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if !bytes.Equal(got, want[turn]) {
+					t.Errorf("turn %d: got %.100s, want %.100s", turn, got, want[turn])
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// TestFramesBound: the cache keeps at most its size of cursors, dropping
+// the least recently used.
+func TestFramesBound(t *testing.T) {
+	ctx := context.Background()
+	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "frames.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var ids []string
+	for seed := range 5 {
+		rec, err := Build(ctx, recordToadSeed(t, uint64(seed)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.Ingest(ctx, rec); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, rec.ID)
+	}
+	f := NewFrames(db, 3)
+	for i, id := range ids {
+		if _, err := f.FrameAt(ctx, id, 1); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := f.cached(), min(i+1, 3); got != want {
+			t.Errorf("after %d matches: %d cursors, want %d", i+1, got, want)
+		}
+	}
+	f.mu.Lock()
+	for _, id := range ids[:2] {
+		if _, ok := f.cursors[id]; ok {
+			t.Errorf("match %s: still cached, want the least recently used dropped", id[:8])
+		}
+	}
+	f.mu.Unlock()
+}
+
+// recordToadSeed records a short River Toad match of a random bot.
+func recordToadSeed(t *testing.T, seed uint64) *replay.Log {
+	t.Helper()
+	h := replay.Header{Format: replay.Format, Game: "toad", Seed: seed, Config: json.RawMessage(`{"turns":20}`),
+		Players: []replay.Player{{Name: "random", Version: "1"}}}
+	a, err := replay.NewBuiltin(toad.Game, "random", h.Setup(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := (&replay.Recorder{Header: h, Agents: []replay.Agent{a}}).Record(context.Background())
+	if err != nil {
+		t.Fatal(fmt.Errorf("record seed %d: %w", seed, err))
+	}
+	return l
+}
+
+// cached is how many cursors f holds.
+func (f *Frames) cached() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.order.Len()
+}
+
+// BenchmarkFrameAt answers random turns of a Snake match of five seats,
+// the longest matches to regenerate: most requests replay from turn 0.
+func BenchmarkFrameAt(b *testing.B) {
+	f, id, want := stored(b, snake.Game, 2)
+	turn := 0
+	for b.Loop() {
+		if _, err := f.FrameAt(context.Background(), id, turn); err != nil {
+			b.Fatal(err)
+		}
+		turn = (turn*7919 + 13) % len(want)
+	}
+	b.ReportMetric(float64(len(want)-1), "turns")
+}
+
+// TestFrameAtMatchesStored: every regenerated frame is byte-identical to
+// the frame the store keeps.
+func TestFrameAtMatchesStored(t *testing.T) {
+	for _, g := range []*sim.Game{toad.Game, worms.Game, snake.Game} {
+		t.Run(g.Name, func(t *testing.T) {
+			ctx := context.Background()
+			f, id, want := stored(t, g, 2)
+			for turn := range want {
+				old, err := f.db.Frame(ctx, id, turn)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := f.FrameAt(ctx, id, turn)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(got, old) {
+					t.Errorf("turn %d: got %.200s, stored %.200s", turn, got, old)
+				}
+			}
+		})
+	}
+}
