@@ -116,15 +116,3 @@ CREATE TABLE events (
     detail    TEXT    NOT NULL,
     PRIMARY KEY (match_seq, turn, pos)
 ) STRICT, WITHOUT ROWID;
-
--- Inspector frames of turns first_turn..last_turn as one zstd-compressed
--- JSON array (store.EncodeFrames), so any turn loads with one row read. A
--- rowid table, unlike the ones above: its rows are large blobs, which
--- WITHOUT ROWID tables store poorly.
-CREATE TABLE frames (
-    match_seq  INTEGER NOT NULL REFERENCES matches (seq) ON DELETE CASCADE,
-    first_turn INTEGER NOT NULL CHECK (first_turn >= 0),
-    last_turn  INTEGER NOT NULL CHECK (last_turn >= first_turn),
-    data       BLOB    NOT NULL,
-    PRIMARY KEY (match_seq, first_turn)
-) STRICT;

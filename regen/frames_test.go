@@ -217,27 +217,3 @@ func BenchmarkFrameAt(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(want)-1), "turns")
 }
-
-// TestFrameAtMatchesStored: every regenerated frame is byte-identical to
-// the frame the store keeps.
-func TestFrameAtMatchesStored(t *testing.T) {
-	for _, g := range []*sim.Game{toad.Game, worms.Game, snake.Game} {
-		t.Run(g.Name, func(t *testing.T) {
-			ctx := context.Background()
-			f, id, want := stored(t, g, 2)
-			for turn := range want {
-				old, err := f.db.Frame(ctx, id, turn)
-				if err != nil {
-					t.Fatal(err)
-				}
-				got, err := f.FrameAt(ctx, id, turn)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !bytes.Equal(got, old) {
-					t.Errorf("turn %d: got %.200s, stored %.200s", turn, got, old)
-				}
-			}
-		})
-	}
-}

@@ -1,13 +1,13 @@
 // Package regen regenerates a replay into the rows storage keeps: it runs
 // the match through replay.Run and collects each turn's metrics as lines,
-// its events and its inspector frames into a store.Record. It touches no
-// database, so callers run many regenerations in parallel and hand the
-// records to the store's single writer.
+// and its events into a store.Record. Build touches no database, so callers
+// run many regenerations in parallel and hand the records to the store's
+// single writer. Frames serves the inspector's per-turn frames by
+// regenerating turns from the stored replay on demand.
 package regen
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"runtime/debug"
 	"sync"
@@ -57,20 +57,7 @@ func Build(ctx context.Context, l *replay.Log) (*store.Record, error) {
 	for _, p := range l.Header.Players {
 		rec.Players = append(rec.Players, store.Player{Name: p.Name, Version: p.Version})
 	}
-	var (
-		lines  = lineSet{game: g}
-		frames []json.RawMessage
-		first  int
-	)
-	flush := func(last int) error {
-		data, err := store.EncodeFrames(frames)
-		if err != nil {
-			return err
-		}
-		rec.Frames = append(rec.Frames, store.FrameChunk{First: first, Last: last, Data: data})
-		frames, first = frames[:0], last+1
-		return nil
-	}
+	lines := lineSet{game: g}
 	start := time.Now()
 	m, err := replay.Run(ctx, l, func(tv *replay.TurnView) error {
 		if err := lines.add(tv.Match); err != nil {
@@ -79,27 +66,10 @@ func Build(ctx context.Context, l *replay.Log) (*store.Record, error) {
 		for _, e := range tv.Events {
 			rec.Events = append(rec.Events, store.TurnEvent{Turn: tv.Turn, Event: e})
 		}
-		cmds := tv.Commands
-		if cmds == nil {
-			cmds = []string{}
-		}
-		f, err := json.Marshal(store.StoredFrame{Turn: tv.Turn, Commands: cmds, State: tv.Match.Frame()})
-		if err != nil {
-			return fmt.Errorf("turn %d: encode frame: %w", tv.Turn, err)
-		}
-		frames = append(frames, f)
-		if len(frames) == store.FrameChunkTurns {
-			return flush(tv.Turn)
-		}
 		return nil
 	})
 	if err != nil {
 		return nil, err
-	}
-	if len(frames) > 0 {
-		if err := flush(m.Turn()); err != nil {
-			return nil, err
-		}
 	}
 	rec.RegenTime = time.Since(start)
 	rec.Turns = m.Turn()

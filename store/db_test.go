@@ -505,29 +505,61 @@ func TestOpenUpgradesVersion1(t *testing.T) {
 		INSERT INTO turn_stats (match_seq, turn, seat, unit, alive, hp) VALUES (1, 0, 0, -1, 1, 20);
 		INSERT INTO events VALUES (1, 1, 0, 0, -1, 'spawn', -1, 0, 0, 0, '');
 		INSERT INTO frames VALUES (1, 0, 1, x'00');`)
-	db, err := Open(ctx, path)
+	db := openUpgraded(t, path)
+	counts := countRows(t, db, "replays", "matches", "events")
+	if want := map[string]int{"replays": 1, "matches": 0, "events": 0}; !reflect.DeepEqual(counts, want) {
+		t.Errorf("after the upgrade: %v, want the replay kept and nothing derived from it (%v)", counts, want)
+	}
+	if ids, err := db.UnmatchedReplays(ctx); err != nil || !reflect.DeepEqual(ids, []string{testID(1)}) {
+		t.Errorf("UnmatchedReplays: got %v, %v; want the replay, to regenerate", ids, err)
+	}
+}
+
+// TestOpenUpgradesVersion2 opens a database of schema version 2 with a
+// match: the upgrade drops the stored frames and keeps everything else.
+func TestOpenUpgradesVersion2(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "v2.db")
+	makeV1DB(t, path)
+	rawExec(t, path, upgrades[0], "PRAGMA user_version = 2", fmt.Sprintf("PRAGMA application_id = %d", applicationID), `
+		INSERT INTO replays VALUES ('`+testID(1)+`', 'toad', 'classic', 1, '{}', x'00', 0);
+		INSERT INTO matches VALUES (1, '`+testID(1)+`', 'toad', 'classic', 1, 0, 'won', 'old', 1, 0);
+		INSERT INTO series VALUES (1, -1, 0, -1, x'00');
+		INSERT INTO events VALUES (1, 1, 0, 0, -1, 'spawn', -1, 0, 0, 0, '');
+		INSERT INTO frames VALUES (1, 0, 1, x'00');`)
+	db := openUpgraded(t, path)
+	counts := countRows(t, db, "replays", "matches", "series", "events")
+	if want := map[string]int{"replays": 1, "matches": 1, "series": 1, "events": 1}; !reflect.DeepEqual(counts, want) {
+		t.Errorf("after the upgrade: %v, want everything but the frames kept (%v)", counts, want)
+	}
+}
+
+// openUpgraded opens the database at path, which upgrades it, and checks
+// that it then has the same tables and columns as a fresh database.
+func openUpgraded(t *testing.T, path string) *DB {
+	t.Helper()
+	db, err := Open(context.Background(), path)
 	if err != nil {
 		t.Fatalf("Open: %v", err)
 	}
-	defer db.Close()
+	t.Cleanup(func() { db.Close() })
+	if got, want := schemaOf(t, db), schemaOf(t, openTest(t)); got != want {
+		t.Errorf("upgraded schema:\n%s\nwant as fresh:\n%s", got, want)
+	}
+	return db
+}
+
+// countRows returns how many rows each table holds.
+func countRows(t *testing.T, db *DB, tables ...string) map[string]int {
+	t.Helper()
 	counts := map[string]int{}
-	for _, table := range []string{"replays", "matches", "events", "frames"} {
+	for _, table := range tables {
 		var n int
 		if err := db.read.QueryRow("SELECT count(*) FROM " + table).Scan(&n); err != nil {
 			t.Fatal(err)
 		}
 		counts[table] = n
 	}
-	if want := map[string]int{"replays": 1, "matches": 0, "events": 0, "frames": 0}; !reflect.DeepEqual(counts, want) {
-		t.Errorf("after the upgrade: %v, want the replay kept and nothing derived from it (%v)", counts, want)
-	}
-	if ids, err := db.UnmatchedReplays(ctx); err != nil || !reflect.DeepEqual(ids, []string{testID(1)}) {
-		t.Errorf("UnmatchedReplays: got %v, %v; want the replay, to regenerate", ids, err)
-	}
-	fresh := openTest(t)
-	if got, want := schemaOf(t, db), schemaOf(t, fresh); got != want {
-		t.Errorf("upgraded schema:\n%s\nwant as fresh:\n%s", got, want)
-	}
+	return counts
 }
 
 // schemaOf describes a database's tables and their columns.

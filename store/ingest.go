@@ -14,7 +14,7 @@ import (
 )
 
 // Ingest writes a regenerated match: its replay, bots, players, per-turn
-// numbers (its lines), events and frames, in one transaction, so a failure at any step
+// numbers (its lines) and events, in one transaction, so a failure at any step
 // leaves the database as it was. A match that is already stored is left
 // untouched and created is false; importing the same replay twice is not an
 // error.
@@ -72,19 +72,6 @@ func (rec *Record) check() error {
 	if rec.Turns < 0 {
 		return invalidf("record %s: %d turns", rec.ID, rec.Turns)
 	}
-	// Frame reads find a turn's chunk by its first turn, so the chunks must
-	// tile turns 0..Turns exactly.
-	next := 0
-	for i, c := range rec.Frames {
-		if c.First != next || c.Last < c.First || len(c.Data) == 0 {
-			return invalidf("record %s: frame chunk %d holds turns %d..%d (%d bytes), want a non-empty chunk from turn %d",
-				rec.ID, i, c.First, c.Last, len(c.Data), next)
-		}
-		next = c.Last + 1
-	}
-	if next != rec.Turns+1 {
-		return invalidf("record %s: frames cover turns 0..%d, want 0..%d", rec.ID, next-1, rec.Turns)
-	}
 	for _, l := range rec.Lines {
 		if len(l.Values) != rec.Turns+1 || l.Metric < Alive {
 			return invalidf("record %s: line of metric %d, seat %d, unit %d holds %d values, want one per turn 0..%d",
@@ -121,9 +108,6 @@ func ingest(ctx context.Context, tx *sql.Tx, rec *Record, now time.Time) (create
 		return false, err
 	}
 	if err := insertEvents(ctx, tx, rec, seq); err != nil {
-		return false, err
-	}
-	if err := insertFrames(ctx, tx, rec, seq); err != nil {
 		return false, err
 	}
 	return true, nil
@@ -247,21 +231,6 @@ func insertEvents(ctx context.Context, tx *sql.Tx, rec *Record, seq int64) error
 	}
 	if err := b.flush(ctx); err != nil {
 		return fmt.Errorf("events: %w", err)
-	}
-	return nil
-}
-
-func insertFrames(ctx context.Context, tx *sql.Tx, rec *Record, seq int64) error {
-	stmt, err := tx.PrepareContext(ctx, `
-		INSERT INTO frames (match_seq, first_turn, last_turn, data) VALUES (?, ?, ?, ?)`)
-	if err != nil {
-		return err
-	}
-	defer stmt.Close()
-	for _, c := range rec.Frames {
-		if _, err := stmt.ExecContext(ctx, seq, c.First, c.Last, c.Data); err != nil {
-			return fmt.Errorf("frames %d..%d: %w", c.First, c.Last, err)
-		}
 	}
 	return nil
 }

@@ -50,8 +50,7 @@ type recordSpec struct {
 // makeRecord builds a Record the way regen.Build would, with numbers that are a
 // known function of turn, seat and unit so queries can be checked exactly:
 // turn_stats rows for turns 0..turns of every seat (the player, then its
-// units), events every third turn, and frames {"turn":N} in chunks of
-// FrameChunkTurns.
+// units) and events every third turn.
 func makeRecord(t testing.TB, s recordSpec) *Record {
 	t.Helper()
 	if s.game == "" {
@@ -97,8 +96,6 @@ func makeRecord(t testing.TB, s recordSpec) *Record {
 			}
 		}
 	}
-	var frames []json.RawMessage
-	first := 0
 	for turn := 0; turn <= s.turns; turn++ {
 		for seat := range s.players {
 			if turn > 0 && turn%3 == 0 {
@@ -106,15 +103,6 @@ func makeRecord(t testing.TB, s recordSpec) *Record {
 					TurnEvent{Turn: turn, Event: sim.Event{Seat: seat, Unit: 0, Kind: "hit", Target: (seat + 1) % len(s.players), Amount: 8, X: turn, Y: seat, Detail: "banana"}},
 					TurnEvent{Turn: turn, Event: sim.Event{Seat: seat, Unit: sim.NoUnit, Kind: "collision", Target: -1, Amount: 0.5, X: -1, Y: 2}})
 			}
-		}
-		frames = append(frames, fmt.Appendf(nil, `{"turn":%d}`, turn))
-		if len(frames) == FrameChunkTurns || turn == s.turns {
-			data, err := EncodeFrames(frames)
-			if err != nil {
-				t.Fatalf("EncodeFrames: %v", err)
-			}
-			rec.Frames = append(rec.Frames, FrameChunk{First: first, Last: turn, Data: data})
-			frames, first = frames[:0], turn+1
 		}
 	}
 	return rec
@@ -160,7 +148,7 @@ func statAt(turn, seat, unit int) TurnStat {
 }
 
 // tables lists every table of the schema, for row counts.
-var tables = []string{"replays", "matches", "bots", "match_players", "series", "events", "frames"}
+var tables = []string{"replays", "matches", "bots", "match_players", "series", "events"}
 
 // rowCounts returns the number of rows of each table.
 func rowCounts(t *testing.T, db *DB) map[string]int {
@@ -194,9 +182,7 @@ func TestIngestRowCounts(t *testing.T) {
 		"bots":          2,
 		"match_players": 2,
 		"series":        2 * ((1 + synthMetrics) + 2*(1+synthPerUnit)), // per seat: the player's lines, then its units'
-
-		"events": len(rec.Events),
-		"frames": 3, // 0..63, 64..127, 128..130
+		"events":        len(rec.Events),
 	}
 	if got := rowCounts(t, db); !reflect.DeepEqual(got, want) {
 		t.Errorf("row counts: got %v, want %v", got, want)
@@ -236,9 +222,6 @@ func TestIngestFailureWritesNothing(t *testing.T) {
 		{"line short of the last turn", func(r *Record) { r.Lines[3].Values = r.Lines[3].Values[:5] }, true},
 		{"line of an unknown number", func(r *Record) { r.Lines[0].Metric = -2 }, true},
 		{"event without kind", func(r *Record) { r.Events[len(r.Events)-1].Kind = "" }, false},
-		{"gap between frame chunks", func(r *Record) { r.Frames[1].First++ }, true},
-		{"empty frame chunk", func(r *Record) { r.Frames[2].Data = nil }, true},
-		{"frames short of the last turn", func(r *Record) { r.Frames = r.Frames[:2] }, true},
 		{"pending outcome", func(r *Record) { r.Result.Players[1].Outcome = sim.Pending }, true},
 		{"players and results differ", func(r *Record) { r.Result.Players = r.Result.Players[:1] }, true},
 		{"winner out of range", func(r *Record) { r.Result.Winner = 2 }, true},

@@ -31,9 +31,6 @@ type Record struct {
 	Lines []Line
 	// Events holds every event of turns 1..Turns.
 	Events []TurnEvent
-	// Frames holds the inspector frames of turns 0..Turns in chunks of
-	// consecutive turns.
-	Frames []FrameChunk
 }
 
 // Player is the bot in one seat.
@@ -61,11 +58,4 @@ func (s *TurnStat) value(i int) float64 {
 type TurnEvent struct {
 	Turn int
 	sim.Event
-}
-
-// FrameChunk holds the frames of turns First..Last (inclusive) as a
-// compressed JSON array, so any turn loads with one row read.
-type FrameChunk struct {
-	First, Last int
-	Data        []byte
 }

@@ -4,47 +4,11 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 )
-
-// Frame returns the inspector frame of one turn of a match. It reads the
-// one chunk holding the turn and decodes it.
-func (db *DB) Frame(ctx context.Context, matchID string, turn int) (json.RawMessage, error) {
-	tx, err := db.readTx(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
-	var (
-		first, last int
-		data        []byte
-	)
-	err = tx.QueryRowContext(ctx, `
-		SELECT first_turn, last_turn, data FROM frames
-		WHERE match_seq = (SELECT seq FROM matches WHERE id = ?) AND first_turn <= ?
-		ORDER BY first_turn DESC LIMIT 1`, matchID, turn).Scan(&first, &last, &data)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("frame %d of %s: %w", turn, matchID, err)
-	}
-	if errors.Is(err, sql.ErrNoRows) || turn > last {
-		if err := checkMatch(ctx, tx, matchID); err != nil {
-			return nil, err
-		}
-		return nil, notFoundf("match %s has no turn %d", matchID, turn)
-	}
-	frames, err := DecodeFrames(data)
-	if err != nil {
-		return nil, fmt.Errorf("frame %d of %s: %w", turn, matchID, err)
-	}
-	if len(frames) != last-first+1 {
-		return nil, fmt.Errorf("frame %d of %s: chunk of turns %d..%d holds %d frames", turn, matchID, first, last, len(frames))
-	}
-	return frames[turn-first], nil
-}
 
 // The page sizes of Events.
 const (

@@ -8,32 +8,6 @@ import (
 	"testing"
 )
 
-func TestFrame(t *testing.T) {
-	db := openTest(t)
-	ctx := context.Background()
-	const turns = 130 // chunks 0..63, 64..127, 128..130
-	rec := makeRecord(t, recordSpec{id: testID(1), turns: turns, winner: 0})
-	mustIngest(t, db, rec)
-	for _, turn := range []int{0, 1, 63, 64, 100, 127, 128, turns} {
-		got, err := db.Frame(ctx, rec.ID, turn)
-		if want := fmt.Sprintf(`{"turn":%d}`, turn); err != nil || string(got) != want {
-			t.Errorf("Frame(%d): got %s, %v; want %s", turn, got, err, want)
-		}
-	}
-	for _, tt := range []struct {
-		id   string
-		turn int
-	}{
-		{rec.ID, turns + 1},
-		{rec.ID, -1},
-		{testID(2), 0},
-	} {
-		if _, err := db.Frame(ctx, tt.id, tt.turn); !errors.Is(err, ErrNotFound) {
-			t.Errorf("Frame(%s, %d): got %v, want ErrNotFound", tt.id, tt.turn, err)
-		}
-	}
-}
-
 func TestEvents(t *testing.T) {
 	db := openTest(t)
 	ctx := context.Background()

@@ -23,4 +23,9 @@ var upgrades = []string{
 	    data      BLOB    NOT NULL,
 	    PRIMARY KEY (match_seq, metric, seat, unit)
 	) STRICT, WITHOUT ROWID;`,
+	// Version 3 stores no inspector frames: regen.Frames regenerates any
+	// turn from the stored replay on demand, bit-identically and in
+	// milliseconds, and the frames were most of a stored match. Nothing
+	// else is lost.
+	`DROP TABLE frames;`,
 }

@@ -184,7 +184,7 @@ func (s *server) turn(c echo.Context) (store.MatchSummary, *sim.Game, turnJSON, 
 		return m, g, turnJSON{}, err
 	}
 	ctx := c.Request().Context()
-	frame, err := s.db.Frame(ctx, m.ID, n)
+	frame, err := s.frames.FrameAt(ctx, m.ID, n)
 	if err != nil {
 		return m, g, turnJSON{}, err
 	}

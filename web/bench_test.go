@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -17,16 +18,25 @@ import (
 
 // syntheticRecord builds a long match with River Toad's metrics for seats
 // players, as regen.Build would store it (the store does not check seat counts
-// against the game): per-turn numbers, an event every few turns and frames
-// with a board. It stands for the large matches of the other games.
+// against the game): per-turn numbers and an event every few turns. Its
+// replay, which the inspector's frames are regenerated from, is a real
+// one-player River Toad match of as many turns. It stands for the large
+// matches of the other games.
 func syntheticRecord(t testing.TB, turns, seats int) *store.Record {
 	t.Helper()
+	l := recordToad(t, 7, "astar", "astar", fmt.Sprintf(`{"turns":%d}`, turns))
+	if len(l.Turns) != turns {
+		t.Fatalf("the toad replay has %d turns, want %d", len(l.Turns), turns)
+	}
+	enc, err := l.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
 	sum := sha256.Sum256(fmt.Appendf(nil, "synthetic %d %d", turns, seats))
 	rec := &store.Record{
 		ID: hex.EncodeToString(sum[:]), Game: "toad", Ruleset: "classic", Seed: 7, Config: json.RawMessage(`{}`),
-		Encoded: []byte("synthetic"), Turns: turns, EngineVersion: "test", Result: sim.Result{Winner: 0, Reason: "synthetic"},
+		Encoded: enc.Bytes, Turns: turns, EngineVersion: "test", Result: sim.Result{Winner: 0, Reason: "synthetic"},
 	}
-	commands := make([]string, seats)
 	for s := range seats {
 		rec.Players = append(rec.Players, store.Player{Name: fmt.Sprintf("bot%d", s), Version: "v1"})
 		outcome := sim.Loss
@@ -34,7 +44,6 @@ func syntheticRecord(t testing.TB, turns, seats int) *store.Record {
 			outcome = sim.Win
 		}
 		rec.Result.Players = append(rec.Result.Players, sim.PlayerResult{Rank: s + 1, Score: float64(100 - s), Outcome: outcome})
-		commands[s] = "D"
 	}
 	for s := range seats {
 		// River Toad's metrics in its order: hp, score, collisions, flies,
@@ -51,26 +60,8 @@ func syntheticRecord(t testing.TB, turns, seats int) *store.Record {
 			rec.Lines = append(rec.Lines, l)
 		}
 	}
-	var frames []json.RawMessage
-	first := 0
-	for turn := 0; turn <= turns; turn++ {
-		if turn > 0 && turn%7 == 0 {
-			rec.Events = append(rec.Events, store.TurnEvent{Turn: turn, Event: sim.Event{Seat: turn % seats, Unit: sim.NoUnit, Kind: "eat", Target: -1, Amount: 5}})
-		}
-		f, err := json.Marshal(store.StoredFrame{Turn: turn, Commands: commands, State: toad.Frame{
-			Turn: turn, Board: [5]string{"#S    #", "#  S  #", "F   S #", "#     #", "#  T  #"}, Status: "alive", HP: 20, Rolls: turns}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		frames = append(frames, f)
-		if len(frames) == store.FrameChunkTurns || turn == turns {
-			data, err := store.EncodeFrames(frames)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rec.Frames = append(rec.Frames, store.FrameChunk{First: first, Last: turn, Data: data})
-			frames, first = frames[:0], turn+1
-		}
+	for turn := 7; turn <= turns; turn += 7 {
+		rec.Events = append(rec.Events, store.TurnEvent{Turn: turn, Event: sim.Event{Seat: turn % seats, Unit: sim.NoUnit, Kind: "eat", Target: -1, Amount: 5}})
 	}
 	return rec
 }
@@ -123,15 +114,35 @@ func BenchmarkSeriesAPI(b *testing.B) {
 	}
 }
 
-// BenchmarkTurnJSON answers one inspector turn of that match. Target:
-// ≤ 2 ms.
-func BenchmarkTurnJSON(b *testing.B) {
+// benchTurns answers inspector turns of that match, each chosen by next
+// from the one before, starting at turn 0.
+func benchTurns(b *testing.B, next func(turn int) int) {
 	f, id := benchServer(b)
 	turn := 0
 	for b.Loop() {
 		get(b, f, fmt.Sprintf("/api/v1/matches/%s/turns/%d", id, turn))
-		turn = (turn + 37) % 2001
+		turn = next(turn)
 	}
+}
+
+// BenchmarkTurnJSON answers one inspector turn of that match, 37 turns
+// after the last one asked, wrapping at the end. Target: ≤ 2 ms.
+func BenchmarkTurnJSON(b *testing.B) {
+	benchTurns(b, func(turn int) int { return (turn + 37) % 2001 })
+}
+
+// BenchmarkTurnJSONRandom answers turns of that match in a random order,
+// as a user jumping about the timeline asks them: about half are behind
+// the last one and regenerate from turn 0. Target: ≤ 2 ms.
+func BenchmarkTurnJSONRandom(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 2))
+	benchTurns(b, func(int) int { return r.IntN(2001) })
+}
+
+// BenchmarkTurnJSONNext answers the turns of that match one after another,
+// as playback does.
+func BenchmarkTurnJSONNext(b *testing.B) {
+	benchTurns(b, func(turn int) int { return (turn + 1) % 2001 })
 }
 
 // BenchmarkMatchSummaryParallel answers the match summary API from

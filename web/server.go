@@ -22,6 +22,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
+	"github.com/replaylab/replaylab/regen"
 	"github.com/replaylab/replaylab/store"
 )
 
@@ -74,6 +75,7 @@ type server struct {
 	// regenerations are the slots of uploads being regenerated.
 	regenerations slots
 	summaries     summaryCache
+	frames        *regen.Frames
 }
 
 // New builds the dashboard's router: middleware, pages, API and assets. It
@@ -100,7 +102,7 @@ func New(cfg Config) (*echo.Echo, error) {
 		return nil, err
 	}
 	s := &server{db: cfg.DB, log: cfg.Log, tpl: tpl, maxUpload: cfg.MaxUpload, uploadToken: cfg.UploadToken,
-		regenerations: make(slots, cfg.MaxRegenerations)}
+		regenerations: make(slots, cfg.MaxRegenerations), frames: regen.NewFrames(cfg.DB, regen.DefaultCursors)}
 
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true

@@ -112,7 +112,8 @@ func matchesJSON(ms []store.MatchSummary) []matchJSON {
 type turnJSON struct {
 	Turn     int `json:"turn"`
 	LastTurn int `json:"last_turn"`
-	// Frame is the stored frame: {"turn", "commands", "state"}.
+	// Frame is the regenerated frame, a regen.Frame: {"turn", "commands",
+	// "state"}.
 	Frame  json.RawMessage `json:"frame"`
 	Stats  []statJSON      `json:"stats"`
 	Events []eventJSON     `json:"events"`
