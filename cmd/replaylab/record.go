@@ -85,41 +85,11 @@ The output is a binary replay (.rpl) unless FILE ends in .rlog or is "-"
 }
 
 func record(ctx context.Context, f *recordFlags, stdout, stderr io.Writer) error {
-	g, err := games.Lookup(f.game)
+	g, h, specs, err := recordHeader(f, stderr)
 	if err != nil {
 		return err
 	}
-	if len(f.bots) == 0 {
-		return errors.New("no --bot given")
-	}
-	players := f.players
-	if players == 0 {
-		players = max(len(f.bots), g.DefaultPlayers)
-	}
-	if len(f.bots) > players {
-		return fmt.Errorf("%d --bot flags for %d players", len(f.bots), players)
-	}
-	if !f.seedSet {
-		var b [8]byte
-		rand.Read(b[:])
-		f.seed = binary.LittleEndian.Uint64(b[:]) >> 11 // fits a JSON number exactly
-		fmt.Fprintf(stderr, "seed %d\n", f.seed)
-	}
-	config, err := recordConfig(f)
-	if err != nil {
-		return err
-	}
-	h := replay.Header{Format: replay.Format, Game: g.Name, Ruleset: f.ruleset, Seed: f.seed, Config: config}
-	specs := make([]string, players)
-	for s := range specs {
-		specs[s] = f.bots[min(s, len(f.bots)-1)]
-		h.Players = append(h.Players, playerFor(specs[s], s, f))
-	}
-	if _, err := h.Check(); err != nil {
-		return err
-	}
-
-	agents := make([]replay.Agent, 0, players)
+	agents := make([]replay.Agent, 0, len(specs))
 	defer func() { closeAgents(agents) }()
 	external := false
 	for s, spec := range specs {
@@ -131,29 +101,12 @@ func record(ctx context.Context, f *recordFlags, stdout, stderr io.Writer) error
 		external = external || isProc
 		agents = append(agents, a)
 	}
-
-	var botOut *outputLog
-	if external {
-		path := f.outputFile
-		if path == "" && f.out != "-" {
-			path = f.out + ".output.jsonl"
-		}
-		if path != "" {
-			botOut = &outputLog{path: path}
-			defer botOut.close(stderr)
-		}
-	}
-	rec := replay.Recorder{Header: h, Agents: agents, HashEvery: f.hashEvery}
+	botOut := botOutputFor(f, external)
 	if botOut != nil {
-		rec.OnOutput = botOut.add
+		defer botOut.close(stderr)
 	}
 	start := time.Now()
-	l, err := rec.Record(ctx)
-	if ctx.Err() != nil {
-		// Even if the match ended, the turn cut short by Ctrl-C was
-		// recorded as a time-out: it is not the match that was played.
-		return fmt.Errorf("%w; no replay written", context.Cause(ctx))
-	}
+	l, err := play(ctx, h, agents, f.hashEvery, botOut)
 	if err != nil {
 		return err
 	}
@@ -163,7 +116,84 @@ func record(ctx context.Context, f *recordFlags, stdout, stderr io.Writer) error
 		}
 	}
 	agents = nil
+	return writeRecording(ctx, g, l, f, stdout, stderr, start)
+}
 
+// recordHeader builds the header of the match the flags describe and the
+// bot spec of every seat (the last --bot fills the remaining seats). A seed
+// that was not given is drawn and printed, so the match can be played again.
+func recordHeader(f *recordFlags, stderr io.Writer) (*sim.Game, replay.Header, []string, error) {
+	g, err := games.Lookup(f.game)
+	if err != nil {
+		return nil, replay.Header{}, nil, err
+	}
+	if len(f.bots) == 0 {
+		return nil, replay.Header{}, nil, errors.New("no --bot given")
+	}
+	players := f.players
+	if players == 0 {
+		players = max(len(f.bots), g.DefaultPlayers)
+	}
+	if len(f.bots) > players {
+		return nil, replay.Header{}, nil, fmt.Errorf("%d --bot flags for %d players", len(f.bots), players)
+	}
+	if !f.seedSet {
+		var b [8]byte
+		rand.Read(b[:])
+		f.seed = binary.LittleEndian.Uint64(b[:]) >> 11 // fits a JSON number exactly
+		fmt.Fprintf(stderr, "seed %d\n", f.seed)
+	}
+	config, err := recordConfig(f)
+	if err != nil {
+		return nil, replay.Header{}, nil, err
+	}
+	h := replay.Header{Format: replay.Format, Game: g.Name, Ruleset: f.ruleset, Seed: f.seed, Config: config}
+	specs := make([]string, players)
+	for s := range specs {
+		specs[s] = f.bots[min(s, len(f.bots)-1)]
+		h.Players = append(h.Players, playerFor(specs[s], s, f))
+	}
+	if _, err := h.Check(); err != nil {
+		return nil, replay.Header{}, nil, err
+	}
+	return g, h, specs, nil
+}
+
+// botOutputFor returns where external bots' output goes: --bot-output, or
+// beside the replay; nil when no bot is external or the replay goes to
+// stdout without --bot-output.
+func botOutputFor(f *recordFlags, external bool) *outputLog {
+	if !external {
+		return nil
+	}
+	path := f.outputFile
+	if path == "" && f.out != "-" {
+		path = f.out + ".output.jsonl"
+	}
+	if path == "" {
+		return nil
+	}
+	return &outputLog{path: path}
+}
+
+// play records the match between the agents. A match cut short by Ctrl-C
+// is an error even if it reached its end: the interrupted turn was
+// recorded as a time-out, so it is not the match that was played.
+func play(ctx context.Context, h replay.Header, agents []replay.Agent, hashEvery int, botOut *outputLog) (*replay.Log, error) {
+	rec := replay.Recorder{Header: h, Agents: agents, HashEvery: hashEvery}
+	if botOut != nil {
+		rec.OnOutput = botOut.add
+	}
+	l, err := rec.Record(ctx)
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("%w; no replay written", context.Cause(ctx))
+	}
+	return l, err
+}
+
+// writeRecording writes the replay (atomically, or to stdout for "-"),
+// checks that it regenerates, and says who won.
+func writeRecording(ctx context.Context, g *sim.Game, l *replay.Log, f *recordFlags, stdout, stderr io.Writer, start time.Time) error {
 	data, id, err := encodeFor(l, f.out)
 	if err != nil {
 		return err
@@ -180,7 +210,7 @@ func record(ctx context.Context, f *recordFlags, stdout, stderr io.Writer) error
 		return fmt.Errorf("the recorded match does not regenerate (a simulator bug): %w", err)
 	}
 	fmt.Fprintf(stderr, "recorded %s %s: %d turns in %v, %s; id %s -> %s (%d bytes)\n",
-		g.Name, h.Ruleset, len(l.Turns), time.Since(start).Round(time.Millisecond), describeResult(m.Result(), l.Header.Players), id[:12], f.out, len(data))
+		g.Name, l.Header.Ruleset, len(l.Turns), time.Since(start).Round(time.Millisecond), describeResult(m.Result(), l.Header.Players), id[:12], f.out, len(data))
 	return nil
 }
 
