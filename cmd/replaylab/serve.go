@@ -95,23 +95,9 @@ func isLoopback(addr string) (bool, error) {
 }
 
 func serve(ctx context.Context, f *serveFlags, stdout, stderr io.Writer) error {
-	maxUpload, err := bytes.Parse(f.maxUpload)
-	if err != nil || maxUpload <= 0 {
-		return fmt.Errorf("--max-upload %q: want a size such as 16MiB or 500KB", f.maxUpload)
-	}
-	loopback, err := isLoopback(f.addr)
+	maxUpload, level, err := checkServeFlags(f)
 	if err != nil {
 		return err
-	}
-	if !loopback && f.token == "" && !f.allowAnonymous {
-		return fmt.Errorf("%s is reachable from other machines: give an --upload-token (or set %s), or --allow-anonymous-upload to let anyone upload", f.addr, tokenEnv)
-	}
-	if f.maxRegenerations < 1 {
-		return fmt.Errorf("--max-regenerations %d: want at least 1", f.maxRegenerations)
-	}
-	var level slog.Level
-	if err := level.UnmarshalText([]byte(f.logLevel)); err != nil {
-		return fmt.Errorf("--log-level %q: want debug, info, warn or error", f.logLevel)
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 
@@ -173,6 +159,30 @@ func serve(ctx context.Context, f *serveFlags, stdout, stderr io.Writer) error {
 		return err
 	}
 	return nil
+}
+
+// checkServeFlags refuses flags that make no sense before anything is
+// opened, and an address other machines can reach without an upload token
+// unless anonymous uploads were asked for.
+func checkServeFlags(f *serveFlags) (maxUpload int64, level slog.Level, err error) {
+	maxUpload, err = bytes.Parse(f.maxUpload)
+	if err != nil || maxUpload <= 0 {
+		return 0, 0, fmt.Errorf("--max-upload %q: want a size such as 16MiB or 500KB", f.maxUpload)
+	}
+	loopback, err := isLoopback(f.addr)
+	if err != nil {
+		return 0, 0, err
+	}
+	if !loopback && f.token == "" && !f.allowAnonymous {
+		return 0, 0, fmt.Errorf("%s is reachable from other machines: give an --upload-token (or set %s), or --allow-anonymous-upload to let anyone upload", f.addr, tokenEnv)
+	}
+	if f.maxRegenerations < 1 {
+		return 0, 0, fmt.Errorf("--max-regenerations %d: want at least 1", f.maxRegenerations)
+	}
+	if err := level.UnmarshalText([]byte(f.logLevel)); err != nil {
+		return 0, 0, fmt.Errorf("--log-level %q: want debug, info, warn or error", f.logLevel)
+	}
+	return maxUpload, level, nil
 }
 
 // restoreMatches regenerates the stored replays that have no match: a
