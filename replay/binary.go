@@ -16,6 +16,8 @@ import (
 	"sync"
 
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/replaylab/replaylab/sim"
 )
 
 // The binary encoding (.rpl), version 2 (header format "replaylab/2"):
@@ -495,23 +497,11 @@ func (r *bodyReader) failed() *Error {
 // allocated.
 func decodeBody(b string, version int) (*Log, error) {
 	r := &bodyReader{s: b}
-	hb := r.bytes("header", MaxHeaderBytes)
-	if err := r.failed(); err != nil {
-		return nil, err
-	}
-	h, err := decodeHeader([]byte(hb))
+	l, g, m, err := r.header(version)
 	if err != nil {
 		return nil, err
 	}
-	if want := []string{FormatV1, Format}[version-1]; h.Format != want {
-		return nil, headerErrorf(nil, "format %s in a version %d binary replay, want %q", quote(h.Format), version, want)
-	}
-	l := &Log{Header: h}
-	g, m, err := l.Header.start()
-	if err != nil {
-		return nil, err
-	}
-	seats := len(h.Players)
+	seats := len(l.Header.Players)
 	nTurns := int(r.uvarint("turn count", MaxTurns))
 	if err := r.failed(); err != nil {
 		return nil, err
@@ -519,18 +509,9 @@ func decodeBody(b string, version int) (*Log, error) {
 	if err := checkTurnCount(nTurns, m); err != nil {
 		return nil, err
 	}
-	nLits := r.uvarint("literal count", uint64(nTurns*seats))
-	if err := r.failed(); err != nil {
+	lits, err := r.literals(nTurns * seats)
+	if err != nil {
 		return nil, err
-	}
-	lits := make([]string, 0, min(nLits, 1<<16))
-	litBytes := 0
-	for i := uint64(0); i < nLits && r.err == nil; i++ {
-		lit := r.bytes("literal", MaxCommandBytes)
-		if litBytes += len(lit); litBytes > MaxLogCommandBytes {
-			return nil, commandBytesError()
-		}
-		lits = append(lits, lit)
 	}
 	stream := r.bytes("command stream", uint64(len(r.s)))
 	if err := r.failed(); err != nil {
@@ -539,29 +520,14 @@ func decodeBody(b string, version int) (*Log, error) {
 	if err := l.decodeCommands(stream, lits, nTurns, seats, g.Alphabet); err != nil {
 		return nil, err
 	}
-
-	nNotes := r.uvarint("note count", uint64(nTurns*seats))
-	turn := 0
-	for i := uint64(0); i < nNotes && r.err == nil; i++ {
-		turn += int(r.uvarint("note turn", uint64(nTurns)))
-		seat := int(r.uvarint("note seat", uint64(seats)))
-		kind := int(r.uvarint("note kind", uint64(len(noteKinds)-1)))
-		l.Notes = append(l.Notes, Note{Turn: turn, Seat: seat, Kind: noteKinds[kind]})
-	}
-	nHashes := r.uvarint("hash count", uint64(nTurns)+1)
-	turn = 0
-	for i := uint64(0); i < nHashes && r.err == nil; i++ {
-		turn += int(r.uvarint("hash turn", uint64(nTurns)))
-		l.Hashes = append(l.Hashes, Hash{Turn: turn, Sum: r.uint64("the hash table")})
-	}
+	r.notes(l, nTurns, seats)
+	r.hashes(l, nTurns)
 	var digest uint64
 	if version == 2 && r.err == nil {
 		if len(r.s) == 0 {
 			return nil, truncatedError(nTurns)
 		}
-		end := Hash{Turn: int(r.uvarint("end record turn count", MaxTurns)), Sum: r.uint64("the end record")}
-		digest = r.uint64("the end record")
-		l.End = &end
+		digest = r.end(l)
 	}
 	if r.err == nil && len(r.s) > 0 {
 		r.err = fmt.Errorf("%d bytes of trailing data", len(r.s))
@@ -578,6 +544,77 @@ func decodeBody(b string, version int) (*Log, error) {
 		}
 	}
 	return l, nil
+}
+
+// header reads the header and starts its match, which judges the config
+// and gives the turn limit.
+func (r *bodyReader) header(version int) (*Log, *sim.Game, sim.Match, error) {
+	hb := r.bytes("header", MaxHeaderBytes)
+	if err := r.failed(); err != nil {
+		return nil, nil, nil, err
+	}
+	h, err := decodeHeader([]byte(hb))
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if want := []string{FormatV1, Format}[version-1]; h.Format != want {
+		return nil, nil, nil, headerErrorf(nil, "format %s in a version %d binary replay, want %q", quote(h.Format), version, want)
+	}
+	l := &Log{Header: h}
+	g, m, err := l.Header.start()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return l, g, m, nil
+}
+
+// literals reads the escaped commands' texts: at most one per command,
+// within the log's command bytes.
+func (r *bodyReader) literals(commands int) ([]string, error) {
+	n := r.uvarint("literal count", uint64(commands))
+	if err := r.failed(); err != nil {
+		return nil, err
+	}
+	lits := make([]string, 0, min(n, 1<<16))
+	total := 0
+	for i := uint64(0); i < n && r.err == nil; i++ {
+		lit := r.bytes("literal", MaxCommandBytes)
+		if total += len(lit); total > MaxLogCommandBytes {
+			return nil, commandBytesError()
+		}
+		lits = append(lits, lit)
+	}
+	return lits, nil
+}
+
+// notes reads the recorder's notes into l (turns as deltas).
+func (r *bodyReader) notes(l *Log, nTurns, seats int) {
+	n := r.uvarint("note count", uint64(nTurns*seats))
+	turn := 0
+	for i := uint64(0); i < n && r.err == nil; i++ {
+		turn += int(r.uvarint("note turn", uint64(nTurns)))
+		seat := int(r.uvarint("note seat", uint64(seats)))
+		kind := int(r.uvarint("note kind", uint64(len(noteKinds)-1)))
+		l.Notes = append(l.Notes, Note{Turn: turn, Seat: seat, Kind: noteKinds[kind]})
+	}
+}
+
+// hashes reads the hash table into l (turns as deltas).
+func (r *bodyReader) hashes(l *Log, nTurns int) {
+	n := r.uvarint("hash count", uint64(nTurns)+1)
+	turn := 0
+	for i := uint64(0); i < n && r.err == nil; i++ {
+		turn += int(r.uvarint("hash turn", uint64(nTurns)))
+		l.Hashes = append(l.Hashes, Hash{Turn: turn, Sum: r.uint64("the hash table")})
+	}
+}
+
+// end reads the end record into l and returns its digest.
+func (r *bodyReader) end(l *Log) (digest uint64) {
+	end := Hash{Turn: int(r.uvarint("end record turn count", MaxTurns)), Sum: r.uint64("the end record")}
+	digest = r.uint64("the end record")
+	l.End = &end
+	return digest
 }
 
 func (l *Log) decodeCommands(stream string, lits []string, nTurns, seats int, alphabet []string) error {
