@@ -39,12 +39,30 @@ func Check(t *testing.T, g *sim.Game) {
 			for _, seed := range seeds {
 				s := sim.Setup{Ruleset: rs, Seed: seed, Players: players}
 				t.Run(fmt.Sprintf("%s/players=%d/seed=%d", rs, players, seed), func(t *testing.T) {
+					skipUnseated(t, g, s)
 					checkRandom(t, g, s)
 					checkBots(t, g, s)
 				})
 			}
 		}
 	}
+}
+
+// skipUnseated skips a player count that the game's range allows but the
+// ruleset refuses (a ruleset may take fewer counts than the game), which
+// the game must report as a players setup error. The default ruleset must
+// take the default count.
+func skipUnseated(t *testing.T, g *sim.Game, s sim.Setup) {
+	t.Helper()
+	_, err := g.New(s)
+	var se *sim.SetupError
+	if !errors.As(err, &se) || se.Field != "players" {
+		return
+	}
+	if s.Ruleset == g.Rulesets[0] && s.Players == g.DefaultPlayers {
+		t.Fatalf("New(%+v): the default ruleset refuses the default player count: %v", s, err)
+	}
+	t.Skipf("ruleset %s refuses %d players: %v", s.Ruleset, s.Players, err)
 }
 
 // randomTurns is how many turns of random commands checkRandom plays per
