@@ -309,8 +309,8 @@ type match struct {
 	events  []sim.Event
 
 	// BFS scratch: seen holds the stamp of the search that reached a
-	// tile, from the tile it was reached from; queue and found are
-	// reused by every search.
+	// tile (closed for booths), from the tile it was reached from; queue
+	// and found are reused by every search.
 	stamp  uint32
 	seen   []uint32
 	from   []int32
@@ -460,6 +460,7 @@ func (m *match) setup(pool map[byte][]company, teams int) error {
 	}
 	m.free[b.start] = int32(len(m.bots))
 	m.seen = make([]uint32, n)
+	m.resetSeen()
 	m.from = make([]int32, n)
 	m.queue = make([]int32, 0, n)
 	m.found = make([]int32, 0, n)
