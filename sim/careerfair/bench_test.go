@@ -107,3 +107,16 @@ func checkInvariants(t *testing.T, m *match) {
 		}
 	}
 }
+
+// TestStepAllocs: once the crowd has settled, a step of idle teams
+// allocates nothing.
+func TestStepAllocs(t *testing.T) {
+	m := newCustom(t, "", 2, 7, "")
+	cmds := []string{"", ""}
+	for range 100 {
+		step(t, m, cmds...)
+	}
+	if got := testing.AllocsPerRun(100, func() { m.Step(cmds) }); got != 0 {
+		t.Errorf("got %v allocations per step, want 0", got)
+	}
+}

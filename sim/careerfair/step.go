@@ -236,28 +236,29 @@ func (m *match) bfs(src, target int32) ([]int32, bool) {
 	if m.stamp == closed {
 		m.resetSeen()
 	}
-	m.seen[src] = m.stamp
+	seen, from, nbs, stamp := m.seen, m.from, m.b.neighbours, m.stamp
+	seen[src] = stamp
 	q := append(m.queue[:0], src)
 	dirs := searchOrder
 	for h := 0; h < len(q); h++ {
 		node := q[h]
 		m.shuffle(&dirs)
-		nb := &m.b.neighbours[node]
+		nb := &nbs[node]
 		for _, d := range dirs {
 			t := nb[d-left]
 			if t < 0 {
 				continue
 			}
 			if t == target {
-				m.from[t] = node
+				from[t] = node
 				m.queue = q
 				return m.trace(src, target), true
 			}
-			if m.seen[t] >= m.stamp { // reached already, or a booth
+			if seen[t] >= stamp { // reached already, or a booth
 				continue
 			}
-			m.seen[t] = m.stamp
-			m.from[t] = node
+			seen[t] = stamp
+			from[t] = node
 			q = append(q, t)
 		}
 	}
