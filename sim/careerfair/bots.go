@@ -163,11 +163,14 @@ func (f *floorMap) reset(v *View) {
 // at is the tile of a team bot's state.
 func (f *floorMap) at(s State) int { return s.X*f.cols + s.Y }
 
-// account follows the team from the last view to this one: a REPLACE the
-// bot sent swapped the main bot with a helper standing on its tile, and a
-// bot that was first in line and is out of it now was served, and so was
-// one that joined and left a line in one step if the score rose by its
-// reward there; a service halves the team's rewards of that company.
+// account follows the team from the last view to this one. A REPLACE the
+// bot sent swapped the main bot with the helper standing on its tile. A
+// bot that was first in line and is out of it now was served. A bot that
+// sent ENTER and stands out of line on a line tile either failed to join
+// or joined a line whose talker it still was and was served at once: the
+// score tells, those served being the fullest set whose rewards make up
+// the points left unexplained (a service worth 0 points leaves no trace).
+// Each service halves the team's rewards of that company.
 func (f *floorMap) account(v *View) {
 	defer func() {
 		f.prev, f.prevScore = append(f.prev[:0], v.States...), v.Score
@@ -184,22 +187,36 @@ func (f *floorMap) account(v *View) {
 			}
 		}
 	}
-	delta := v.Score - f.prevScore
-	var joined []int
+	left := v.Score - f.prevScore
+	var joined [teamSize][2]int // position, company
+	n := 0
 	for i, s := range v.States {
 		p := f.prev[i]
 		switch {
 		case s.State == "inline":
 		case p.State == "inline" && p.LinePos == 0:
-			delta -= f.visit(f.lineOf[f.at(p)], i)
+			left -= f.visit(f.lineOf[f.at(p)], i)
 		case f.sent[i] == enter && f.lineOf[f.at(s)] >= 0:
-			joined = append(joined, i)
+			joined[n] = [2]int{i, f.lineOf[f.at(s)]}
+			n++
 		}
 	}
-	for _, i := range joined {
-		if k := f.lineOf[f.at(v.States[i])]; delta > 0 && f.points(k, i, 0) == delta {
-			delta -= f.visit(k, i)
+	for set := 1<<n - 1; set > 0 && left > 0; set-- {
+		sum := 0
+		for j, jk := range joined[:n] {
+			if set&(1<<j) != 0 {
+				sum += f.points(jk[1], jk[0], 0)
+			}
 		}
+		if sum != left {
+			continue
+		}
+		for j, jk := range joined[:n] {
+			if set&(1<<j) != 0 {
+				f.visit(jk[1], jk[0])
+			}
+		}
+		return
 	}
 }
 
