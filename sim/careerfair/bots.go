@@ -27,6 +27,9 @@ const (
 	// maxViewTiles bounds the board a bot accepts: the largest board
 	// the engine loads.
 	maxViewTiles = maxTiles
+	// maxCount bounds a tile's threshold and queue as a bot remembers
+	// them, so no sum over the board overflows.
+	maxCount = 1000
 	// unseenQueue is the bots a bot assumes on a line tile it has never
 	// seen: a busy floor keeps most lines full.
 	unseenQueue = 3
@@ -56,14 +59,14 @@ type floorMap struct {
 	rows, cols int
 	tiles      []tileMemo
 	booth      []bool
-	lineOf     []int    // per tile: the company whose line it is, -1
-	names      []string // the companies with a line, sorted
-	lines      [][]int  // per company: its line tiles
-	rewards    [][2]int // per company: the team's main and helper rewards left
-	target     [teamSize]int
-	prev       []State
+	lineOf     []int         // per tile: the company whose line it is, -1
+	names      []string      // the companies with a line, sorted
+	lines      [][]int       // per company: its line tiles
+	rewards    [][2]int      // per company: the team's main and helper rewards left
+	target     [teamSize]int // per team position: the line it heads for, -1
+	prev       []State       // the last view's states
 	prevScore  int
-	sent       [teamSize]action
+	sent       [teamSize]action // the actions sent after the last view
 
 	// Search scratch: cost and first step per tile from one bot's tile.
 	dist  []int
@@ -94,7 +97,8 @@ func (f *floorMap) read(view any) (*View, bool) {
 	for x, row := range v.Board {
 		for y, tv := range row {
 			if tv.Visible {
-				f.tiles[x*f.cols+y] = tileMemo{seen: true, seenAt: v.Step, threshold: max(tv.Threshold, 1), inLine: max(tv.InLine, 0), end: tv.EndOfLine}
+				f.tiles[x*f.cols+y] = tileMemo{seen: true, seenAt: v.Step, threshold: min(max(tv.Threshold, 1), maxCount),
+					inLine: min(max(tv.InLine, 0), maxCount), end: tv.EndOfLine}
 			}
 		}
 	}
@@ -133,12 +137,13 @@ func (f *floorMap) reset(v *View) {
 	for x, row := range v.Board {
 		for y, tv := range row {
 			f.booth[x*f.cols+y] = tv.Booth != ""
-			if tv.Line != "" && !slices.Contains(f.names, tv.Line) {
+			if tv.Line != "" {
 				f.names = append(f.names, tv.Line)
 			}
 		}
 	}
 	slices.Sort(f.names)
+	f.names = slices.Compact(f.names)
 	f.lines = make([][]int, len(f.names))
 	for x, row := range v.Board {
 		for y, tv := range row {
@@ -285,7 +290,7 @@ func (f *floorMap) search(src int) {
 				continue
 			}
 			t := nx*f.cols + ny
-			c := f.dist[u] + max(f.tiles[t].threshold, 1)
+			c := f.dist[u] + max(f.tiles[t].threshold, 1) // 1 for a tile never seen
 			if f.booth[t] || f.dist[t] >= 0 && f.dist[t] <= c {
 				continue
 			}
