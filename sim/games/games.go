@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/replaylab/replaylab/sim"
+	"github.com/replaylab/replaylab/sim/foodfight"
 	"github.com/replaylab/replaylab/sim/snake"
 	"github.com/replaylab/replaylab/sim/toad"
 	"github.com/replaylab/replaylab/sim/worms"
@@ -16,6 +17,7 @@ var all = []*sim.Game{
 	toad.Game,
 	worms.Game,
 	snake.Game,
+	foodfight.Game,
 }
 
 // All returns the implemented games in display order.
