@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/replaylab/replaylab/sim"
+	"github.com/replaylab/replaylab/sim/rng"
 )
 
 // FuzzStep drives matches of every type, with and without the fixed_*
@@ -104,5 +105,91 @@ func checkInvariants(t *testing.T, m *match) {
 	}
 	if inPlay > maxFood {
 		t.Fatalf("turn %d: %d food types in play", m.turn, inPlay)
+	}
+}
+
+// record plays a match of the command stream and returns every turn's
+// commands.
+func record(tb testing.TB, players int, seed uint64) [][]string {
+	var out [][]string
+	streamMatch(tb, players, seed, "", func(_ *match, c []string) {
+		out = append(out, append([]string(nil), c...))
+	})
+	return out
+}
+
+// regenerate replays recorded commands from the setup, calling after (if
+// not nil) after every turn, and returns the turns played.
+func regenerate(b *testing.B, players int, seed uint64, cmds [][]string, after func(sim.Match)) int {
+	m, err := Game.New(sim.Setup{Players: players, Seed: seed})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range cmds {
+		if err := m.Step(c); err != nil {
+			b.Fatal(err)
+		}
+		if after != nil {
+			after(m)
+		}
+	}
+	return len(cmds)
+}
+
+// BenchmarkStep regenerates recorded matches of each type (Step only; the
+// commands were chosen while recording), as replaying a stored match does.
+func BenchmarkStep(b *testing.B) {
+	for _, mt := range matchTypes {
+		b.Run(mt.name, func(b *testing.B) {
+			const seeds = 4
+			var matches [seeds][][]string
+			for i := range matches {
+				matches[i] = record(b, mt.players, uint64(i+1))
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			turns := 0
+			for i := 0; i < b.N; i++ {
+				turns += regenerate(b, mt.players, uint64(i%seeds+1), matches[i%seeds], nil)
+			}
+			b.ReportMetric(float64(turns)/b.Elapsed().Seconds(), "turns/s")
+		})
+	}
+}
+
+// BenchmarkStepHash is BenchmarkStep for a FREE_FOR_ALL match with the
+// state hash after every turn, as a replay check does.
+func BenchmarkStepHash(b *testing.B) {
+	cmds := record(b, 3, 1)
+	b.ResetTimer()
+	turns := 0
+	for i := 0; i < b.N; i++ {
+		turns += regenerate(b, 3, 1, cmds, func(m sim.Match) { m.Hash() })
+	}
+	b.ReportMetric(float64(turns)/b.Elapsed().Seconds(), "turns/s")
+}
+
+// BenchmarkView measures building one controller's view of a TEAM field
+// after 1000 turns of the command stream.
+func BenchmarkView(b *testing.B) {
+	mm, err := Game.New(sim.Setup{Players: 4, Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	m := mm.(*match)
+	r := rng.New(1)
+	cmds := make([]string, 4)
+	for range 1000 {
+		for i := range cmds {
+			cmds[i] = streamCommand(m, i, r)
+		}
+		if err := m.Step(cmds); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		m.View(i % 4)
 	}
 }
