@@ -496,6 +496,50 @@ func TestFoodHit(t *testing.T) {
 	}
 }
 
+// TestLandingBeforeHits: food over a table lands before collisions are
+// found, so it hits nobody that turn, even a player within reach of it
+// (A.7 step 4).
+func TestLandingBeforeHits(t *testing.T) {
+	// The apple moves to (510, 540), over the table's west edge at 500 and
+	// 60 from the player, closer than the 70 of a hit.
+	m, _ := newField(t, "DUEL", []player{at(450, 540, 0), farPlayer}, []vec{{600, 540}, farTables[0]}, flying(apple, 490, 540, 100, 0))
+	step(t, m, "", "")
+	if len(m.collisions) != 0 || m.teams[0].tableFood != 1<<apple {
+		t.Errorf("got %d collisions, table holds %08b; want none and the apple", len(m.collisions), m.teams[0].tableFood)
+	}
+	checkFloat(t, "energy", m.players[0].energy, 100)
+}
+
+// TestThrowerEarnsNothing: a hit costs the victim's team, and nothing is
+// gained by the thrower's, who can be hit by their own food (A.8).
+func TestThrowerEarnsNothing(t *testing.T) {
+	hit := eventPoints[firstFoodCollision] + eventPoints[everyFoodCollision]
+	for _, tt := range []struct {
+		name        string
+		thrower     int
+		wantPoints  []int
+		wantGivenBy []int // the hits_given metric of each seat
+	}{
+		{"by the opponent", 1, []int{hit, 0}, []int{0, 1}},
+		{"by oneself", 0, []int{hit, 0}, []int{0, 0}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := flying(apple, 530, 500, 150, 0)
+			f.thrower = tt.thrower
+			m, _ := newField(t, "DUEL", []player{at(600, 500, 0), farPlayer}, farTables[:2], f)
+			step(t, m, "", "")
+			if got := points(m); fmt.Sprint(got) != fmt.Sprint(tt.wantPoints) {
+				t.Errorf("got points %v, want %v", got, tt.wantPoints)
+			}
+			for i, want := range tt.wantGivenBy {
+				if got := m.players[i].hitsGiven; got != want {
+					t.Errorf("seat %d: got %d hits given, want %d", i, got, want)
+				}
+			}
+		})
+	}
+}
+
 // TestEat: eating adds the type's energy up to 100, costs no energy, frees
 // the type and scores 50 once and 5 every time (A.6, A.9).
 func TestEat(t *testing.T) {
