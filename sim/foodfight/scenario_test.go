@@ -347,10 +347,13 @@ func TestBounce(t *testing.T) {
 		// The quirk then flies from -5: 15 is still in the band, mirrored
 		// again, but the heading, east, is kept.
 		{"west, original", false, vec{15, 540}, math.Pi, []vec{{-5, 540}, {15, 540}, {35, 540}}, 0},
-		{"west, fixed", true, vec{15, 540}, math.Pi, []vec{{5, 540}, {25, 540}, {45, 540}}, 0},
-		// North: 1070 is past 1080-20, mirrored to 2160-1070 = 1090.
+		// Fixed: mirrored about x = r, where the apple's edge touches the
+		// wall: -5 becomes 2*20+5 = 45, and the flight goes on east.
+		{"west, fixed", true, vec{15, 540}, math.Pi, []vec{{45, 540}, {65, 540}, {85, 540}}, 0},
+		// North: 1070 is past 1080-20; the original tests the table at
+		// 2160-1070 = 1090 and keeps 1070; fixed keeps 2*1060-1070 = 1050.
 		{"north, original", false, vec{700, 1050}, math.Pi / 2, []vec{{700, 1070}, {700, 1050}}, 1.5 * math.Pi},
-		{"north, fixed", true, vec{700, 1050}, math.Pi / 2, []vec{{700, 1090}}, 1.5 * math.Pi},
+		{"north, fixed", true, vec{700, 1050}, math.Pi / 2, []vec{{700, 1050}, {700, 1030}}, 1.5 * math.Pi},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
