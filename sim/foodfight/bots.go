@@ -216,6 +216,8 @@ type throwerBot struct {
 	// waited counts the turns it waited for a player to leave its line of
 	// throw; until walkUntil it walks instead of aiming at its table.
 	waited, walkUntil int
+	// aim is the opponent it turns to throw at, until aimUntil.
+	aim, aimUntil int
 }
 
 // The thrower's judgement, in pixels, turns and radians.
@@ -232,8 +234,9 @@ const (
 	chaseLimit  = 300   // turns it walks to one piece before giving it up
 	aimTol      = 0.025 // heading error it accepts before throwing
 	walkTol     = 0.3   // heading error it walks with
-	cornerGap   = 175   // distance from a table's centre of the corners it walks round
-	blockHalf   = 149   // half side of the square a table blocks for a player's centre
+	cornerGap   = 200   // distance from a table's centre of the corners it walks round
+	arriveGap   = 60    // how near a corner it walks before heading on
+	blockHalf   = 155   // half side of the square round a table it keeps its centre out of
 	sideOffset  = 55    // how far to the side it passes food it picks up
 )
 
@@ -483,48 +486,81 @@ func (b *throwerBot) pickup() (action, bool) {
 	return noAction, false
 }
 
-// attack throws held food at an opponent it would surely hit, or turns
-// toward one it could hit after a few turns of turning.
+// attack throws held food at an opponent worth a piece (see worthHit)
+// that the throw would surely hit, and turns toward one it could hit after
+// a few turns of turning, keeping to that target for aimTurns.
 func (b *throwerBot) attack() (action, bool) {
 	me := b.f.me()
-	turn, bestErr := noAction, math.Inf(1)
+	turn, bestErr, target := noAction, math.Inf(1), -1
 	for h, k := range me.hands {
 		if k == none {
 			continue
 		}
 		s := b.throwShot(h)
 		for j := range b.f.m.players {
-			if b.f.m.players[j].team == me.team {
-				continue
-			}
 			aim, flight := b.lead(j)
-			if flight > b.attackRange(j) {
+			if !b.worthHit(j, flight) {
 				continue
 			}
 			if b.follow(s, j).hit == j {
+				b.aimUntil = 0
 				return throwLeft + action(h), true
 			}
 			err := diff(me.heading, fixAngle(aim-armOffset(h)))
+			if b.f.turn <= b.aimUntil && j != b.aim {
+				continue // keep to the target chosen
+			}
 			if math.Abs(err) > aimTol && math.Abs(err) < math.Abs(bestErr) {
-				turn, bestErr = turnToward(err), err
+				turn, bestErr, target = turnToward(err), err, j
 			}
 		}
 	}
-	return turn, math.Abs(bestErr) <= maxAttackTurn
-}
-
-// maxAttackTurn is how far the bot turns to aim at an opponent: about
-// eight turns of turning.
-const maxAttackTurn = 0.4
-
-// attackRange is how many turns of flight away the bot aims at player j:
-// further at one that stands still.
-func (b *throwerBot) attackRange(j int) int {
-	if b.vel[j].length() < 1 {
-		return 40
+	switch {
+	case target < 0:
+		b.aimUntil = 0
+		return noAction, false
+	case b.f.turn <= b.aimUntil:
+		return turn, true
+	case math.Abs(bestErr) <= maxAttackTurn:
+		b.aim, b.aimUntil = target, b.f.turn+aimTurns
+		return turn, true
 	}
-	return 20
+	return noAction, false
 }
+
+// How far the bot turns to aim at an opponent (about eight turns of
+// turning), and how long it keeps to one target.
+const (
+	maxAttackTurn = 0.4
+	aimTurns      = 15
+)
+
+// worthHit reports whether player j, met after flight turns, is worth a
+// piece of food: an opponent, in range (further for one that stands still),
+// and either close to the bot's table, where it may steal, or an easy hit,
+// or late in the match, when a piece on the table earns less than a hit
+// costs the victim.
+func (b *throwerBot) worthHit(j, flight int) bool {
+	p := &b.f.m.players[j]
+	if p.team == b.f.me().team {
+		return false
+	}
+	still := b.vel[j].length() < 1
+	if flight > 20 && !(still && flight <= 40) {
+		return false
+	}
+	t := b.f.m.teams[b.f.me().team].table.sub(p.loc)
+	threat := math.Max(math.Abs(t.x), math.Abs(t.y)) < threatRange && !still
+	late := totalTurns-b.f.turn < -eventPoints[everyFoodCollision]
+	return threat || flight <= easyFlight || late
+}
+
+// threatRange is how near its table (along either axis) the bot counts a
+// moving opponent as a thief; easyFlight the flight of an easy hit.
+const (
+	threatRange = 350
+	easyFlight  = 12
+)
 
 // lead is the direction from the bot to where player j will meet food
 // thrown now, and the turns of flight until then.
@@ -722,7 +758,8 @@ func (b *throwerBot) walk(want float64) (action, bool) {
 }
 
 // route is the point to walk to on the way to goal: goal itself, or the
-// best corner round the first table (except skip's) in the way.
+// best corner round the first table (except skip's) in the way. A corner
+// within arriveGap counts as reached, as the bot cannot turn short of it.
 func (b *throwerBot) route(goal vec, skip int) vec {
 	from := b.f.me().loc
 	for ti := range b.f.m.teams {
@@ -733,8 +770,8 @@ func (b *throwerBot) route(goal vec, skip int) vec {
 		best, bestLen := goal, math.Inf(1)
 		for _, d := range [...]vec{{-1, -1}, {-1, 1}, {1, -1}, {1, 1}} {
 			w := c.add(d.scale(cornerGap))
-			inField := playerRadius <= w.x && w.x <= fieldWidth-playerRadius && playerRadius <= w.y && w.y <= fieldDepth-playerRadius
-			if !inField || w.sub(from).length() < cornerGap-blockHalf || crosses(from, w, c) {
+			w = vec{math.Min(math.Max(w.x, playerRadius), fieldWidth-playerRadius), math.Min(math.Max(w.y, playerRadius), fieldDepth-playerRadius)}
+			if w.sub(from).length() < arriveGap || crosses(w, w, c) || crosses(from, w, c) {
 				continue
 			}
 			if l := w.sub(from).length() + goal.sub(w).length(); l < bestLen {
