@@ -228,6 +228,7 @@ const (
 	avoidMargin = 15    // how wide it passes other players with its throws
 	sureMargin  = -20   // how deep into a target its aim must go
 	dodgeMargin = 15    // how wide it wants flying food to pass it
+	duckMargin  = 5     // how far under flying food it wants to duck
 	dodgeWithin = 30    // turns ahead it starts dodging
 	clearance   = 2     // room it keeps from a player standing still
 	lowEnergy   = 30    // energy below which it eats
@@ -245,6 +246,9 @@ func (s scalar) mean() float64 {
 	r := s.sigma / s.mu
 	return float64(s.mu * rng.Exp(float64(r*r)/2))
 }
+
+// meanFall is how far flying food falls in a turn on average.
+var meanFall = fallSpeed.mean()
 
 // scale is the vector times k.
 func (a vec) scale(k float64) vec { return vec{float64(a.x * k), float64(a.y * k)} }
@@ -298,7 +302,11 @@ func (b *throwerBot) track() {
 
 // at predicts where player i is k turns from now.
 func (b *throwerBot) at(i, k int) vec {
-	p := b.f.m.players[i].loc.add(b.vel[i].scale(float64(k)))
+	return onField(b.f.m.players[i].loc.add(b.vel[i].scale(float64(k))))
+}
+
+// onField is the point nearest to p where a player's centre can be.
+func onField(p vec) vec {
 	return vec{math.Min(math.Max(p.x, playerRadius), fieldWidth-playerRadius), math.Min(math.Max(p.y, playerRadius), fieldDepth-playerRadius)}
 }
 
@@ -320,14 +328,14 @@ func (b *throwerBot) throwShot(hand int) shot {
 // fallen or reached a wall, where the prediction stops.
 func (s shot) at(k int) (vec, float64, bool) {
 	p := s.from.add(polar(float64(foodSpeed.mu*float64(k)), s.heading))
-	h := s.height - float64(fallSpeed.mean()*float64(k))
+	h := s.height - float64(meanFall*float64(k))
 	in := s.radius <= p.x && p.x <= fieldWidth-s.radius && s.radius <= p.y && p.y <= fieldDepth-s.radius
 	return p, h, h > 0 && in
 }
 
-// fate is what a shot meets first: a team's table or a player, k turns on;
-// -1 for neither.
-type fate struct{ table, hit, k int }
+// fate is what a shot meets first: a team's table or a player; -1 for
+// neither.
+type fate struct{ table, hit int }
 
 // follow predicts a shot until it lands on a table, hits a player or stops.
 // It must pass within sureMargin of target's edge to hit it, and passes
@@ -340,7 +348,7 @@ func (b *throwerBot) follow(s shot, target int) fate {
 			break
 		}
 		if ti := b.f.m.tableUnder(p); ti >= 0 {
-			return fate{ti, -1, k}
+			return fate{ti, -1}
 		}
 		for j := range ps {
 			margin := float64(avoidMargin)
@@ -348,11 +356,11 @@ func (b *throwerBot) follow(s shot, target int) fate {
 				margin = sureMargin
 			}
 			if h <= ps[j].height && b.at(j, k).sub(p).length() < playerRadius+s.radius+margin {
-				return fate{-1, j, k}
+				return fate{-1, j}
 			}
 		}
 	}
-	return fate{-1, -1, 0}
+	return fate{-1, -1}
 }
 
 // dodge steps or ducks out of the way of a piece that would hit the bot
@@ -370,14 +378,14 @@ func (b *throwerBot) dodge() (action, bool) {
 			if !ok || b.f.m.tableUnder(p) >= 0 {
 				break
 			}
-			if h > playerHeight || p.sub(me.loc).length() >= reachAt {
+			if p.sub(me.loc).length() >= reachAt {
 				continue
 			}
 			// Ducking each turn lowers the bot by about duckSpeed.
-			if math.Max(me.height-float64(duckSpeed.mu*float64(k)), minHeight) < h-dodgeMargin/3 {
+			if math.Max(me.height-float64(duckSpeed.mu*float64(k)), minHeight) < h-duckMargin {
 				return duck, true
 			}
-			if a, ok := b.sidestep(s, k, reachAt); ok {
+			if a, ok := b.sidestep(s, k); ok {
 				return a, true
 			}
 			return duck, true
@@ -386,9 +394,9 @@ func (b *throwerBot) dodge() (action, bool) {
 	return noAction, false
 }
 
-// sidestep walks forward or backward if that takes the bot out of the
-// piece's path within k turns, or at least further from its line.
-func (b *throwerBot) sidestep(s shot, k int, reachAt float64) (action, bool) {
+// sidestep walks forward or backward, whichever takes the bot further from
+// the piece's line within k turns, if either does.
+func (b *throwerBot) sidestep(s shot, k int) (action, bool) {
 	me := b.f.me()
 	normal := polar(1, s.heading+halfPi)
 	offset := func(loc vec) float64 {
@@ -404,7 +412,7 @@ func (b *throwerBot) sidestep(s shot, k int, reachAt float64) (action, bool) {
 			best, bestOffset = a, o
 		}
 	}
-	return best, best != noAction && (bestOffset >= reachAt || bestOffset > offset(me.loc)+1)
+	return best, best != noAction
 }
 
 // step is the bot's expected displacement for a move action.
@@ -702,9 +710,7 @@ func (b *throwerBot) chasing(k kind) {
 
 // reachable reports whether a player can stand within reach of f.
 func (b *throwerBot) reachable(f *food) bool {
-	x := math.Min(math.Max(f.loc.x, playerRadius), fieldWidth-playerRadius)
-	y := math.Min(math.Max(f.loc.y, playerRadius), fieldDepth-playerRadius)
-	return f.loc.sub(vec{x, y}).length() < reach-playerRadius/5
+	return f.loc.sub(onField(f.loc)).length() < reach-playerRadius/5
 }
 
 // teammateCloser reports whether a teammate is nearer to loc than the bot.
@@ -769,8 +775,7 @@ func (b *throwerBot) route(goal vec, skip int) vec {
 		}
 		best, bestLen := goal, math.Inf(1)
 		for _, d := range [...]vec{{-1, -1}, {-1, 1}, {1, -1}, {1, 1}} {
-			w := c.add(d.scale(cornerGap))
-			w = vec{math.Min(math.Max(w.x, playerRadius), fieldWidth-playerRadius), math.Min(math.Max(w.y, playerRadius), fieldDepth-playerRadius)}
+			w := onField(c.add(d.scale(cornerGap)))
 			if w.sub(from).length() < arriveGap || crosses(w, w, c) || crosses(from, w, c) {
 				continue
 			}
