@@ -545,7 +545,7 @@ const (
 
 // worthHit reports whether player j, met after flight turns, is worth a
 // piece of food: an opponent, in range (further for one that stands still),
-// and either close to the bot's table, where it may steal, or an easy hit,
+// low enough for the food to hit, and either close to the bot's table, where it may steal, or an easy hit,
 // or late in the match, when a piece on the table earns less than a hit
 // costs the victim.
 func (b *throwerBot) worthHit(j, flight int) bool {
@@ -556,6 +556,9 @@ func (b *throwerBot) worthHit(j, flight int) bool {
 	still := b.vel[j].length() < 1
 	if flight > 20 && !(still && flight <= 40) {
 		return false
+	}
+	if throwHeight.mu-float64(meanFall*float64(flight)) > p.height-duckMargin {
+		return false // the food would fly over a ducking player
 	}
 	t := b.f.m.teams[b.f.me().team].table.sub(p.loc)
 	threat := math.Max(math.Abs(t.x), math.Abs(t.y)) < threatRange && !still
@@ -749,59 +752,176 @@ func (b *throwerBot) walkTo(goal vec, skip int) (action, bool) {
 }
 
 // walk turns toward heading want, then walks forward when that is safe; it
-// waits for a player in the way and turns along a wall or table ahead.
+// waits for a player in the way and turns away from a wall or table that
+// stops it.
 func (b *throwerBot) walk(want float64) (action, bool) {
 	err := diff(b.f.me().heading, want)
 	switch {
 	case math.Abs(err) > walkTol:
 		return turnToward(err), true
 	case !b.f.valid(moveForward):
-		return turnToward(err), true
+		return turnToward(diff(b.f.me().heading, b.escape())), true
 	case !b.safeStep(moveForward):
 		return duck, true
 	}
 	return moveForward, true
 }
 
-// route is the point to walk to on the way to goal: goal itself, or the
-// best corner round the first table (except skip's) in the way. A corner
-// within arriveGap counts as reached, as the bot cannot turn short of it.
+// escape is the heading straight away from the wall or table that stops
+// the bot walking forward. Along a table's side, only a heading away from
+// the table lets it walk on.
+func (b *throwerBot) escape() float64 {
+	me := b.f.me()
+	x, y := me.loc.x, me.loc.y
+	switch {
+	case x <= playerRadius && within90(me.heading, west):
+		return east
+	case x >= fieldWidth-playerRadius && within90(me.heading, east):
+		return west
+	case y <= playerRadius && within90(me.heading, south):
+		return north
+	case y >= fieldDepth-playerRadius && within90(me.heading, north):
+		return south
+	}
+	for ti := range b.f.m.teams {
+		t := b.f.m.teams[ti].table
+		if !againstTable(me, t, true) {
+			continue
+		}
+		d := me.loc.sub(t)
+		switch {
+		case math.Abs(d.x) > math.Abs(d.y):
+			return direction(vec{d.x, 0})
+		default:
+			return direction(vec{0, d.y})
+		}
+	}
+	return me.heading
+}
+
+// route is the point to walk to on the way to goal: goal itself, a point
+// beside a player close ahead, or the best corner round the first table
+// (except skip's) in the way. Within
+// arriveGap of that corner, which the bot cannot turn short of, it heads
+// for the point after it once that is in sight.
 func (b *throwerBot) route(goal vec, skip int) vec {
 	from := b.f.me().loc
+	if w, ok := b.passPlayer(from, goal); ok {
+		return w
+	}
 	for ti := range b.f.m.teams {
 		c := b.f.m.teams[ti].table
 		if ti == skip || !crosses(from, goal, c) {
 			continue
 		}
-		best, bestLen := goal, math.Inf(1)
-		for _, d := range [...]vec{{-1, -1}, {-1, 1}, {1, -1}, {1, 1}} {
-			w := onField(c.add(d.scale(cornerGap)))
-			if w.sub(from).length() < arriveGap || crosses(w, w, c) || crosses(from, w, c) {
-				continue
-			}
-			if l := w.sub(from).length() + goal.sub(w).length(); l < bestLen {
-				best, bestLen = w, l
-			}
+		w, ok := corner(from, goal, c, 0)
+		if !ok || w.sub(from).length() >= arriveGap {
+			return w
 		}
-		return best
+		next := goal
+		if crosses(w, goal, c) {
+			next, _ = corner(w, goal, c, 1)
+		}
+		if !crosses(from, next, c) {
+			return next
+		}
+		return w
 	}
 	return goal
 }
 
+// passPlayer is a point passGap to the side of the nearest other player
+// standing within passRange ahead on the way from from to goal, on the
+// side the way passes it if no table is in the way there, else on the
+// other; false if no player is in the way or both sides are blocked.
+func (b *throwerBot) passPlayer(from, goal vec) (vec, bool) {
+	d := goal.sub(from)
+	l := d.length()
+	if l == 0 {
+		return goal, false
+	}
+	u := d.scale(1 / l)
+	left := vec{-u.y, u.x}
+	blocker, bestAlong, side := -1, math.Min(l, passRange), 0.0
+	for j := range b.f.m.players {
+		if j == b.f.self {
+			continue
+		}
+		r := b.at(j, 1).sub(from)
+		along := float64(r.x*u.x) + float64(r.y*u.y)
+		across := float64(r.x*left.x) + float64(r.y*left.y)
+		if along <= 0 || along >= bestAlong || math.Abs(across) >= passGap {
+			continue
+		}
+		blocker, bestAlong, side = j, along, passGap
+		if across > 0 {
+			side = -passGap
+		}
+	}
+	if blocker < 0 {
+		return goal, false
+	}
+	for _, s := range [...]float64{side, -side} {
+		w := onField(b.at(blocker, 1).add(left.scale(s)))
+		if !b.tableBetween(from, w) {
+			return w, true
+		}
+	}
+	return goal, false
+}
+
+// tableBetween reports whether a table stands in the way from a to b.
+func (b *throwerBot) tableBetween(a, w vec) bool {
+	for ti := range b.f.m.teams {
+		if crosses(a, w, b.f.m.teams[ti].table) {
+			return true
+		}
+	}
+	return false
+}
+
+// How wide the bot passes a player in its way, and how far ahead it looks.
+const (
+	passGap   = 2*playerRadius + 30
+	passRange = 250
+)
+
+// corner is the corner round the table at c in sight of from, at least
+// near away, with the shortest way from from to goal; false if none.
+func corner(from, goal, c vec, near float64) (vec, bool) {
+	best, bestLen := goal, math.Inf(1)
+	for _, d := range [...]vec{{-1, -1}, {-1, 1}, {1, -1}, {1, 1}} {
+		// A corner the field's edge moved into the table's band leads along
+		// a gap too narrow to pass.
+		w := onField(c.add(d.scale(cornerGap)))
+		inBand := math.Abs(w.x-c.x) < blockHalf || math.Abs(w.y-c.y) < blockHalf
+		if inBand || w.sub(from).length() < near || crosses(from, w, c) {
+			continue
+		}
+		if l := w.sub(from).length() + goal.sub(w).length(); l < bestLen {
+			best, bestLen = w, l
+		}
+	}
+	return best, bestLen < math.Inf(1)
+}
+
 // crosses reports whether the segment from a to b passes through the
-// square a table at c blocks for a player's centre.
+// square round a table at c that the bot keeps its centre out of; from a
+// point already in that square's margin, through the part of the square
+// nearer the table.
 func crosses(a, b, c vec) bool {
 	d := b.sub(a)
+	half := math.Min(blockHalf, math.Max(math.Abs(a.x-c.x), math.Abs(a.y-c.y)))
 	lo, hi := 0.0, 1.0
 	for _, ax := range [...][3]float64{{a.x, d.x, c.x}, {a.y, d.y, c.y}} {
 		p, dp, mid := ax[0], ax[1], ax[2]
 		if dp == 0 {
-			if p <= mid-blockHalf || p >= mid+blockHalf {
+			if p <= mid-half || p >= mid+half {
 				return false
 			}
 			continue
 		}
-		t0, t1 := (mid-blockHalf-p)/dp, (mid+blockHalf-p)/dp
+		t0, t1 := (mid-half-p)/dp, (mid+half-p)/dp
 		if t0 > t1 {
 			t0, t1 = t1, t0
 		}

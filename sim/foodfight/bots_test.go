@@ -377,10 +377,10 @@ func TestThrowerChooses(t *testing.T) {
 		{"walks to food ahead", func(p *PlayerView, v *FieldView) {
 			v.Food = []FoodView{{Type: "milk", Location: [2]float64{900, 500}}}
 		}, "moveForward"},
-		{"waits for a player in its way", func(p *PlayerView, v *FieldView) {
+		{"walks round a player in its way", func(p *PlayerView, v *FieldView) {
 			v.Food = []FoodView{{Type: "milk", Location: [2]float64{900, 500}}}
 			v.Teams[1].Players[0].Location = [2]float64{605, 500}
-		}, "duck"},
+		}, "turnLeft"},
 		{"eats when its energy is low", func(p *PlayerView, v *FieldView) {
 			p.Energy, p.Inventory.Right = 10, "apple"
 		}, "eatRight"},
