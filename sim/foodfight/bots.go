@@ -588,7 +588,7 @@ func (b *throwerBot) lead(j int) (float64, int) {
 // giveWay steps away from a player closing in on the bot.
 func (b *throwerBot) giveWay() (action, bool) {
 	me := b.f.me()
-	const near = 2*playerRadius + clearance + maxStep
+	const near = 2*playerRadius + clearance + maxStep/3
 	nearest, closing := math.Inf(1), false
 	for j := range b.f.m.players {
 		if j == b.f.self {
@@ -814,15 +814,15 @@ func (b *throwerBot) route(goal vec, skip int) vec {
 		if ti == skip || !crosses(from, goal, c) {
 			continue
 		}
-		w, ok := corner(from, goal, c, 0)
+		w, ok := b.corner(from, goal, c, 0)
 		if !ok || w.sub(from).length() >= arriveGap {
 			return w
 		}
 		next := goal
 		if crosses(w, goal, c) {
-			next, _ = corner(w, goal, c, 1)
+			next, _ = b.corner(w, goal, c, 1)
 		}
-		if !crosses(from, next, c) {
+		if !b.tableBetween(from, next) {
 			return next
 		}
 		return w
@@ -863,7 +863,7 @@ func (b *throwerBot) passPlayer(from, goal vec) (vec, bool) {
 	}
 	for _, s := range [...]float64{side, -side} {
 		w := onField(b.at(blocker, 1).add(left.scale(s)))
-		if !b.tableBetween(from, w) {
+		if !b.nearTable(w) && !b.tableBetween(from, w) {
 			return w, true
 		}
 	}
@@ -886,16 +886,17 @@ const (
 	passRange = 250
 )
 
-// corner is the corner round the table at c in sight of from, at least
-// near away, with the shortest way from from to goal; false if none.
-func corner(from, goal, c vec, near float64) (vec, bool) {
+// corner is the corner round the table at c with the shortest way from
+// from to goal among those at least near away, clear of every table and
+// in sight of from; false if none is.
+func (b *throwerBot) corner(from, goal, c vec, near float64) (vec, bool) {
 	best, bestLen := goal, math.Inf(1)
 	for _, d := range [...]vec{{-1, -1}, {-1, 1}, {1, -1}, {1, 1}} {
 		// A corner the field's edge moved into the table's band leads along
 		// a gap too narrow to pass.
 		w := onField(c.add(d.scale(cornerGap)))
 		inBand := math.Abs(w.x-c.x) < blockHalf || math.Abs(w.y-c.y) < blockHalf
-		if inBand || w.sub(from).length() < near || crosses(from, w, c) {
+		if inBand || w.sub(from).length() < near || b.nearTable(w) || b.tableBetween(from, w) {
 			continue
 		}
 		if l := w.sub(from).length() + goal.sub(w).length(); l < bestLen {
@@ -905,13 +906,26 @@ func corner(from, goal, c vec, near float64) (vec, bool) {
 	return best, bestLen < math.Inf(1)
 }
 
+// nearTable reports whether p lies in the square round some table that the
+// bot keeps its centre out of.
+func (b *throwerBot) nearTable(p vec) bool {
+	for ti := range b.f.m.teams {
+		c := b.f.m.teams[ti].table
+		if math.Max(math.Abs(p.x-c.x), math.Abs(p.y-c.y)) < blockHalf {
+			return true
+		}
+	}
+	return false
+}
+
 // crosses reports whether the segment from a to b passes through the
-// square round a table at c that the bot keeps its centre out of; from a
-// point already in that square's margin, through the part of the square
+// square round a table at c that the bot keeps its centre out of; from or
+// to a point in that square's margin, through the part of the square
 // nearer the table.
 func crosses(a, b, c vec) bool {
 	d := b.sub(a)
-	half := math.Min(blockHalf, math.Max(math.Abs(a.x-c.x), math.Abs(a.y-c.y)))
+	cheb := func(p vec) float64 { return math.Max(math.Abs(p.x-c.x), math.Abs(p.y-c.y)) }
+	half := math.Min(blockHalf, math.Min(cheb(a), cheb(b)))
 	lo, hi := 0.0, 1.0
 	for _, ax := range [...][3]float64{{a.x, d.x, c.x}, {a.y, d.y, c.y}} {
 		p, dp, mid := ax[0], ax[1], ax[2]
