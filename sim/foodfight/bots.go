@@ -195,15 +195,19 @@ func (b *wallsBot) Act(view any) string {
 
 func newThrower(sim.Setup, int, uint64) (sim.Bot, error) { return &throwerBot{}, nil }
 
-// throwerBot plays to score: it fetches food (from the ground, or from an
-// opponent's table when none lies about), throws it onto its own table
-// (+1 a turn per type there), throws at an opponent it can surely hit (a
-// hit costs the victim's team 500), eats when its energy runs low or when
-// eating is worth more than the table's remaining turns, steps or ducks out
-// of the way of flying food and keeps clear of other players. It predicts
-// food as flying straight at its median speed and falling at its mean
-// rate, and players as keeping their recent velocity. Idle, it ducks, out
-// of reach of food thrown from close by.
+// throwerBot plays to score. In order of precedence each turn, it steps or
+// ducks out of the way of flying food; eats when its energy runs low or
+// when eating is worth more than the turns the piece would score on the
+// table; picks up food in reach (or from an opponent's table it stands
+// against); throws at an opponent it would surely hit, if the opponent is
+// worth a piece (a hit costs the victim's team 500): one moving near its
+// table, where it may steal, an easy hit, or any late in the match; steps
+// away from a player about to touch it (collisions cost points); throws
+// held food onto its own table (+1 a turn per type there, the biggest
+// source of points); and walks to the nearest food, round tables and
+// players. It predicts food as flying straight at its median speed and
+// falling at its mean rate, and players as keeping their recent velocity.
+// Idle, it ducks, out of reach of food thrown from close by.
 type throwerBot struct {
 	f    botField
 	prev []vec // each player's location last turn, in view order
