@@ -255,6 +255,10 @@ var Game = &sim.Game{
 	},
 	Bots: []sim.BotDef{
 		{Name: "dummy", Description: "never acts, like the original's DummyController", New: newDummy},
+		{Name: "random", Description: "plays a random valid action each turn, like the original's RandomController", New: newRandom},
+		{Name: "hider", Description: "walks ahead until a wall or table stops it, then ducks there, like the original's HidingController", New: newHider},
+		{Name: "walls", Description: "follows the walls, picking up what it reaches and throwing now and then, like the original's WallsController", New: newWalls},
+		{Name: "thrower", Description: "stocks its own table with food, throws at opponents it can hit, eats when low, dodges food and players", New: newThrower},
 	},
 	Start: newMatch,
 }
