@@ -25,6 +25,16 @@
       if (text !== undefined) e.textContent = text;
       return e;
     },
+    // star is the path of an eight-pointed burst centred at (cx, cy), its
+    // points at radius r1 and its notches at r2.
+    star: function (cx, cy, r1, r2) {
+      var d = '';
+      for (var i = 0; i < 16; i++) {
+        var a = Math.PI * i / 8, r = i % 2 ? r2 : r1;
+        d += (i ? 'L' : 'M') + (cx + r * Math.sin(a)).toFixed(2) + ' ' + (cy - r * Math.cos(a)).toFixed(2);
+      }
+      return d + 'Z';
+    },
     // html makes an HTML element with a class and, optionally, text.
     html: function (name, className, text) {
       var e = document.createElement(name);
