@@ -3,9 +3,11 @@
 // registers itself; a game without one gets the frame as formatted JSON.
 //
 // A renderer is function (container, state, turn, meta): it replaces the
-// container's content with a drawing of state (the game's frame). It must
-// build the DOM with createElement/textContent, never innerHTML, because
-// frames hold text that bots control.
+// container's content with a drawing of state (the game's frame); while the
+// container still holds its previous drawing of the same match, it may
+// update that drawing instead of building it again. It must build the
+// DOM with createElement/textContent, never innerHTML, because frames hold
+// text that bots control.
 (function () {
   'use strict';
   var renderers = {};
