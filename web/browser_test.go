@@ -731,6 +731,18 @@ func TestBrowserFoodFight(t *testing.T) {
 		}
 	})
 
+	t.Run("phone width", func(t *testing.T) {
+		b.do(t, "narrow", chromedp.EmulateViewport(375, 740))
+		defer b.do(t, "reset", chromedp.EmulateReset())
+		b.do(t, "open", chromedp.Navigate(srv.URL+turnURL(id, busy.turn)), chromedp.WaitVisible(chromedp.CSS(board)))
+		if w := eval[float64](t, b, `document.querySelector('#board svg').getBoundingClientRect().width`); w < 250 || w > 375 {
+			t.Errorf("the field is %.0f px wide on a 375 px screen", w)
+		}
+		if eval[bool](t, b, `document.documentElement.scrollWidth > document.documentElement.clientWidth`) {
+			t.Errorf("the page scrolls sideways on a phone")
+		}
+	})
+
 	t.Run("draw 200 frames", func(t *testing.T) {
 		// Fetch first, then time the drawing alone, forcing layout after
 		// each frame as playback's paint would: once as playback draws,
