@@ -17,9 +17,24 @@
     container.replaceChildren(pre);
   }
   var SVG_NS = 'http://www.w3.org/2000/svg';
+  var drawings = new WeakMap(); // board container -> the drawing it shows
   window.ReplayLab = {
     register: function (game, fn) { renderers[game] = fn; },
     renderer: function (game) { return renderers[game] || generic; },
+    // drawing returns the drawing ({root, ...}) that build() makes for the
+    // container, built and shown once and reused while the container still
+    // shows it and key is the same: a renderer builds what stays through a
+    // match once and updates only what moves from turn to turn.
+    drawing: function (container, key, build) {
+      var d = drawings.get(container);
+      if (!d || d.root.parentNode !== container || d.key !== key) {
+        d = build();
+        d.key = key;
+        drawings.set(container, d);
+        container.replaceChildren(d.root);
+      }
+      return d;
+    },
     // svg makes an SVG element with attributes and, optionally, text.
     svg: function (name, attrs, text) {
       var e = document.createElementNS(SVG_NS, name);

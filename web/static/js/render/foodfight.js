@@ -30,7 +30,6 @@
   var TYPE = { DUEL: 'duel', FREE_FOR_ALL: 'free for all', TEAM: 'team match' };
   var TABLE_CORNERS = [[-50, 50], [50, 50], [-50, -50], [50, -50]];
 
-  var skeletons = new WeakMap(); // board container -> its skeleton
   var el = ReplayLab.svg;
   var html = ReplayLab.html;
   var star = ReplayLab.star;
@@ -65,7 +64,7 @@
   // empty layers and a card per player.
   function skeleton(state, meta) {
     var W = state.width, D = state.depth;
-    var s = { key: key(state, meta) };
+    var s = {};
     s.svg = el('svg', { viewBox: [-MARGIN, -MARGIN, W + 2 * MARGIN, D + 2 * MARGIN].join(' '), role: 'img', 'class': 'board-foodfight', 'font-family': 'system-ui, sans-serif' });
     var field = el('g', { 'class': 'field' });
     field.appendChild(el('rect', { x: -MARGIN, y: -MARGIN, width: W + 2 * MARGIN, height: D + 2 * MARGIN, fill: '#d5d9df' }));
@@ -230,12 +229,7 @@
   }
 
   function draw(container, state, turn, meta) {
-    var s = skeletons.get(container);
-    if (!s || s.root.parentNode !== container || s.key !== key(state, meta)) {
-      s = skeleton(state, meta);
-      skeletons.set(container, s);
-      container.replaceChildren(s.root);
-    }
+    var s = ReplayLab.drawing(container, key(state, meta), function () { return skeleton(state, meta); });
     var D = state.depth;
     s.svg.setAttribute('aria-label', 'FoodFight field, turn ' + state.turn);
 
