@@ -26,10 +26,11 @@ type demoSetup struct {
 }
 
 // demoSetups vary each game's setup across the demo matches, so the demo
-// shows short and long matches, easy and hard ones, and every FoodFight
-// match type with its seat count. Every game also cycles through all its
-// rulesets (worms base and final, snake codebattle2020 and codenjoy), each
-// with a different seed per match.
+// shows short and long matches, easy and hard ones, every FoodFight match
+// type with its seat count and three career fair boards (three, so that
+// each board meets both of the game's rulesets). Every game also cycles
+// through all its rulesets (worms base and final, snake codebattle2020 and
+// codenjoy), each with a different seed per match.
 var demoSetups = map[string][]demoSetup{
 	"toad": {
 		{config: `{"turns":30}`},
@@ -43,6 +44,11 @@ var demoSetups = map[string][]demoSetup{
 		{config: `{"match_type":"DUEL"}`, players: 2},
 		{config: `{"match_type":"FREE_FOR_ALL"}`, players: 3},
 		{config: `{"match_type":"TEAM"}`, players: 4},
+	},
+	"careerfair": {
+		{config: `{"board":"gates6"}`},
+		{config: `{"board":"sample"}`},
+		{config: `{"board":"gates4"}`},
 	},
 }
 
