@@ -246,8 +246,8 @@ func (m *match) AppendStats(dst []sim.Stat) []sim.Stat {
 		v[metricTableFood] = float64(bits.OnesCount8(t.tableFood))
 		v[metricTablePoints] = float64(t.counts[foodOnTable] * eventPoints[foodOnTable])
 		v[metricEatPoints] = float64(t.counts[firstEat]*eventPoints[firstEat] + t.counts[everyEat]*eventPoints[everyEat])
-		v[metricCollisionPenalty] = -float64(t.counts[firstPlayerCollision]*eventPoints[firstPlayerCollision] + t.counts[everyPlayerCollision]*eventPoints[everyPlayerCollision] +
-			t.counts[firstFoodCollision]*eventPoints[firstFoodCollision] + t.counts[everyFoodCollision]*eventPoints[everyFoodCollision])
+		v[metricCollisionPenalty] = float64(-(t.counts[firstPlayerCollision]*eventPoints[firstPlayerCollision] + t.counts[everyPlayerCollision]*eventPoints[everyPlayerCollision] +
+			t.counts[firstFoodCollision]*eventPoints[firstFoodCollision] + t.counts[everyFoodCollision]*eventPoints[everyFoodCollision]))
 		v[metricCentreDistance] = p.loc.sub(centre).length()
 		v[metricMoved] = p.moved
 		v[metricDucking] = float64(p.ducking)
