@@ -24,7 +24,7 @@ import (
 // original draws from an unseeded ThreadLocalRandom, so both sides are made
 // deterministic the same way: every "μ ± σ" is μ, IntN(n) is n-1 (every
 // shuffle is the identity, every random pick the last option) and Float64 is
-// 0.99 (no respawn). Our side gets fakeSource; the original is built from
+// 0.99 (no respawn) in half the matches and a fixed sequence in the others. Our side gets fakeSource; the original is built from
 // its source outside this repository with those draws patched in, and its
 // Parity main plays scenario files through DefaultTurnRunner.runTurn.
 //
@@ -43,17 +43,34 @@ import (
 //
 // with one array of actions per turn in seat order (null is no action; any
 // other text is passed on as is and the original plays text it does not
-// know as no action). The command takes scenario paths as arguments and
+// know as no action). An optional "float64": "golden" makes both sides'
+// Float64 walk fakeSource's golden sequence instead of returning 0.99, so
+// that food respawns; every other match uses 0.99. The command takes scenario paths as arguments and
 // prints, for each in order, one line per turn: the field after the turn,
 // {"turn", "teams", "food", "collisions": [{"location", "damage"}]} in the
 // shapes of FieldView, or a single line {"error": "..."}.
 
 // fakeSource is the predictable randomness both engines play with here.
-type fakeSource struct{}
+// Float64 is 0.99, or with golden set the k-th call returns the fractional
+// part of k·0.6180339887498949 (the same IEEE operations in Java), so that
+// respawns happen about as often as in a real match and land at spots both
+// sides compute alike.
+type fakeSource struct {
+	golden bool
+	calls  int
+}
 
-func (fakeSource) Float64() float64     { return 0.99 }
-func (fakeSource) IntN(n int) int       { return n - 1 }
-func (fakeSource) NormFloat64() float64 { return 0 }
+func (s *fakeSource) Float64() float64 {
+	if !s.golden {
+		return 0.99
+	}
+	s.calls++
+	x := float64(s.calls) * 0.6180339887498949
+	return x - math.Floor(x)
+}
+
+func (*fakeSource) IntN(n int) int       { return n - 1 }
+func (*fakeSource) NormFloat64() float64 { return 0 }
 
 // scenario is the file handed to the original engine.
 type scenario struct {
@@ -62,6 +79,7 @@ type scenario struct {
 	Teams   []TeamView  `json:"teams"`
 	Food    []FoodView  `json:"food"`
 	Actions [][]*string `json:"actions"`
+	Float64 string      `json:"float64,omitempty"`
 }
 
 // origTurn is one line of the original's answer: the field after the turn
@@ -74,13 +92,19 @@ type origTurn struct {
 
 // parityCase is one match: how to set it up again and the commands played.
 type parityCase struct {
-	mtype matchType
-	seed  uint64
-	path  string
-	cmds  [][]string
+	mtype  matchType
+	seed   uint64
+	golden bool // Float64 walks the golden sequence
+	path   string
+	cmds   [][]string
 }
 
-func (c *parityCase) String() string { return fmt.Sprintf("%s seed %d", c.mtype.name, c.seed) }
+func (c *parityCase) String() string {
+	if c.golden {
+		return fmt.Sprintf("%s seed %d (golden Float64)", c.mtype.name, c.seed)
+	}
+	return fmt.Sprintf("%s seed %d", c.mtype.name, c.seed)
+}
 
 // start sets up the case's match from our own seeded setup, then swaps in
 // the fake source for the turns.
@@ -92,7 +116,7 @@ func (c *parityCase) start(t *testing.T) *match {
 		t.Fatal(err)
 	}
 	m := mm.(*match)
-	m.src = fakeSource{}
+	m.src = &fakeSource{golden: c.golden}
 	return m
 }
 
@@ -250,6 +274,9 @@ func writeScenario(t *testing.T, c *parityCase) {
 	t.Helper()
 	f := c.start(t).field()
 	s := scenario{Type: f.Type, Turn: f.TurnNumber, Teams: f.Teams, Food: f.Food}
+	if c.golden {
+		s.Float64 = "golden"
+	}
 	for _, cmds := range c.cmds {
 		row := make([]*string, len(cmds))
 		for i, cmd := range cmds {
@@ -298,7 +325,7 @@ func TestParityWithOriginal(t *testing.T) {
 	var cases []*parityCase
 	for _, mt := range matchTypes {
 		for range perType {
-			c := &parityCase{mtype: mt, seed: uint64(len(cases) + 1)}
+			c := &parityCase{mtype: mt, seed: uint64(len(cases) + 1), golden: len(cases)%2 == 1}
 			c.path = filepath.Join(dir, fmt.Sprintf("%s-%d.json", mt.name, c.seed))
 			playParityCase(t, c)
 			writeScenario(t, c)
