@@ -365,9 +365,11 @@ func runOriginal(t *testing.T, command []string, cases []*parityCase, tally *par
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	finished := false
 	defer func() {
-		if err := cmd.Wait(); err != nil {
-			t.Errorf("%s: %v", strings.Join(command, " "), err)
+		if !finished { // the comparison stopped early: end the process
+			cancel()
+			_ = cmd.Wait()
 		}
 	}()
 	lines := bufio.NewScanner(out)
@@ -384,6 +386,10 @@ func runOriginal(t *testing.T, command []string, cases []*parityCase, tally *par
 	// Drain what is left so the process can finish.
 	for lines.Scan() {
 	}
+	finished = true
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("%s: %v", strings.Join(command, " "), err)
+	}
 }
 
 // compareCase replays a case through our engine and reads the original's
@@ -394,13 +400,11 @@ func compareCase(t *testing.T, c *parityCase, lines *bufio.Scanner, tally *parit
 	m := c.start(t)
 	for turn, cmds := range c.cmds {
 		if !lines.Scan() {
-			t.Errorf("%s: the original stopped before turn %d: %v", c, turn+1, lines.Err())
-			return turn
+			t.Fatalf("%s: the original stopped before turn %d: %v", c, turn+1, lines.Err())
 		}
 		var want origTurn
 		if err := json.Unmarshal(lines.Bytes(), &want); err != nil {
-			t.Errorf("%s turn %d: decode the original's line: %v", c, turn+1, err)
-			return turn
+			t.Fatalf("%s turn %d: decode the original's line: %v", c, turn+1, err)
 		}
 		if want.Error != "" {
 			t.Errorf("%s: the original failed: %s", c, want.Error)
