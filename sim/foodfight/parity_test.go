@@ -22,9 +22,10 @@ import (
 // The parity test plays our engine turn by turn beside the original FoodFight
 // engine (github.com/bitbrawl/foodfight at b14e15e), which is the judge. The
 // original draws from an unseeded ThreadLocalRandom, so both sides are made
-// deterministic the same way: every "μ ± σ" is μ, IntN(n) is n-1 (every
-// shuffle is the identity, every random pick the last option) and Float64 is
-// 0.99 (no respawn) in half the matches and a fixed sequence in the others. Our side gets fakeSource; the original is built from
+// deterministic the same way: every "μ ± σ" is μ and, in half the matches,
+// IntN(n) is n-1 (every shuffle is the identity, every random pick the last
+// option) and Float64 is 0.99 (no respawn); in the others both follow one
+// fixed sequence (fakeSource). Our side gets fakeSource; the original is built from
 // its source outside this repository with those draws patched in, and its
 // Parity main plays scenario files through DefaultTurnRunner.runTurn.
 //
@@ -44,32 +45,43 @@ import (
 // with one array of actions per turn in seat order (null is no action; any
 // other text is passed on as is and the original plays text it does not
 // know as no action). An optional "float64": "golden" makes both sides'
-// Float64 walk fakeSource's golden sequence instead of returning 0.99, so
-// that food respawns; every other match uses 0.99. The command takes scenario paths as arguments and
+// Float64 and IntN walk fakeSource's golden sequence. The command takes scenario paths as arguments and
 // prints, for each in order, one line per turn: the field after the turn,
 // {"turn", "teams", "food", "collisions": [{"location", "damage"}]} in the
 // shapes of FieldView, or a single line {"error": "..."}.
 
-// fakeSource is the predictable randomness both engines play with here.
-// Float64 is 0.99, or with golden set the k-th call returns the fractional
-// part of k·0.6180339887498949 (the same IEEE operations in Java), so that
-// respawns happen about as often as in a real match and land at spots both
-// sides compute alike.
+// fakeSource is the predictable randomness both engines play with here:
+// IntN(n) is n-1, Float64 0.99 and NormFloat64 0. With golden set, the k-th
+// call of Float64 or IntN (one count for both) takes g, the fractional part
+// of k·0.6180339887498949 (the same IEEE operations in Java), and returns g
+// or floor(g·n): play orders and picks then vary, food respawns about as
+// often as in a real match, and both sides must draw in the same order to
+// agree.
 type fakeSource struct {
 	golden bool
 	calls  int
+}
+
+func (s *fakeSource) next() float64 {
+	s.calls++
+	x := float64(s.calls) * 0.6180339887498949
+	return x - math.Floor(x)
 }
 
 func (s *fakeSource) Float64() float64 {
 	if !s.golden {
 		return 0.99
 	}
-	s.calls++
-	x := float64(s.calls) * 0.6180339887498949
-	return x - math.Floor(x)
+	return s.next()
 }
 
-func (*fakeSource) IntN(n int) int       { return n - 1 }
+func (s *fakeSource) IntN(n int) int {
+	if !s.golden {
+		return n - 1
+	}
+	return min(int(s.next()*float64(n)), n-1)
+}
+
 func (*fakeSource) NormFloat64() float64 { return 0 }
 
 // scenario is the file handed to the original engine.
@@ -94,14 +106,14 @@ type origTurn struct {
 type parityCase struct {
 	mtype  matchType
 	seed   uint64
-	golden bool // Float64 walks the golden sequence
+	golden bool // Float64 and IntN walk the golden sequence
 	path   string
 	cmds   [][]string
 }
 
 func (c *parityCase) String() string {
 	if c.golden {
-		return fmt.Sprintf("%s seed %d (golden Float64)", c.mtype.name, c.seed)
+		return fmt.Sprintf("%s seed %d (golden draws)", c.mtype.name, c.seed)
 	}
 	return fmt.Sprintf("%s seed %d", c.mtype.name, c.seed)
 }
@@ -306,13 +318,56 @@ type parityTally struct {
 	events map[string]int
 }
 
-// TestParityWithOriginal compares every turn of many 2000-turn matches of
-// each match type with the original engine's.
-func TestParityWithOriginal(t *testing.T) {
+// origCommand is FOODFIGHT_ORIG split on spaces; it skips the test when
+// the variable is not set.
+func origCommand(t *testing.T) []string {
+	t.Helper()
 	command := strings.Fields(os.Getenv("FOODFIGHT_ORIG"))
 	if len(command) == 0 {
 		t.Skip("FOODFIGHT_ORIG is not set: no original engine to compare with")
 	}
+	return command
+}
+
+// TestParitySetupWithOriginal compares our setup with the original's
+// FieldGenerator, both drawing from fakeSource: with the golden sequence
+// every zone, symbol, position, heading and food type depends on drawing in
+// the original's order.
+func TestParitySetupWithOriginal(t *testing.T) {
+	command := origCommand(t)
+	for _, mt := range matchTypes {
+		for _, mode := range []string{"fixed", "golden"} {
+			t.Run(mt.name+"/"+mode, func(t *testing.T) {
+				ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+				defer cancel()
+				args := append(slices.Clone(command[1:]), "setup", mt.name, mode)
+				out, err := exec.CommandContext(ctx, command[0], args...).Output()
+				if err != nil {
+					t.Fatalf("%s: %v", strings.Join(command, " "), err)
+				}
+				var want origTurn
+				if err := json.Unmarshal(out, &want); err != nil {
+					t.Fatalf("decode the original's field: %v", err)
+				}
+				m := &match{mtype: mt, src: &fakeSource{golden: mode == "golden"}}
+				m.setup()
+				got := m.field()
+				if want.Turn != 0 {
+					t.Fatalf("the original's turn: got %d, want 0", want.Turn)
+				}
+				want.Turn = got.TurnNumber
+				if d := fieldDiff(got, m.collisions, &want, parityTolerance); d != "" {
+					t.Errorf("%s\nours: %s\noriginal: %s", d, mustJSON(got), out)
+				}
+			})
+		}
+	}
+}
+
+// TestParityWithOriginal compares every turn of many 2000-turn matches of
+// each match type with the original engine's.
+func TestParityWithOriginal(t *testing.T) {
+	command := origCommand(t)
 	perType := 10
 	if s := os.Getenv("FOODFIGHT_ORIG_MATCHES"); s != "" {
 		n, err := strconv.Atoi(s)
