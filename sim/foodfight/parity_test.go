@@ -22,10 +22,10 @@ import (
 // The parity test plays our engine turn by turn beside the original FoodFight
 // engine (github.com/bitbrawl/foodfight at b14e15e), which is the judge. The
 // original draws from an unseeded ThreadLocalRandom, so both sides are made
-// deterministic the same way: every "μ ± σ" is μ and, in half the matches,
+// deterministic the same way: in half the matches every "μ ± σ" is μ,
 // IntN(n) is n-1 (every shuffle is the identity, every random pick the last
-// option) and Float64 is 0.99 (no respawn); in the others both follow one
-// fixed sequence (fakeSource). Our side gets fakeSource; the original is built from
+// option) and Float64 is 0.99 (no respawn); in the others every draw follows
+// one fixed sequence (fakeSource). Our side gets fakeSource; the original is built from
 // its source outside this repository with those draws patched in, and its
 // Parity main plays scenario files through DefaultTurnRunner.runTurn.
 //
@@ -44,19 +44,19 @@ import (
 //
 // with one array of actions per turn in seat order (null is no action; any
 // other text is passed on as is and the original plays text it does not
-// know as no action). An optional "float64": "golden" makes both sides'
-// Float64 and IntN walk fakeSource's golden sequence. The command takes scenario paths as arguments and
+// know as no action). An optional "float64": "golden" makes every draw of
+// both sides walk fakeSource's golden sequence. The command takes scenario paths as arguments and
 // prints, for each in order, one line per turn: the field after the turn,
 // {"turn", "teams", "food", "collisions": [{"location", "damage"}]} in the
 // shapes of FieldView, or a single line {"error": "..."}.
 
 // fakeSource is the predictable randomness both engines play with here:
-// IntN(n) is n-1, Float64 0.99 and NormFloat64 0. With golden set, the k-th
-// call of Float64 or IntN (one count for both) takes g, the fractional part
-// of k·0.6180339887498949 (the same IEEE operations in Java), and returns g
-// or floor(g·n): play orders and picks then vary, food respawns about as
-// often as in a real match, and both sides must draw in the same order to
-// agree.
+// IntN(n) is n-1, Float64 0.99 and NormFloat64 0 (every "μ ± σ" is μ). With
+// golden set, the k-th call of any of the three (one count for all) takes
+// g, the fractional part of k·0.6180339887498949 (the same IEEE operations
+// in Java), and returns g, floor(g·n) or 2g-1: play orders, picks and
+// random quantities then vary, food respawns about as often as in a real
+// match, and both sides must draw in the same order to agree.
 type fakeSource struct {
 	golden bool
 	calls  int
@@ -82,7 +82,12 @@ func (s *fakeSource) IntN(n int) int {
 	return min(int(s.next()*float64(n)), n-1)
 }
 
-func (*fakeSource) NormFloat64() float64 { return 0 }
+func (s *fakeSource) NormFloat64() float64 {
+	if !s.golden {
+		return 0
+	}
+	return 2*s.next() - 1
+}
 
 // scenario is the file handed to the original engine.
 type scenario struct {
@@ -106,7 +111,7 @@ type origTurn struct {
 type parityCase struct {
 	mtype  matchType
 	seed   uint64
-	golden bool // Float64 and IntN walk the golden sequence
+	golden bool // every draw walks the golden sequence
 	path   string
 	cmds   [][]string
 }
