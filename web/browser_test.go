@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http/httptest"
 	"net/url"
 	"os"
@@ -24,6 +25,7 @@ import (
 
 	"github.com/replaylab/replaylab/replay"
 	"github.com/replaylab/replaylab/sim"
+	"github.com/replaylab/replaylab/sim/foodfight"
 	"github.com/replaylab/replaylab/sim/snake"
 	"github.com/replaylab/replaylab/sim/toad"
 	"github.com/replaylab/replaylab/sim/worms"
@@ -146,11 +148,11 @@ func (b *browserSession) do(t *testing.T, what string, steps ...chromedp.Action[
 }
 
 // eval evaluates a JavaScript expression.
-func eval[T any](t *testing.T, b *browserSession, expr string) T {
+func eval[T any](t *testing.T, b *browserSession, expr string, opts ...chromedp.EvaluateOption) T {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
 	defer cancel()
-	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr, opts...))
 	if err != nil {
 		t.Fatalf("evaluate %s: %v", expr, err)
 	}
@@ -347,6 +349,19 @@ func TestBrowser(t *testing.T) {
 // non-empty names[i] replaces seat i's player name.
 func recordBuiltin(t testing.TB, g *sim.Game, ruleset, config string, seed uint64, bots, names []string) *replay.Log {
 	t.Helper()
+	return recordAgents(t, g, ruleset, config, seed, bots, names, func(h replay.Header, seat int) replay.Agent {
+		a, err := replay.NewBuiltin(g, bots[seat], h.Setup(), seat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	})
+}
+
+// recordAgents plays a match between the agents newAgent makes, one per
+// seat, named like recordBuiltin's.
+func recordAgents(t testing.TB, g *sim.Game, ruleset, config string, seed uint64, bots, names []string, newAgent func(h replay.Header, seat int) replay.Agent) *replay.Log {
+	t.Helper()
 	h := replay.Header{Format: replay.Format, Game: g.Name, Ruleset: ruleset, Seed: seed, Config: json.RawMessage(config)}
 	for i, bot := range bots {
 		name := bot
@@ -359,12 +374,8 @@ func recordBuiltin(t testing.TB, g *sim.Game, ruleset, config string, seed uint6
 		t.Fatalf("header: %v", err)
 	}
 	agents := make([]replay.Agent, len(bots))
-	for seat, bot := range bots {
-		a, err := replay.NewBuiltin(g, bot, h.Setup(), seat)
-		if err != nil {
-			t.Fatal(err)
-		}
-		agents[seat] = a
+	for seat := range bots {
+		agents[seat] = newAgent(h, seat)
 	}
 	rec := replay.Recorder{Header: h, Agents: agents, HashEvery: 100}
 	l, err := rec.Record(context.Background())
@@ -494,5 +505,263 @@ func TestBrowserBoards(t *testing.T) {
 	defer b.mu.Unlock()
 	if len(b.dialogs) > 0 {
 		t.Errorf("JavaScript dialogs opened: %q", b.dialogs)
+	}
+}
+
+// ffThrower is a test agent that makes a FoodFight match eventful: it
+// walks to the nearest food on the ground with its left arm pointed at it,
+// picks it up and throws it, from an even seat at its own table, from an
+// odd one at the nearest opponent; with empty hands it ducks while food
+// flies. It notes the first turn after which food flies while a collision
+// happens.
+type ffThrower struct {
+	busy *ffBusyTurn // shared by the match's agents
+	seat int
+}
+
+// ffBusyTurn is the first frame with food in flight and a collision, and
+// what it holds.
+type ffBusyTurn struct {
+	turn, air, collisions int
+	labels                []string // the players' labels, in seat order
+}
+
+// ffAngle wraps a - b into [-π, π).
+func ffAngle(a, b float64) float64 {
+	return math.Mod(math.Mod(a-b+math.Pi, 2*math.Pi)+2*math.Pi, 2*math.Pi) - math.Pi
+}
+
+func (a ffThrower) Act(_ context.Context, _ int, view any) replay.Answer {
+	v := view.(*foodfight.View)
+	f := v.Field
+	air := 0
+	for _, fd := range f.Food {
+		if fd.Height > 0 {
+			air++
+		}
+	}
+	// The view before turn k shows the frame of turn k-1.
+	if a.busy.turn == 0 && air > 0 && len(f.Collisions) > 0 {
+		a.busy.turn, a.busy.air, a.busy.collisions = f.TurnNumber-1, air, len(f.Collisions)
+	}
+	var me foodfight.PlayerView
+	var foes []foodfight.PlayerView
+	var table [2]float64
+	a.busy.labels = a.busy.labels[:0]
+	for _, tm := range f.Teams {
+		for _, p := range tm.Players {
+			a.busy.labels = append(a.busy.labels, tm.Symbol+p.Symbol)
+			switch {
+			case tm.Symbol == v.Team && p.Symbol == v.Player:
+				me, table = p, tm.Table.Location
+			case tm.Symbol != v.Team:
+				foes = append(foes, p)
+			}
+		}
+	}
+	// aim turns the left arm (at +π/6) toward a point and says how far off
+	// it is.
+	aim := func(at [2]float64) (string, float64, float64) {
+		dx, dy := at[0]-me.Location[0], at[1]-me.Location[1]
+		off := ffAngle(math.Atan2(dy, dx), me.Heading+math.Pi/6)
+		turn := "turnRight"
+		if off > 0 {
+			turn = "turnLeft"
+		}
+		return turn, off, math.Hypot(dx, dy)
+	}
+	nearest := func(points [][2]float64) ([2]float64, bool) {
+		best, found := [2]float64{}, false
+		for _, p := range points {
+			if !found || math.Hypot(p[0]-me.Location[0], p[1]-me.Location[1]) < math.Hypot(best[0]-me.Location[0], best[1]-me.Location[1]) {
+				best, found = p, true
+			}
+		}
+		return best, found
+	}
+	if me.Inventory.Left != "" {
+		var at [][2]float64
+		for _, p := range foes {
+			at = append(at, p.Location)
+		}
+		target, ok := nearest(at)
+		if a.seat%2 == 0 || !ok {
+			target = table
+		}
+		turn, off, _ := aim(target)
+		if math.Abs(off) < 0.06 {
+			return replay.Answer{Command: "throwLeft"}
+		}
+		return replay.Answer{Command: turn}
+	}
+	var ground [][2]float64
+	for _, fd := range f.Food {
+		if fd.Height == 0 {
+			ground = append(ground, fd.Location)
+		}
+	}
+	target, ok := nearest(ground)
+	if !ok || air > 0 && me.Inventory.Right == "" {
+		return replay.Answer{Command: "duck"}
+	}
+	turn, off, dist := aim(target)
+	switch {
+	case dist < 95 && math.Abs(off) < math.Pi/6-0.05:
+		return replay.Answer{Command: "pickupLeft"}
+	case math.Abs(off) > 0.1:
+		return replay.Answer{Command: turn}
+	}
+	return replay.Answer{Command: "moveForward"}
+}
+
+func (ffThrower) Close() replay.Output { return replay.Output{} }
+
+// TestBrowserFoodFight checks the FoodFight board in headless chromium: the
+// field with its tables, players and labels, the side cards, a turn with
+// food in flight and a collision reached with →, a hostile bot name kept
+// as text, the time to draw 200 consecutive frames, and no errors in the
+// console.
+func TestBrowserFoodFight(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser tests are slow; not in -short")
+	}
+	f, srv := newLiveFixture(t)
+	busy := &ffBusyTurn{}
+	bots := []string{"thrower", "thrower", "thrower", "thrower"}
+	id := ingest(t, f.db, recordAgents(t, foodfight.Game, "bitbrawl2018", `{"match_type":"TEAM"}`, 5, bots, []string{xssName},
+		func(_ replay.Header, seat int) replay.Agent { return ffThrower{busy, seat} }))
+	if busy.turn == 0 {
+		t.Fatal("the test match has no turn with food in flight and a collision: pick another seed")
+	}
+	t.Logf("turn %d: %d food in flight, %d collisions", busy.turn, busy.air, busy.collisions)
+	b := newBrowserSession(t)
+	const board = "#board svg.board-foodfight"
+	count := func(sel string) int {
+		t.Helper()
+		return eval[int](t, b, fmt.Sprintf(`document.querySelectorAll(%q).length`, "#board "+sel))
+	}
+
+	t.Run("field at turn 0", func(t *testing.T) {
+		b.do(t, "open turn 0", chromedp.Navigate(srv.URL+turnURL(id, 0)), chromedp.WaitVisible(chromedp.CSS(board)))
+		if n := count("> pre"); n != 0 {
+			t.Fatalf("the board fell back to the frame's JSON")
+		}
+		for _, tt := range []struct {
+			sel  string
+			want int
+		}{{"[data-table]", 2}, {"[data-player]", 4}, {"[data-card]", 4}, {"[data-food]", 4}, {"[data-air]", 0}, {"[data-collision]", 0}} {
+			if got := count(tt.sel); got != tt.want {
+				t.Errorf("%s: got %d elements, want %d", tt.sel, got, tt.want)
+			}
+		}
+		got := eval[[]string](t, b, `Array.from(document.querySelectorAll('#board [data-player]')).map(e => e.querySelector('text').textContent)`)
+		if strings.Join(got, " ") != strings.Join(busy.labels, " ") {
+			t.Errorf("player labels: got %q, want %q", got, busy.labels)
+		}
+		if !eval[bool](t, b, fmt.Sprintf(`document.getElementById('board').textContent.includes(%q)`, xssName)) {
+			t.Errorf("the cards do not show the hostile bot name as text")
+		}
+		if n := eval[int](t, b, `document.querySelectorAll('img').length`); n != 0 {
+			t.Errorf("%d <img> elements: a bot name became markup", n)
+		}
+	})
+
+	t.Run("food in flight and a collision", func(t *testing.T) {
+		from := busy.turn - 3
+		b.do(t, "open", chromedp.Navigate(srv.URL+turnURL(id, from)), chromedp.WaitVisible(chromedp.CSS(board)))
+		for range 3 {
+			b.do(t, "press →", chromedp.KeyEvent(kb.ArrowRight))
+		}
+		b.do(t, "wait for the busy turn", chromedp.Poll[chromedp.Void](fmt.Sprintf(
+			`location.pathname === %q && document.querySelector(%q).getAttribute('aria-label').endsWith('turn %d')`, turnURL(id, busy.turn), board, busy.turn)))
+		if got := count(`[data-air="true"]`); got != busy.air {
+			t.Errorf("food in flight: got %d drawn, want %d", got, busy.air)
+		}
+		if got := count(`[data-air="true"] .shadow`); got != busy.air {
+			t.Errorf("shadows: got %d, want one per food in flight (%d)", got, busy.air)
+		}
+		if got := count("[data-collision]"); got != busy.collisions {
+			t.Errorf("collisions: got %d drawn, want %d", got, busy.collisions)
+		}
+	})
+
+	t.Run("every turn", func(t *testing.T) {
+		// Draw every turn of the match and count what each frame says
+		// should be marked.
+		type tally struct {
+			Mismatches []string
+			Totals     map[string]int
+		}
+		got := eval[tally](t, b, fmt.Sprintf(`(async () => {
+			const meta = JSON.parse(document.getElementById('inspector-meta').textContent);
+			const board = document.getElementById('board'), draw = ReplayLab.renderer('foodfight');
+			const checks = {
+				'.player.invalid .invalid-mark': s => s.players.filter(p => !p.valid).length,
+				'.ff-action.invalid': s => s.players.filter(p => !p.valid).length,
+				'.player.ducking': s => s.turn > 0 ? s.players.filter(p => p.height < 200).length : 0,
+				'[data-held]': s => s.players.reduce((n, p) => n + !!p.left + !!p.right, 0),
+				'[data-air="true"]': s => s.food.filter(f => f.air).length,
+				'[data-food]': s => s.food.length,
+				'[data-table-food]': s => s.teams.reduce((n, t) => n + t.table.food.length, 0),
+				'[data-collision="player"]': s => s.collisions.filter(c => c.kind === 'player').length,
+				'[data-collision="food"]': s => s.collisions.filter(c => c.kind === 'food').length,
+			};
+			const out = {Mismatches: [], Totals: {}};
+			for (let from = 0; from <= meta.turns; from += 100) {
+				const turns = await Promise.all(Array.from({length: Math.min(100, meta.turns + 1 - from)}, (_, i) =>
+					fetch('/api/v1/matches/%s/turns/' + (from + i), {headers: {Accept: 'application/json'}}).then(r => r.json())));
+				for (const t of turns) {
+					draw(board, t.frame.state, t, meta);
+					for (const [sel, want] of Object.entries(checks)) {
+						const n = want(t.frame.state), got = board.querySelectorAll(sel).length;
+						out.Totals[sel] = (out.Totals[sel] || 0) + n;
+						if (got !== n && out.Mismatches.length < 10) out.Mismatches.push('turn ' + t.turn + ' ' + sel + ': got ' + got + ', want ' + n);
+					}
+				}
+			}
+			return out; })()`, id), chromedp.EvalAwaitPromise)
+		for _, m := range got.Mismatches {
+			t.Error(m)
+		}
+		t.Logf("marks over the match: %v", got.Totals)
+		for sel, n := range got.Totals {
+			if n == 0 {
+				t.Errorf("no frame of the test match has %s to draw: pick another seed", sel)
+			}
+		}
+	})
+
+	t.Run("phone width", func(t *testing.T) {
+		b.do(t, "narrow", chromedp.EmulateViewport(375, 740))
+		defer b.do(t, "reset", chromedp.EmulateReset())
+		b.do(t, "open", chromedp.Navigate(srv.URL+turnURL(id, busy.turn)), chromedp.WaitVisible(chromedp.CSS(board)))
+		if w := eval[float64](t, b, `document.querySelector('#board svg').getBoundingClientRect().width`); w < 250 || w > 375 {
+			t.Errorf("the field is %.0f px wide on a 375 px screen", w)
+		}
+		if eval[bool](t, b, `document.documentElement.scrollWidth > document.documentElement.clientWidth`) {
+			t.Errorf("the page scrolls sideways on a phone")
+		}
+	})
+
+	t.Run("draw 200 frames", func(t *testing.T) {
+		// Fetch first, then time the drawing alone, forcing layout after
+		// each frame as playback's paint would: once as playback draws,
+		// once with a new match id every frame, which rebuilds the drawing.
+		ms := eval[[]float64](t, b, fmt.Sprintf(`(async () => {
+			const meta = JSON.parse(document.getElementById('inspector-meta').textContent);
+			const turns = await Promise.all(Array.from({length: 200}, (_, i) =>
+				fetch('/api/v1/matches/%s/turns/' + (%d + i), {headers: {Accept: 'application/json'}}).then(r => r.json())));
+			const board = document.getElementById('board'), draw = ReplayLab.renderer('foodfight');
+			const time = rebuild => {
+				const start = performance.now();
+				turns.forEach((t, i) => { draw(board, t.frame.state, t, rebuild ? {...meta, id: meta.id + i} : meta); board.getBoundingClientRect(); });
+				return (performance.now() - start) / turns.length;
+			};
+			return [time(false), time(true)]; })()`, id, max(0, busy.turn-100)), chromedp.EvalAwaitPromise)
+		t.Logf("drawing a frame took %.2f ms on average over 200 consecutive turns (%.2f ms rebuilding the drawing every frame)", ms[0], ms[1])
+	})
+
+	if errs := b.takeErrors(); len(errs) > 0 {
+		t.Errorf("errors in the console: %q", errs)
 	}
 }

@@ -12,7 +12,7 @@
 // setup config is a JSON object, every field optional:
 //
 //	{"match_type": "TEAM",        DUEL, FREE_FOR_ALL or TEAM; must fit the seats
-//	 "fixed_bounce": true,        store a bounced food's mirrored location (A.7)
+//	 "fixed_bounce": true,        a food bouncing off a wall keeps its mirrored place (A.7)
 //	 "fixed_spawn_bands": true}   respawn avoids the table squares, not bands (A.10)
 //
 // Commands are the original's action names (A.6): moveForward, moveBackward,
@@ -47,6 +47,12 @@
 //   - knockback and damage apply to every player whenever any collision
 //     happened, each knockback vector pointing from the collision to the
 //     player (east when they coincide).
+//
+// fixed_bounce departs from the rules file's wording: storing the engine's
+// mirror about the wall (x' = -x) would leave a piece that enters the band
+// next to a wall stuck outside the field, mirrored back and forth. The fixed
+// bounce mirrors about the line where the piece's edge touches the wall
+// (x' = 2r - x), for the table test and the stored place alike.
 //
 // Deliberate differences: the controller query order, which the engine
 // shuffles but which changes nothing on the field, takes no draws; a wall or
@@ -249,6 +255,10 @@ var Game = &sim.Game{
 	},
 	Bots: []sim.BotDef{
 		{Name: "dummy", Description: "never acts, like the original's DummyController", New: newDummy},
+		{Name: "random", Description: "plays a random valid action each turn, like the original's RandomController", New: newRandom},
+		{Name: "hider", Description: "walks ahead until a wall or table stops it, then ducks there, like the original's HidingController", New: newHider},
+		{Name: "walls", Description: "follows the walls, picking up what it reaches and throwing now and then, like the original's WallsController", New: newWalls},
+		{Name: "thrower", Description: "stocks its own table with food, throws at opponents it can hit, eats when low, dodges food and players", New: newThrower},
 	},
 	Start: newMatch,
 }

@@ -62,34 +62,34 @@ func canPickup(p *player, f *food, hand int) bool {
 }
 
 // againstTable reports whether the player stands against the table t while
-// moving forward (or backward) into it (A.6, isAgainstTable).
+// moving forward (or backward) into it (A.6, isAgainstTable). The heading
+// is only compared when the position allows it: most players are far from
+// every table, and each comparison costs two remainders.
 func againstTable(p *player, t vec, forward bool) bool {
-	var n, s, e, w bool
-	if forward {
-		n, s, e, w = within90(p.heading, north), within90(p.heading, south), within90(p.heading, east), within90(p.heading, west)
-	} else {
-		n = math.Abs(diff(p.heading, north)) > halfPi
-		s = math.Abs(diff(p.heading, south)) > halfPi
-		e = math.Abs(diff(p.heading, east)) > halfPi
-		w = math.Abs(diff(p.heading, west)) > halfPi
+	// moving reports whether the move goes within 90° of direction d.
+	moving := func(d float64) bool {
+		if forward {
+			return within90(p.heading, d)
+		}
+		return math.Abs(diff(p.heading, d)) > halfPi
 	}
 	const ext = tableRadius + playerRadius
 	northEdge, southEdge := t.y+ext, t.y-ext
 	eastEdge, westEdge := t.x+ext, t.x-ext
 	x, y := p.loc.x, p.loc.y
 	if westEdge < x && x < eastEdge {
-		if n && southEdge <= y && y < t.y {
+		if southEdge <= y && y < t.y && moving(north) {
 			return true
 		}
-		if s && t.y < y && y <= northEdge {
+		if t.y < y && y <= northEdge && moving(south) {
 			return true
 		}
 	}
 	if southEdge < y && y < northEdge {
-		if e && westEdge <= x && x < t.x {
+		if westEdge <= x && x < t.x && moving(east) {
 			return true
 		}
-		if w && t.x < x && x <= eastEdge {
+		if t.x < x && x <= eastEdge && moving(west) {
 			return true
 		}
 	}

@@ -25,7 +25,7 @@ import (
 // deterministic the same way: in half the matches every "μ ± σ" is μ,
 // IntN(n) is n-1 (every shuffle is the identity, every random pick the last
 // option) and Float64 is 0.99 (no respawn); in the others every draw follows
-// one fixed sequence (fakeSource). Our side gets fakeSource; the original is built from
+// one fixed sequence (paritySource). Our side gets paritySource; the original is built from
 // its source outside this repository with those draws patched in, and its
 // Parity main plays scenario files through DefaultTurnRunner.runTurn.
 //
@@ -45,44 +45,44 @@ import (
 // with one array of actions per turn in seat order (null is no action; any
 // other text is passed on as is and the original plays text it does not
 // know as no action). An optional "float64": "golden" makes every draw of
-// both sides walk fakeSource's golden sequence. The command takes scenario paths as arguments and
+// both sides walk paritySource's golden sequence. The command takes scenario paths as arguments and
 // prints, for each in order, one line per turn: the field after the turn,
 // {"turn", "teams", "food", "collisions": [{"location", "damage"}]} in the
 // shapes of FieldView, or a single line {"error": "..."}.
 
-// fakeSource is the predictable randomness both engines play with here:
+// paritySource is the predictable randomness both engines play with here:
 // IntN(n) is n-1, Float64 0.99 and NormFloat64 0 (every "μ ± σ" is μ). With
 // golden set, the k-th call of any of the three (one count for all) takes
 // g, the fractional part of k·0.6180339887498949 (the same IEEE operations
 // in Java), and returns g, floor(g·n) or 2g-1: play orders, picks and
 // random quantities then vary, food respawns about as often as in a real
 // match, and both sides must draw in the same order to agree.
-type fakeSource struct {
+type paritySource struct {
 	golden bool
 	calls  int
 }
 
-func (s *fakeSource) next() float64 {
+func (s *paritySource) next() float64 {
 	s.calls++
 	x := float64(s.calls) * 0.6180339887498949
 	return x - math.Floor(x)
 }
 
-func (s *fakeSource) Float64() float64 {
+func (s *paritySource) Float64() float64 {
 	if !s.golden {
 		return 0.99
 	}
 	return s.next()
 }
 
-func (s *fakeSource) IntN(n int) int {
+func (s *paritySource) IntN(n int) int {
 	if !s.golden {
 		return n - 1
 	}
 	return min(int(s.next()*float64(n)), n-1)
 }
 
-func (s *fakeSource) NormFloat64() float64 {
+func (s *paritySource) NormFloat64() float64 {
 	if !s.golden {
 		return 0
 	}
@@ -133,7 +133,7 @@ func (c *parityCase) start(t *testing.T) *match {
 		t.Fatal(err)
 	}
 	m := mm.(*match)
-	m.src = &fakeSource{golden: c.golden}
+	m.src = &paritySource{golden: c.golden}
 	return m
 }
 
@@ -335,7 +335,7 @@ func origCommand(t *testing.T) []string {
 }
 
 // TestParitySetupWithOriginal compares our setup with the original's
-// FieldGenerator, both drawing from fakeSource: with the golden sequence
+// FieldGenerator, both drawing from paritySource: with the golden sequence
 // every zone, symbol, position, heading and food type depends on drawing in
 // the original's order.
 func TestParitySetupWithOriginal(t *testing.T) {
@@ -354,7 +354,7 @@ func TestParitySetupWithOriginal(t *testing.T) {
 				if err := json.Unmarshal(out, &want); err != nil {
 					t.Fatalf("decode the original's field: %v", err)
 				}
-				m := &match{mtype: mt, src: &fakeSource{golden: mode == "golden"}}
+				m := &match{mtype: mt, src: &paritySource{golden: mode == "golden"}}
 				m.setup()
 				got := m.field()
 				if want.Turn != 0 {
@@ -570,7 +570,7 @@ func fieldDiff(got FieldView, collisions []collision, want *origTurn, tol float6
 			return fmt.Sprintf("%s points: got %d, want %d", where, gt.Points, wt.Points)
 		case !slices.Equal(gt.Table.Food, wt.Table.Food):
 			return fmt.Sprintf("%s table food: got %q, want %q", where, gt.Table.Food, wt.Table.Food)
-		case !nearXY(gt.Table.Location, wt.Table.Location, tol):
+		case !withinXY(gt.Table.Location, wt.Table.Location, tol):
 			return fmt.Sprintf("%s table: got %v, want %v", where, gt.Table.Location, wt.Table.Location)
 		case len(gt.Players) != len(wt.Players):
 			return fmt.Sprintf("%s players: got %d, want %d", where, len(gt.Players), len(wt.Players))
@@ -586,7 +586,7 @@ func fieldDiff(got FieldView, collisions []collision, want *origTurn, tol float6
 	}
 	for i, gf := range got.Food {
 		wf := want.Food[i]
-		if gf.Type != wf.Type || !nearXY(gf.Location, wf.Location, tol) || !near(gf.Height, wf.Height, tol) || !nearAngle(gf.Heading, wf.Heading, tol) {
+		if gf.Type != wf.Type || !withinXY(gf.Location, wf.Location, tol) || !within(gf.Height, wf.Height, tol) || !withinAngle(gf.Heading, wf.Heading, tol) {
 			return fmt.Sprintf("food %d: got %+v, want %+v", i, gf, wf)
 		}
 	}
@@ -597,13 +597,13 @@ func playerDiff(got, want PlayerView, tol float64) string {
 	switch {
 	case got.Symbol != want.Symbol:
 		return fmt.Sprintf("symbol: want %s", want.Symbol)
-	case !nearXY(got.Location, want.Location, tol):
+	case !withinXY(got.Location, want.Location, tol):
 		return fmt.Sprintf("location: got %v, want %v", got.Location, want.Location)
-	case !near(got.Height, want.Height, tol):
+	case !within(got.Height, want.Height, tol):
 		return fmt.Sprintf("height: got %v, want %v", got.Height, want.Height)
-	case !nearAngle(got.Heading, want.Heading, tol):
+	case !withinAngle(got.Heading, want.Heading, tol):
 		return fmt.Sprintf("heading: got %v, want %v", got.Heading, want.Heading)
-	case !near(got.Energy, want.Energy, tol):
+	case !within(got.Energy, want.Energy, tol):
 		return fmt.Sprintf("energy: got %v, want %v", got.Energy, want.Energy)
 	case got.Inventory != want.Inventory:
 		return fmt.Sprintf("inventory: got %+v, want %+v", got.Inventory, want.Inventory)
@@ -634,7 +634,7 @@ func collisionsDiff(got []collision, want []CollisionView, tol float64) string {
 		return fmt.Sprintf("collisions: got %+v, want %+v", g, w)
 	}
 	for i := range g {
-		if !nearXY(g[i].Location, w[i].Location, tol) || !near(g[i].Damage, w[i].Damage, tol) {
+		if !withinXY(g[i].Location, w[i].Location, tol) || !within(g[i].Damage, w[i].Damage, tol) {
 			return fmt.Sprintf("collisions: got %+v, want %+v", g, w)
 		}
 	}
@@ -652,12 +652,14 @@ func cmpFloat(a, b float64) int {
 // original uses Java's Math.hypot, atan2, cos, sin and exp, we use sim/rng's.
 const parityTolerance = 1e-9
 
-// near says two floats agree within tol relative (tol absolute near 0).
-func near(a, b, tol float64) bool {
+// within says two floats agree within tol relative (tol absolute near 0).
+func within(a, b, tol float64) bool {
 	return math.Abs(a-b) <= tol*max(1, math.Abs(a), math.Abs(b))
 }
 
-func nearXY(a, b [2]float64, tol float64) bool { return near(a[0], b[0], tol) && near(a[1], b[1], tol) }
+func withinXY(a, b [2]float64, tol float64) bool {
+	return within(a[0], b[0], tol) && within(a[1], b[1], tol)
+}
 
-// nearAngle compares headings around the circle, where 2π-ε and +ε meet.
-func nearAngle(a, b, tol float64) bool { return math.Abs(math.Remainder(a-b, twoPi)) <= tol*twoPi }
+// withinAngle compares headings around the circle, where 2π-ε and +ε meet.
+func withinAngle(a, b, tol float64) bool { return math.Abs(math.Remainder(a-b, twoPi)) <= tol*twoPi }

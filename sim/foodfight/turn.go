@@ -267,24 +267,32 @@ func (m *match) moveFood() {
 		to := f.loc.add(polar(m.draw(foodSpeed), h))
 		x, y := to.x, to.y
 		r := f.kind.radius()
+		// The engine mirrors about the wall itself (x' = -x), and only for
+		// the table test below; fixed_bounce mirrors about the line the
+		// food's edge touches (x' = 2r - x) and keeps the result, so a
+		// piece that bounces stays on the field.
+		lo, hiX, hiY := 0.0, fieldWidth, fieldDepth
+		if m.cfg.FixedBounce {
+			lo, hiX, hiY = r, fieldWidth-r, fieldDepth-r
+		}
 		if x < r {
-			x = -x
+			x = 2*lo - x
 			if within90(h, west) {
 				h = fixAngle(math.Pi - h)
 			}
 		} else if x > fieldWidth-r {
-			x = fieldWidth*2 - x
+			x = 2*hiX - x
 			if within90(h, east) {
 				h = fixAngle(math.Pi - h)
 			}
 		}
 		if y < r {
-			y = -y
+			y = 2*lo - y
 			if within90(h, south) {
 				h = fixAngle(-h)
 			}
 		} else if y > fieldDepth-r {
-			y = fieldDepth*2 - y
+			y = 2*hiY - y
 			if within90(h, north) {
 				h = fixAngle(-h)
 			}

@@ -3,9 +3,11 @@
 // registers itself; a game without one gets the frame as formatted JSON.
 //
 // A renderer is function (container, state, turn, meta): it replaces the
-// container's content with a drawing of state (the game's frame). It must
-// build the DOM with createElement/textContent, never innerHTML, because
-// frames hold text that bots control.
+// container's content with a drawing of state (the game's frame); while the
+// container still holds its previous drawing of the same match, it may
+// update that drawing instead of building it again. It must build the
+// DOM with createElement/textContent, never innerHTML, because frames hold
+// text that bots control.
 (function () {
   'use strict';
   var renderers = {};
@@ -24,6 +26,16 @@
       Object.keys(attrs || {}).forEach(function (k) { e.setAttribute(k, attrs[k]); });
       if (text !== undefined) e.textContent = text;
       return e;
+    },
+    // star is the path of an eight-pointed burst centred at (cx, cy), its
+    // points at radius r1 and its notches at r2.
+    star: function (cx, cy, r1, r2) {
+      var d = '';
+      for (var i = 0; i < 16; i++) {
+        var a = Math.PI * i / 8, r = i % 2 ? r2 : r1;
+        d += (i ? 'L' : 'M') + (cx + r * Math.sin(a)).toFixed(2) + ' ' + (cy - r * Math.cos(a)).toFixed(2);
+      }
+      return d + 'Z';
     },
     // html makes an HTML element with a class and, optionally, text.
     html: function (name, className, text) {

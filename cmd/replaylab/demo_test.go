@@ -1,0 +1,35 @@
+package main
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestDemoPlan checks every demo match's setup against its game (config,
+// ruleset and seat count), and that the FoodFight demo plays each match
+// type with its own seat count.
+func TestDemoPlan(t *testing.T) {
+	seats := map[string][]int{} // game -> the seat counts its demo plays
+	for _, m := range demoPlan() {
+		h := m.header()
+		if _, err := h.Check(); err != nil {
+			t.Errorf("%s seed %d config %s with %d seats: %v", m.game.Name, m.seed, m.config, len(m.bots), err)
+		}
+		if n := len(m.bots); !slices.Contains(seats[m.game.Name], n) {
+			seats[m.game.Name] = append(seats[m.game.Name], n)
+		}
+	}
+	for _, tt := range []struct {
+		game  string
+		seats []int
+	}{
+		{"foodfight", []int{2, 3, 4}},
+		{"toad", []int{1}},
+	} {
+		got := seats[tt.game]
+		slices.Sort(got)
+		if !slices.Equal(got, tt.seats) {
+			t.Errorf("%s demo: got matches of %v seats, want %v", tt.game, got, tt.seats)
+		}
+	}
+}
