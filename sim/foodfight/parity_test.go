@@ -22,16 +22,18 @@ import (
 // The parity test plays our engine turn by turn beside the original FoodFight
 // engine (github.com/bitbrawl/foodfight at b14e15e), which is the judge. The
 // original draws from an unseeded ThreadLocalRandom, so both sides are made
-// deterministic the same way: in half the matches every "μ ± σ" is μ,
-// IntN(n) is n-1 (every shuffle is the identity, every random pick the last
-// option) and Float64 is 0.99 (no respawn); in the others every draw follows
-// one fixed sequence (paritySource). Our side gets paritySource; the original is built from
-// its source outside this repository with those draws patched in, and its
-// Parity main plays scenario files through DefaultTurnRunner.runTurn.
+// deterministic the same way (paritySource): in half the matches every
+// "μ ± σ" is μ, IntN(n) is n-1 (every shuffle is the identity, every random
+// pick the last option) and Float64 is 0.99 (no respawn); in the others
+// every draw follows one fixed sequence. The original is built from its
+// source outside this repository with those draws patched in; its Parity
+// main plays scenario files through DefaultTurnRunner.runTurn. After each
+// turn our floats are set to the original's (resync), so that every turn is
+// compared from the same state.
 //
 // FOODFIGHT_ORIG is the command that runs the original's Parity main, split
-// on spaces, e.g. "java -cp out/parity:gson.jar:jcip.jar Parity"; the test
-// is skipped without it. FOODFIGHT_ORIG_MATCHES is the number of 2000-turn
+// on spaces, e.g. "java -cp out/parity:gson.jar:jcip.jar Parity"; the tests
+// are skipped without it. FOODFIGHT_ORIG_MATCHES is the number of 2000-turn
 // matches per match type (default 10).
 //
 // A scenario file is one JSON object:
@@ -40,15 +42,17 @@ import (
 //	 "turn": 1,                   the turn about to be played
 //	 "teams": [TeamView, ...],    in team order, players in seat order
 //	 "food": [FoodView, ...],     the field's food in its order
-//	 "actions": [["moveForward", null, "throwLeft"], ...]}
+//	 "actions": [["moveForward", null, "throwLeft"], ...],
+//	 "float64": "golden"}         optional: every draw walks the sequence
 //
 // with one array of actions per turn in seat order (null is no action; any
 // other text is passed on as is and the original plays text it does not
-// know as no action). An optional "float64": "golden" makes every draw of
-// both sides walk paritySource's golden sequence. The command takes scenario paths as arguments and
+// know as no action). The command takes scenario paths as arguments and
 // prints, for each in order, one line per turn: the field after the turn,
 // {"turn", "teams", "food", "collisions": [{"location", "damage"}]} in the
-// shapes of FieldView, or a single line {"error": "..."}.
+// shapes of FieldView, or a single line {"error": "..."}. Called as
+// "Parity setup TYPE fixed|golden" it prints instead the field the
+// original's FieldGenerator lays out with those draws, as one such line.
 
 // paritySource is the predictable randomness both engines play with here:
 // IntN(n) is n-1, Float64 0.99 and NormFloat64 0 (every "μ ± σ" is μ). With
