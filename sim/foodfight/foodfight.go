@@ -45,8 +45,10 @@
 //   - the walls of movePlayer are checked after the tables and recompute the
 //     point from the start of the move, as the engine does;
 //   - knockback and damage apply to every player whenever any collision
-//     happened, each knockback vector pointing from the collision to the
-//     player (east when they coincide).
+//     happened, each knockback vector built as the engine builds it, from
+//     its length and the direction from the collision to the player (so a
+//     player on the collision point is pushed east, or west when the offset
+//     is -0), whose last bits decide whether a player at a wall moves.
 //
 // fixed_bounce departs from the rules file's wording: storing the engine's
 // mirror about the wall (x' = -x) would leave a piece that enters the band
@@ -88,10 +90,13 @@ const (
 	maxSpawnTries = 10000
 )
 
-// Angles of the arms and of the pickup reach (A.6).
+// Angles of the arms and of the pickup reach (A.6), as the engine computes
+// them in double arithmetic: Math.PI / 6.0 and (Math.PI / 3.0) / 2 are one
+// unit in the last place below the exactly rounded π/6 that a Go constant
+// expression gives (TestEngineAngles).
 const (
-	armAngle  = math.Pi / 6
-	reachHalf = math.Pi / 3 / 2
+	armAngle  = 0.5235987755982988
+	reachHalf = 0.5235987755982988
 	halfPi    = 0.5 * math.Pi
 	twoPi     = 2 * math.Pi
 )

@@ -905,3 +905,15 @@ func TestResult(t *testing.T) {
 		t.Errorf("got reason %q", r.Reason)
 	}
 }
+
+// TestEngineAngles: the arm and reach angles are the engine's double
+// arithmetic, Math.PI / 6.0 and (Math.PI / 3.0) / 2, not the exact π/6.
+func TestEngineAngles(t *testing.T) {
+	pi := math.Pi // a variable, so the divisions below round as Java's do
+	if want := pi / 6; armAngle != want {
+		t.Errorf("got arm angle %v, want %v", armAngle, want)
+	}
+	if want := pi / 3 / 2; reachHalf != want {
+		t.Errorf("got reach half-angle %v, want %v", reachHalf, want)
+	}
+}

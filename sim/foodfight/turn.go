@@ -385,11 +385,9 @@ func (m *match) collide() {
 			v := m.players[i].loc.sub(c.loc)
 			d := v.length()
 			k := float64(playerRadius * rng.Exp(-d/playerRadius))
-			if d == 0 {
-				m.knock[i].x += k
-				continue
-			}
-			m.knock[i] = m.knock[i].add(vec{float64(k * (v.x / d)), float64(k * (v.y / d))})
+			// As the engine: polar(k, direction), whose last bits decide
+			// whether a player at a wall is stopped by it (hitWallX/Y).
+			m.knock[i] = m.knock[i].add(polar(k, direction(v)))
 		}
 		kept := m.food[:0]
 		for _, f := range m.food {
