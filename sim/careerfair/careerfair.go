@@ -104,8 +104,11 @@
 //   - A queued bot moving away keeps its queue place until the move
 //     completes, and the line may carry it to another tile meanwhile; its
 //     direction is not checked again, as in the engine, so it may complete
-//     the move into a booth tile. Where the engine would then step off the
-//     grid (and crash), the move is dropped: direction NONE, progress 0.
+//     the move into a booth tile. When the line carries it to the grid's
+//     edge so that the move leads off the grid, the engine crashes (writing
+//     that bot's state at the end of the step); here the move is dropped at
+//     the bot's next execution (direction NONE, progress 0), and until then
+//     its state's threshold is its own tile's.
 //   - An Extrovert whose BFS fails while it still has a path keeps that path
 //     (the engine crashes there); with no path it waits, as in the engine.
 //   - A command with fewer than four actions plays NONE for the missing bots
@@ -116,6 +119,13 @@
 //     together in a REPLACE swap, so position i always has id i.
 //   - Views and frames are taken after the step, as the engine returns them
 //     from make_move; a view before the first step already shows live tiles.
+//
+// These rules were checked against the original engine run from its
+// source with a Python port of sim/rng in place of its random functions:
+// every crowd bot's tile and in_line flag after every step agree on gates6,
+// sample, tiny (310 steps) and gates4 (80 steps), and so do the team bots
+// and scores of two teams playing the command cycle of the first golden
+// match, up to the step where the engine crashes as described above.
 //
 // # View
 //
@@ -309,8 +319,8 @@ type match struct {
 	events  []sim.Event
 
 	// BFS scratch: seen holds the stamp of the search that reached a
-	// tile, from the tile it was reached from; queue and found are
-	// reused by every search.
+	// tile (closed for booths), from the tile it was reached from; queue
+	// and found are reused by every search.
 	stamp  uint32
 	seen   []uint32
 	from   []int32
@@ -427,8 +437,12 @@ func (m *match) setup(pool map[byte][]company, teams int) error {
 		m.threshold[i] = 1
 	}
 	m.lines = make([]line, len(b.slots))
+	// Every queue and path gets room for its longest length up front, so
+	// a step never grows one (see TestStepAllocs).
+	all := teams*teamSize + b.crowd
+	queues := make([]int32, len(b.slots)*all)
 	for k, sl := range b.slots {
-		m.lines[k] = line{tiles: sl.line, talker: -1, end: sl.line[0]}
+		m.lines[k] = line{tiles: sl.line, talker: -1, end: sl.line[0], queue: queues[k*all : k*all : (k+1)*all]}
 		i := strings.IndexByte(sizes, sl.size)
 		m.choices[i] = append(m.choices[i], int16(k))
 		m.choices[anySize] = append(m.choices[anySize], int16(k))
@@ -450,9 +464,13 @@ func (m *match) setup(pool map[byte][]company, teams int) error {
 			m.bots = append(m.bots, bot{team: int8(ti), kind: teamBot})
 		}
 	}
+	paths := make([]int32, b.crowd/10*10*n)
 	for i := range b.crowd / 10 * 10 {
 		g := crowdGroup[i%10]
 		m.bots = append(m.bots, bot{team: -1, kind: g.kind, size: g.size, booth: -1, dirs: searchOrder})
+		if g.kind != jittery {
+			m.bots[len(m.bots)-1].path = paths[i*n : i*n : (i+1)*n]
+		}
 	}
 	for i := range m.bots {
 		bt := &m.bots[i]
@@ -460,6 +478,7 @@ func (m *match) setup(pool map[byte][]company, teams int) error {
 	}
 	m.free[b.start] = int32(len(m.bots))
 	m.seen = make([]uint32, n)
+	m.resetSeen()
 	m.from = make([]int32, n)
 	m.queue = make([]int32, 0, n)
 	m.found = make([]int32, 0, n)

@@ -67,15 +67,11 @@ func (m *match) parseCommand(seat int, cmd string, moves *[teamSize]action) {
 	}
 	rest := cmd
 	for i := 0; ; i++ {
-		tok, tail, more := strings.Cut(rest, ",")
 		if i == teamSize {
-			n := 1 + strings.Count(tail, ",")
-			if !more {
-				n = 1
-			}
-			m.invalid(seat, sim.NoUnit, fmt.Sprintf("%d actions past the fourth ignored", n))
+			m.invalid(seat, sim.NoUnit, fmt.Sprintf("%d extra actions ignored", 1+strings.Count(rest, ",")))
 			return
 		}
+		tok, tail, more := strings.Cut(rest, ",")
 		a, ok := parseAction(tok)
 		if !ok {
 			why := "unknown action " + sim.QuoteCommand(tok)
@@ -237,37 +233,52 @@ func (m *match) bfs(src, target int32) ([]int32, bool) {
 		return m.found, true
 	}
 	m.stamp++
-	if m.stamp == 0 {
-		clear(m.seen)
-		m.stamp = 1
+	if m.stamp == closed {
+		m.resetSeen()
 	}
-	m.seen[src] = m.stamp
+	seen, from, nbs, stamp := m.seen, m.from, m.b.neighbours, m.stamp
+	seen[src] = stamp
 	q := append(m.queue[:0], src)
 	dirs := searchOrder
 	for h := 0; h < len(q); h++ {
 		node := q[h]
 		m.shuffle(&dirs)
-		nb := &m.b.neighbours[node]
+		nb := &nbs[node]
 		for _, d := range dirs {
 			t := nb[d-left]
 			if t < 0 {
 				continue
 			}
 			if t == target {
-				m.from[t] = node
+				from[t] = node
 				m.queue = q
 				return m.trace(src, target), true
 			}
-			if m.b.boothOf[t] >= 0 || m.seen[t] == m.stamp {
+			if seen[t] >= stamp { // reached already, or a booth
 				continue
 			}
-			m.seen[t] = m.stamp
-			m.from[t] = node
+			seen[t] = stamp
+			from[t] = node
 			q = append(q, t)
 		}
 	}
 	m.queue = q
 	return m.found, false
+}
+
+// closed marks a booth in seen: above every search's stamp, so one
+// comparison skips both booths and tiles the search reached.
+const closed = ^uint32(0)
+
+// resetSeen starts the search stamps over, booths closed.
+func (m *match) resetSeen() {
+	for t, k := range m.b.boothOf {
+		m.seen[t] = 0
+		if k >= 0 {
+			m.seen[t] = closed
+		}
+	}
+	m.stamp = 1
 }
 
 // trace writes the path the last search found into m.found.
