@@ -48,10 +48,39 @@ type parityCase struct {
 	teams  int // 1: ruleset runner, 2: awap2019
 	policy string
 	seed   uint64
+	// rich plays the built-in companies with every value times ten, so
+	// that a single team reaches the runner's 200 points and wins early.
+	rich bool
 }
 
 func (c parityCase) String() string {
-	return fmt.Sprintf("%s/%dteam/%s/seed%d", c.board, c.teams, c.policy, c.seed)
+	s := fmt.Sprintf("%s/%dteam/%s/seed%d", c.board, c.teams, c.policy, c.seed)
+	if c.rich {
+		s += "/rich"
+	}
+	return s
+}
+
+// companies is the companies.txt text the case plays with.
+func (c parityCase) companies(t *testing.T) string {
+	t.Helper()
+	text, err := data.ReadFile("companies.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.rich {
+		return string(text)
+	}
+	var out strings.Builder
+	for _, line := range strings.Split(strings.TrimSpace(string(text)), "\n") {
+		f := strings.Fields(line)
+		v, err := strconv.Atoi(f[2])
+		if err != nil {
+			t.Fatalf("companies.txt: %q: %v", line, err)
+		}
+		fmt.Fprintf(&out, "%s %s %d\n", f[0], f[1], 10*v)
+	}
+	return out.String()
 }
 
 // parityTokens are one team's four actions as sent: an action name, or
@@ -169,13 +198,16 @@ func parityCases(seeds int) []parityCase {
 	for _, board := range boardNames {
 		for _, policy := range []string{"idle", "random", "seeker"} {
 			for s := range seeds {
-				cases = append(cases, parityCase{board, 2, policy, uint64(s + 1)})
+				cases = append(cases, parityCase{board: board, teams: 2, policy: policy, seed: uint64(s + 1)})
 			}
 		}
 	}
 	for _, board := range []string{"tiny", "sample", "gates6"} {
 		for s := range seeds {
-			cases = append(cases, parityCase{board, 1, "seeker", uint64(s + 1)})
+			cases = append(cases, parityCase{board: board, teams: 1, policy: "seeker", seed: uint64(s + 1)})
+			if board != "tiny" {
+				cases = append(cases, parityCase{board: board, teams: 1, policy: "seeker", seed: uint64(s + 1), rich: true})
+			}
 		}
 	}
 	return cases
@@ -222,7 +254,8 @@ func playParity(t *testing.T, orig []string, c parityCase) (parityCount, bool) {
 	if c.teams == 1 {
 		ruleset = rulesetRunner
 	}
-	cfg, err := json.Marshal(config{Board: c.board})
+	companies := c.companies(t)
+	cfg, err := json.Marshal(config{Board: c.board, CompaniesText: companies})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,7 +302,7 @@ func playParity(t *testing.T, orig []string, c parityCase) (parityCount, bool) {
 	}
 	t.Logf("%d steps, scores %v, %d team services, %d REPLACE swaps", m.Turn(), scores, services, swaps)
 
-	theirs, crash := runOriginal(t, orig, c, cmdFile.String())
+	theirs, crash := runOriginal(t, orig, c, companies, cmdFile.String())
 	var n parityCount
 	for step, want := range theirs {
 		if step >= len(ours) {
@@ -306,13 +339,16 @@ var parityCrashes = []string{
 
 // runOriginal plays the case on the original engine and returns its
 // records, and the error line when it crashed in one of parityCrashes.
-func runOriginal(t *testing.T, orig []string, c parityCase, commands string) ([][]string, string) {
+func runOriginal(t *testing.T, orig []string, c parityCase, companies, commands string) ([][]string, string) {
 	t.Helper()
 	dir := t.TempDir()
 	cmdPath := filepath.Join(dir, "commands.txt")
+	companiesPath := filepath.Join(dir, "companies.txt")
 	dumpPath := filepath.Join(dir, "dump.txt")
-	if err := os.WriteFile(cmdPath, []byte(commands), 0o644); err != nil {
-		t.Fatal(err)
+	for path, text := range map[string]string{cmdPath: commands, companiesPath: companies} {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	abs, err := filepath.Abs(".")
 	if err != nil {
@@ -320,7 +356,7 @@ func runOriginal(t *testing.T, orig []string, c parityCase, commands string) ([]
 	}
 	args := append(orig[1:len(orig):len(orig)],
 		"--board", filepath.Join(abs, "boards", c.board+".txt"),
-		"--companies", filepath.Join(abs, "companies.txt"),
+		"--companies", companiesPath,
 		"--seed", strconv.FormatUint(c.seed, 10),
 		"--teams", strconv.Itoa(c.teams),
 		"--steps", strconv.Itoa(playSteps),
