@@ -319,7 +319,7 @@ func playParity(t *testing.T, orig []string, c parityCase) (parityCount, bool) {
 	if crash != "" {
 		// The engine crashed where the package doc records our choice; the
 		// steps before the crash were compared above.
-		t.Logf("the original crashed in step %d: %s", len(theirs), crash)
+		t.Logf("the original crashed in step %d:\n%s", len(theirs), crash)
 		return n, true
 	}
 	if len(theirs) != len(ours) {
@@ -378,10 +378,17 @@ func runOriginal(t *testing.T, orig []string, c parityCase, companies, commands 
 		return records, ""
 	}
 	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
-	last := lines[len(lines)-1]
 	for _, known := range parityCrashes {
-		if last == known {
-			return records, last
+		if lines[len(lines)-1] == known {
+			// The traceback's last two frames say where the engine crashed.
+			from, frames := len(lines)-1, 0
+			for from > 0 && frames < 2 {
+				from--
+				if strings.HasPrefix(lines[from], "  File ") {
+					frames++
+				}
+			}
+			return records, strings.Join(lines[from:], "\n")
 		}
 	}
 	t.Fatalf("original: %v\n%s", runErr, stderr.String())
