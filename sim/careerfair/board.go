@@ -46,7 +46,9 @@ type board struct {
 	boothOf    []int16 // per tile: the slot whose booth it is, or -1
 	lineOf     []int16 // per tile: the slot whose line it is, or -1
 	slots      []slot
-	neighbours [][4]int32 // per tile, in searchOrder; -1 off the grid
+	// neighbours holds per tile its neighbours in searchOrder, offGrid()
+	// for a side on the grid's edge.
+	neighbours [][4]int32
 }
 
 // tile is the index of (row, col).
@@ -55,8 +57,17 @@ func (b *board) tile(r, c int) int32 { return int32(r*b.cols + c) }
 // rc is the (row, col) of a tile.
 func (b *board) rc(t int32) (int, int) { return int(t) / b.cols, int(t) % b.cols }
 
+// offGrid is the neighbour beyond the grid's edge: one past the last tile,
+// so a search can keep a closed mark for it.
+func (b *board) offGrid() int32 { return int32(b.rows * b.cols) }
+
 // step is the tile a cardinal action leads to from t, or -1 off the grid.
-func (b *board) step(t int32, a action) int32 { return b.neighbours[t][a-left] }
+func (b *board) step(t int32, a action) int32 {
+	if n := b.neighbours[t][a-left]; n != b.offGrid() {
+		return n
+	}
+	return -1
+}
 
 // count is the number of slots of a size.
 func (b *board) count(size byte) int {
@@ -270,7 +281,7 @@ func (b *board) link() {
 		for i, a := range searchOrder {
 			nr, nc := r+delta[a][0], c+delta[a][1]
 			if nr < 0 || nr >= b.rows || nc < 0 || nc >= b.cols {
-				b.neighbours[t][i] = -1
+				b.neighbours[t][i] = b.offGrid()
 			} else {
 				b.neighbours[t][i] = b.tile(nr, nc)
 			}

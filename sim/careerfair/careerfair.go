@@ -319,8 +319,9 @@ type match struct {
 	events  []sim.Event
 
 	// BFS scratch: seen holds the stamp of the search that reached a
-	// tile (closed for booths), from the tile it was reached from; queue
-	// and found are reused by every search.
+	// tile (closed for booths and, past the last tile, off the grid), from
+	// the tile it was reached from; queue and found are reused by every
+	// search.
 	stamp  uint32
 	seen   []uint32
 	from   []int32
@@ -477,9 +478,9 @@ func (m *match) setup(pool map[byte][]company, teams int) error {
 		bt.loc, bt.next, bt.line, bt.linePos = b.start, b.start, -1, -1
 	}
 	m.free[b.start] = int32(len(m.bots))
-	m.seen = make([]uint32, n)
+	m.seen = make([]uint32, n+1)
 	m.resetSeen()
-	m.from = make([]int32, n)
+	m.from = make([]int32, n+1)
 	m.queue = make([]int32, 0, n)
 	m.found = make([]int32, 0, n)
 	return nil

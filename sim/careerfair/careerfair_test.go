@@ -3,6 +3,7 @@ package careerfair
 import (
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -514,5 +515,48 @@ func TestRunnerWin(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestFrame: the frame lists the teams' bots first in team order, and each
+// booth's queue names rows of bots queued in that booth's line, the
+// talker first.
+func TestFrame(t *testing.T) {
+	m := newCustom(t, "", 2, 5, "")
+	for range 30 {
+		step(t, m, "", "")
+	}
+	f := m.Frame().(*Frame)
+	if len(f.Bots) != len(m.bots) || len(f.Population) != m.b.rows*m.b.cols || len(f.Teams) != 2 {
+		t.Fatalf("got %d bots, %d tiles, %d teams", len(f.Bots), len(f.Population), len(f.Teams))
+	}
+	col := func(name string) int { return slices.Index(BotColumns, name) }
+	for r, row := range f.Bots {
+		team, id, main := row[col("team")], row[col("id")], row[col("main")]
+		if r < 2*teamSize && (int(team) != r/teamSize || int(id) != r%teamSize || (main == 1) != (id == 0)) {
+			t.Fatalf("row %d: %v, want team %d bot %d", r, row, r/teamSize, r%teamSize)
+		}
+		if r >= 2*teamSize && (team != -1 || main != 0) {
+			t.Fatalf("row %d: %v, want a crowd bot", r, row)
+		}
+	}
+	queued := 0
+	for k, b := range f.Booths {
+		for pos, r := range b.Queue {
+			row := f.Bots[r]
+			if int(row[col("line")]) != k || int(row[col("line_pos")]) != pos || row[col("in_line")] != 1 {
+				t.Fatalf("booth %d place %d: bot row %v", k, pos, row)
+			}
+		}
+		// A talker still in line is at the front; a served one stays
+		// registered, out of line.
+		if b.Talker >= 0 && int(f.Bots[b.Talker][col("line")]) == k && b.Queue[0] != b.Talker {
+			t.Fatalf("booth %d: talker row %d is in line but not at its front %v", k, b.Talker, b.Queue)
+		}
+		queued += len(b.Queue)
+	}
+	stats := m.AppendStats(nil)
+	if got := int(stats[0].Values[metricCrowdQueued]); got != queued {
+		t.Errorf("crowd_queued %d, frame queues hold %d", got, queued)
 	}
 }

@@ -246,31 +246,28 @@ func (m *match) bfs(src, target int32) ([]int32, bool) {
 		nb := &nbs[node]
 		for _, d := range dirs {
 			t := nb[d-left]
-			if t < 0 {
-				continue
-			}
 			if t == target {
 				from[t] = node
 				m.queue = q
 				return m.trace(src, target), true
 			}
-			if seen[t] >= stamp { // reached already, or a booth
-				continue
+			if seen[t] < stamp { // not reached yet, no booth, on the grid
+				seen[t] = stamp
+				from[t] = node
+				q = append(q, t)
 			}
-			seen[t] = stamp
-			from[t] = node
-			q = append(q, t)
 		}
 	}
 	m.queue = q
 	return m.found, false
 }
 
-// closed marks a booth in seen: above every search's stamp, so one
-// comparison skips both booths and tiles the search reached.
+// closed marks a booth and the place off the grid in seen: above every
+// search's stamp, so one comparison skips them and the tiles the search
+// reached.
 const closed = ^uint32(0)
 
-// resetSeen starts the search stamps over, booths closed.
+// resetSeen starts the search stamps over, booths and off-grid closed.
 func (m *match) resetSeen() {
 	for t, k := range m.b.boothOf {
 		m.seen[t] = 0
@@ -278,6 +275,7 @@ func (m *match) resetSeen() {
 			m.seen[t] = closed
 		}
 	}
+	m.seen[m.b.offGrid()] = closed
 	m.stamp = 1
 }
 
