@@ -174,7 +174,8 @@ func seek(m *match, i int32, goal func(int32) bool, at action) string {
 	from := make(map[int32]int32, len(m.free))
 	from[b.loc] = -1
 	for q := []int32{b.loc}; len(q) > 0; q = q[1:] {
-		for _, t := range m.b.neighbours[q[0]] {
+		for _, a := range searchOrder {
+			t := m.b.step(q[0], a)
 			if _, seen := from[t]; seen || t < 0 || m.b.boothOf[t] >= 0 {
 				continue
 			}
