@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -91,11 +92,13 @@ type parityTokens [teamSize]string
 type parityPolicy func(m *match, team int, r *rng.Rand) parityTokens
 
 // parityPolicies make the matches: idle teams, teams sending random actions
-// held for a few steps, bad text included, and teams that queue and swap.
+// held for a few steps, bad text included, teams that queue and swap, and
+// teams whose queued bots push forward while their line moves them.
 var parityPolicies = map[string]func() parityPolicy{
 	"idle":   func() parityPolicy { return idlePolicy },
 	"random": newRandomPolicy,
 	"seeker": newSeekerPolicy,
+	"pusher": newPusherPolicy,
 }
 
 func idlePolicy(*match, int, *rng.Rand) parityTokens {
@@ -160,6 +163,34 @@ func newSeekerPolicy() parityPolicy {
 	}
 }
 
+// newPusherPolicy queues like the seeker, without swaps; a bot queued
+// behind the front tile then heads for the tile in front of it and holds
+// that direction while queued, so that its line may carry it mid-move to the
+// front tile, from which the held direction leads into the booth or off the
+// grid: the quirk the package doc follows.
+func newPusherPolicy() parityPolicy {
+	var held [2][teamSize]action
+	return func(m *match, team int, _ *rng.Rand) parityTokens {
+		var out parityTokens
+		for p, i := range m.teams[team].bots {
+			b := &m.bots[i]
+			switch {
+			case b.line < 0:
+				held[team][p] = none
+				out[p] = seek(m, i, func(tile int32) bool { return m.endOfLine(tile) }, enter)
+				continue
+			case held[team][p] == none:
+				tiles := m.lines[b.line].tiles
+				if k := slices.Index(tiles, b.loc); k > 0 {
+					held[team][p] = m.dirTo(b.loc, tiles[k-1])
+				}
+			}
+			out[p] = held[team][p].String()
+		}
+		return out
+	}
+}
+
 // seek is the action that takes bot i one tile along a shortest path to the
 // nearest tile where goal holds, or at, when it stands on one; NONE when
 // it is queued or no such tile can be reached.
@@ -197,7 +228,7 @@ func seek(m *match, i int32, goal func(int32) bool, at action) string {
 func parityCases(seeds int) []parityCase {
 	var cases []parityCase
 	for _, board := range boardNames {
-		for _, policy := range []string{"idle", "random", "seeker"} {
+		for _, policy := range []string{"idle", "random", "seeker", "pusher"} {
 			for s := range seeds {
 				cases = append(cases, parityCase{board: board, teams: 2, policy: policy, seed: uint64(s + 1)})
 			}
@@ -269,7 +300,10 @@ func playParity(t *testing.T, orig []string, c parityCase) (parityCount, bool) {
 	r := rng.New(rng.SubSeed(c.seed, 12))
 
 	ours := [][]string{parityRecord(m)}
-	var services, swaps int
+	// onBooth counts team bots standing on a booth tile after a step: a
+	// queued bot's move that its line turned towards a booth (the package
+	// doc), which the original lets complete.
+	var services, swaps, onBooth int
 	var cmdFile strings.Builder
 	cmds := make([]string, c.teams)
 	for !m.Over() {
@@ -287,6 +321,13 @@ func playParity(t *testing.T, orig []string, c parityCase) (parityCount, bool) {
 		if err := m.Step(cmds); err != nil {
 			t.Fatal(err)
 		}
+		for ti := range m.teams {
+			for _, i := range m.teams[ti].bots {
+				if m.b.boothOf[m.bots[i].loc] >= 0 {
+					onBooth++
+				}
+			}
+		}
 		for _, e := range m.Events() {
 			switch e.Kind {
 			case eventService:
@@ -301,7 +342,7 @@ func playParity(t *testing.T, orig []string, c parityCase) (parityCount, bool) {
 	for ti := range scores {
 		scores[ti] = m.teams[ti].score
 	}
-	t.Logf("%d steps, scores %v, %d team services, %d REPLACE swaps", m.Turn(), scores, services, swaps)
+	t.Logf("%d steps, scores %v, %d team services, %d REPLACE swaps, %d bot-steps on a booth", m.Turn(), scores, services, swaps, onBooth)
 
 	theirs, crash := runOriginal(t, orig, c, companies, cmdFile.String())
 	var n parityCount
