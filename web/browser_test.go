@@ -543,6 +543,7 @@ type ffThrower struct {
 // ffBusyTurn is the first frame with food in flight and a collision, and
 // what it holds.
 type ffBusyTurn struct {
+	mu                    sync.Mutex // the recorder asks the agents at once
 	turn, air, collisions int
 	labels                []string // the players' labels, in seat order
 }
@@ -561,17 +562,13 @@ func (a ffThrower) Act(_ context.Context, _ int, view any) replay.Answer {
 			air++
 		}
 	}
-	// The view before turn k shows the frame of turn k-1.
-	if a.busy.turn == 0 && air > 0 && len(f.Collisions) > 0 {
-		a.busy.turn, a.busy.air, a.busy.collisions = f.TurnNumber-1, air, len(f.Collisions)
-	}
 	var me foodfight.PlayerView
 	var foes []foodfight.PlayerView
 	var table [2]float64
-	a.busy.labels = a.busy.labels[:0]
+	var labels []string
 	for _, tm := range f.Teams {
 		for _, p := range tm.Players {
-			a.busy.labels = append(a.busy.labels, tm.Symbol+p.Symbol)
+			labels = append(labels, tm.Symbol+p.Symbol)
 			switch {
 			case tm.Symbol == v.Team && p.Symbol == v.Player:
 				me, table = p, tm.Table.Location
@@ -580,6 +577,13 @@ func (a ffThrower) Act(_ context.Context, _ int, view any) replay.Answer {
 			}
 		}
 	}
+	a.busy.mu.Lock()
+	// The view before turn k shows the frame of turn k-1.
+	if a.busy.turn == 0 && air > 0 && len(f.Collisions) > 0 {
+		a.busy.turn, a.busy.air, a.busy.collisions = f.TurnNumber-1, air, len(f.Collisions)
+	}
+	a.busy.labels = labels
+	a.busy.mu.Unlock()
 	// aim turns the left arm (at +π/6) toward a point and says how far off
 	// it is.
 	aim := func(at [2]float64) (string, float64, float64) {
@@ -997,10 +1001,14 @@ func TestBrowserCareerFair(t *testing.T) {
 			MS         float64
 			Frames     int
 		}
-		got := eval[tally](t, b, fmt.Sprintf(`(async () => {
+		// Steps are fetched in order, so the server steps its cursor once a
+		// step instead of replaying from step 0, with two minutes for a busy
+		// machine.
+		got := evalWithin[tally](t, b, 2*time.Minute, fmt.Sprintf(`(async () => {
 			const meta = JSON.parse(document.getElementById('inspector-meta').textContent);
-			const turns = await Promise.all(Array.from({length: meta.turns + 1}, (_, i) =>
-				fetch('/api/v1/matches/%s/turns/' + i, {headers: {Accept: 'application/json'}}).then(r => r.json())));
+			const turns = [];
+			for (let i = 0; i <= meta.turns; i++)
+				turns.push(await fetch('/api/v1/matches/%s/turns/' + i, {headers: {Accept: 'application/json'}}).then(r => r.json()));
 			const board = document.getElementById('board'), draw = ReplayLab.renderer('careerfair'), check = %s;
 			const out = {Mismatches: [], Totals: {}, Frames: turns.length};
 			const add = (k, n) => out.Totals[k] = (out.Totals[k] || 0) + n;
