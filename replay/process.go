@@ -23,7 +23,12 @@ import (
 // standard input. The bot's answer is the first line it prints after that
 // request which is either
 //
-//   - the JSON form {"turn":N,"command":"..."} (or {"command":"..."}), or
+//   - the JSON form {"turn":N,"command":"..."} (or {"command":"..."});
+//     "command":null is no command, as in the original games' protocols;
+//   - a line that starts with { and names "command" but is not that form
+//     (broken JSON, a command that is not a string): the line itself is
+//     played, so the game reports it as an invalid command rather than the
+//     bot timing out;
 //   - any line at all, as long as the bot has never answered in the JSON
 //     form: the line is the command.
 //
@@ -204,10 +209,11 @@ func (p *Process) sortLine(raw []byte, dropped int) {
 	line := strings.TrimSuffix(strings.TrimSuffix(string(raw), "\n"), "\r")
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	cmd, turn, isJSON := parseJSONAnswer(line, dropped)
+	cmd, turn, form := parseJSONAnswer(line, dropped)
+	isJSON := form == jsonAnswer
 	p.jsonBot = p.jsonBot || isJSON
 	answers := p.awaiting > 0 && p.answer == nil &&
-		(isJSON && (turn == nil || *turn == p.awaiting) || !p.jsonBot)
+		(isJSON && (turn == nil || *turn == p.awaiting) || form == brokenAnswer || !p.jsonBot)
 	if !answers {
 		p.out.writeLine(line+"\n", dropped)
 		return
@@ -225,23 +231,41 @@ func (p *Process) sortLine(raw []byte, dropped int) {
 }
 
 type response struct {
-	Turn    *int    `json:"turn"`
-	Command *string `json:"command"`
+	Turn    *int            `json:"turn"`
+	Command json.RawMessage `json:"command"`
 }
 
-// parseJSONAnswer reports whether line is an answer in the JSON form and
-// returns its command and turn. A line cut at maxStdoutLine (dropped > 0) never
-// is one.
-func parseJSONAnswer(line string, dropped int) (cmd string, turn *int, ok bool) {
+// answerForm is how a stdout line reads as an answer.
+type answerForm int
+
+const (
+	notAnswer    answerForm = iota // any other line
+	jsonAnswer                     // the JSON form
+	brokenAnswer                   // starts with { and names "command", but is not the JSON form
+)
+
+// parseJSONAnswer reports whether line is an answer in the JSON form, or a
+// broken attempt at one, and returns the JSON form's command and turn. A
+// line cut at maxStdoutLine (dropped > 0) never is one.
+func parseJSONAnswer(line string, dropped int) (cmd string, turn *int, form answerForm) {
 	trimmed := strings.TrimSpace(line)
 	if dropped > 0 || !strings.HasPrefix(trimmed, "{") {
-		return "", nil, false
+		return "", nil, notAnswer
 	}
 	var r response
-	if json.Unmarshal([]byte(trimmed), &r) != nil || r.Command == nil {
-		return "", nil, false
+	if err := json.Unmarshal([]byte(trimmed), &r); err != nil || r.Command == nil {
+		if strings.Contains(trimmed, `"command"`) {
+			return "", nil, brokenAnswer
+		}
+		return "", nil, notAnswer
 	}
-	return *r.Command, r.Turn, true
+	if string(r.Command) == "null" {
+		return "", r.Turn, jsonAnswer
+	}
+	if json.Unmarshal(r.Command, &cmd) != nil {
+		return "", nil, brokenAnswer
+	}
+	return cmd, r.Turn, jsonAnswer
 }
 
 // cutUTF8 returns the longest prefix of s of at most n bytes that does not

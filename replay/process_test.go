@@ -284,3 +284,21 @@ func TestProcessDeaf(t *testing.T) {
 		t.Errorf("got %+v from a dead bot, want nothing", a)
 	}
 }
+
+// TestProcessMalformed: a broken JSON answer is played as the line itself,
+// which the game refuses as an invalid command, instead of the bot timing
+// out; a null command is no command; a JSON line without a command is
+// output.
+func TestProcessMalformed(t *testing.T) {
+	checkGoroutines(t)
+	l, output := recordWith(t, startBot(t, 5*time.Second, "malformed"))
+	checkCommands(t, l, map[int]string{
+		2: `{"turn":2,"command":"D"`,
+		3: "",
+		4: `{"turn":4,"command":5}`,
+	})
+	checkNotes(t, l)
+	if want := "{\"debug\":\"thinking\"}\n"; !strings.Contains(output[5].Stdout, want) {
+		t.Errorf("turn 5: stdout %q lacks %q", output[5].Stdout, want)
+	}
+}

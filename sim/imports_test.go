@@ -30,7 +30,7 @@ var exactMath = map[string]bool{
 	"Sqrt": true, "Floor": true, "Ceil": true, "Trunc": true, "Round": true, "RoundToEven": true,
 	"Abs": true, "Copysign": true, "Signbit": true, "Float64bits": true, "Float64frombits": true,
 	"Float32bits": true, "Float32frombits": true, "Inf": true, "IsInf": true, "IsNaN": true, "NaN": true,
-	"Max": true, "Min": true, "Mod": true, "Ldexp": true, "Frexp": true, "Modf": true, "Nextafter": true,
+	"Max": true, "Min": true, "Mod": true, "Remainder": true, "Ldexp": true, "Frexp": true, "Modf": true, "Nextafter": true,
 	"Pi": true, "E": true, "MaxFloat64": true, "SmallestNonzeroFloat64": true,
 	"MaxInt": true, "MinInt": true, "MaxInt8": true, "MinInt8": true, "MaxInt16": true, "MinInt16": true,
 	"MaxInt32": true, "MinInt32": true, "MaxInt64": true, "MinInt64": true,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http/httptest"
 	"net/url"
 	"os"
@@ -24,6 +25,8 @@ import (
 
 	"github.com/replaylab/replaylab/replay"
 	"github.com/replaylab/replaylab/sim"
+	"github.com/replaylab/replaylab/sim/careerfair"
+	"github.com/replaylab/replaylab/sim/foodfight"
 	"github.com/replaylab/replaylab/sim/snake"
 	"github.com/replaylab/replaylab/sim/toad"
 	"github.com/replaylab/replaylab/sim/worms"
@@ -135,6 +138,20 @@ func newBrowserSession(t *testing.T) *browserSession {
 	return b
 }
 
+// checkQuiet fails t for the errors the page reported since the last
+// takeErrors and for any JavaScript dialog the session has seen.
+func (b *browserSession) checkQuiet(t *testing.T) {
+	t.Helper()
+	if errs := b.takeErrors(); len(errs) > 0 {
+		t.Errorf("errors in the console: %q", errs)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.dialogs) > 0 {
+		t.Errorf("JavaScript dialogs opened: %q", b.dialogs)
+	}
+}
+
 // do runs steps with a time limit, failing the test on error.
 func (b *browserSession) do(t *testing.T, what string, steps ...chromedp.Action[chromedp.Void]) {
 	t.Helper()
@@ -146,11 +163,18 @@ func (b *browserSession) do(t *testing.T, what string, steps ...chromedp.Action[
 }
 
 // eval evaluates a JavaScript expression.
-func eval[T any](t *testing.T, b *browserSession, expr string) T {
+func eval[T any](t *testing.T, b *browserSession, expr string, opts ...chromedp.EvaluateOption) T {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
+	return evalWithin[T](t, b, 30*time.Second, expr, opts...)
+}
+
+// evalWithin is eval with its own time limit, for scripts that walk a
+// whole match.
+func evalWithin[T any](t *testing.T, b *browserSession, limit time.Duration, expr string, opts ...chromedp.EvaluateOption) T {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, limit)
 	defer cancel()
-	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr, opts...))
 	if err != nil {
 		t.Fatalf("evaluate %s: %v", expr, err)
 	}
@@ -343,9 +367,40 @@ func TestBrowser(t *testing.T) {
 	})
 }
 
+// checkPhoneWidth opens each page (a path under base) on a 375 px wide
+// screen and checks that its board fits: between 250 and 375 px wide, with
+// no sideways scrolling.
+func checkPhoneWidth(t *testing.T, b *browserSession, base string, paths ...string) {
+	t.Helper()
+	b.do(t, "narrow", chromedp.EmulateViewport(375, 740))
+	defer b.do(t, "reset", chromedp.EmulateReset())
+	for _, u := range paths {
+		b.do(t, "open "+u, chromedp.Navigate(base+u), chromedp.WaitVisible(chromedp.CSS("#board svg")))
+		if w := eval[float64](t, b, `document.querySelector('#board svg').getBoundingClientRect().width`); w < 250 || w > 375 {
+			t.Errorf("%s: the board is %.0f px wide on a 375 px screen", u, w)
+		}
+		if eval[bool](t, b, `document.documentElement.scrollWidth > document.documentElement.clientWidth`) {
+			t.Errorf("%s: the page scrolls sideways on a phone", u)
+		}
+	}
+}
+
 // recordBuiltin plays a match between built-in bots, one per seat; a
 // non-empty names[i] replaces seat i's player name.
 func recordBuiltin(t testing.TB, g *sim.Game, ruleset, config string, seed uint64, bots, names []string) *replay.Log {
+	t.Helper()
+	return recordAgents(t, g, ruleset, config, seed, bots, names, func(h replay.Header, seat int) replay.Agent {
+		a, err := replay.NewBuiltin(g, bots[seat], h.Setup(), seat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	})
+}
+
+// recordAgents plays a match between the agents newAgent makes, one per
+// seat, named like recordBuiltin's.
+func recordAgents(t testing.TB, g *sim.Game, ruleset, config string, seed uint64, bots, names []string, newAgent func(h replay.Header, seat int) replay.Agent) *replay.Log {
 	t.Helper()
 	h := replay.Header{Format: replay.Format, Game: g.Name, Ruleset: ruleset, Seed: seed, Config: json.RawMessage(config)}
 	for i, bot := range bots {
@@ -359,12 +414,8 @@ func recordBuiltin(t testing.TB, g *sim.Game, ruleset, config string, seed uint6
 		t.Fatalf("header: %v", err)
 	}
 	agents := make([]replay.Agent, len(bots))
-	for seat, bot := range bots {
-		a, err := replay.NewBuiltin(g, bot, h.Setup(), seat)
-		if err != nil {
-			t.Fatal(err)
-		}
-		agents[seat] = a
+	for seat := range bots {
+		agents[seat] = newAgent(h, seat)
 	}
 	rec := replay.Recorder{Header: h, Agents: agents, HashEvery: 100}
 	l, err := rec.Record(context.Background())
@@ -473,26 +524,519 @@ func TestBrowserBoards(t *testing.T) {
 	})
 
 	t.Run("phone width", func(t *testing.T) {
-		b.do(t, "narrow", chromedp.EmulateViewport(375, 740))
-		defer b.do(t, "reset", chromedp.EmulateReset())
-		for _, u := range []string{turnURL(wormsID, 20), turnURL(snakeID, 40)} {
-			b.do(t, "open "+u, chromedp.Navigate(srv.URL+u), chromedp.WaitVisible(chromedp.CSS("#board svg")))
-			w := eval[float64](t, b, `document.querySelector('#board svg').getBoundingClientRect().width`)
-			if w < 250 || w > 375 {
-				t.Errorf("%s: the board is %.0f px wide on a 375 px screen", u, w)
-			}
-			if over := eval[bool](t, b, `document.documentElement.scrollWidth > document.documentElement.clientWidth`); over {
-				t.Errorf("%s: the page scrolls sideways on a phone", u)
+		checkPhoneWidth(t, b, srv.URL, turnURL(wormsID, 20), turnURL(snakeID, 40))
+	})
+	b.checkQuiet(t)
+}
+
+// ffThrower is a test agent that makes a FoodFight match eventful: it
+// walks to the nearest food on the ground with its left arm pointed at it,
+// picks it up and throws it, from an even seat at its own table, from an
+// odd one at the nearest opponent; with empty hands it ducks while food
+// flies. It notes the first turn after which food flies while a collision
+// happens.
+type ffThrower struct {
+	busy *ffBusyTurn // shared by the match's agents
+	seat int
+}
+
+// ffBusyTurn is the first frame with food in flight and a collision, and
+// what it holds.
+type ffBusyTurn struct {
+	turn, air, collisions int
+	labels                []string // the players' labels, in seat order
+}
+
+// ffAngle wraps a - b into [-π, π).
+func ffAngle(a, b float64) float64 {
+	return math.Mod(math.Mod(a-b+math.Pi, 2*math.Pi)+2*math.Pi, 2*math.Pi) - math.Pi
+}
+
+func (a ffThrower) Act(_ context.Context, _ int, view any) replay.Answer {
+	v := view.(*foodfight.View)
+	f := v.Field
+	air := 0
+	for _, fd := range f.Food {
+		if fd.Height > 0 {
+			air++
+		}
+	}
+	// The view before turn k shows the frame of turn k-1.
+	if a.busy.turn == 0 && air > 0 && len(f.Collisions) > 0 {
+		a.busy.turn, a.busy.air, a.busy.collisions = f.TurnNumber-1, air, len(f.Collisions)
+	}
+	var me foodfight.PlayerView
+	var foes []foodfight.PlayerView
+	var table [2]float64
+	a.busy.labels = a.busy.labels[:0]
+	for _, tm := range f.Teams {
+		for _, p := range tm.Players {
+			a.busy.labels = append(a.busy.labels, tm.Symbol+p.Symbol)
+			switch {
+			case tm.Symbol == v.Team && p.Symbol == v.Player:
+				me, table = p, tm.Table.Location
+			case tm.Symbol != v.Team:
+				foes = append(foes, p)
 			}
 		}
-		if errs := b.takeErrors(); len(errs) > 0 {
-			t.Errorf("errors in the console: %q", errs)
+	}
+	// aim turns the left arm (at +π/6) toward a point and says how far off
+	// it is.
+	aim := func(at [2]float64) (string, float64, float64) {
+		dx, dy := at[0]-me.Location[0], at[1]-me.Location[1]
+		off := ffAngle(math.Atan2(dy, dx), me.Heading+math.Pi/6)
+		turn := "turnRight"
+		if off > 0 {
+			turn = "turnLeft"
+		}
+		return turn, off, math.Hypot(dx, dy)
+	}
+	nearest := func(points [][2]float64) ([2]float64, bool) {
+		best, found := [2]float64{}, false
+		for _, p := range points {
+			if !found || math.Hypot(p[0]-me.Location[0], p[1]-me.Location[1]) < math.Hypot(best[0]-me.Location[0], best[1]-me.Location[1]) {
+				best, found = p, true
+			}
+		}
+		return best, found
+	}
+	if me.Inventory.Left != "" {
+		var at [][2]float64
+		for _, p := range foes {
+			at = append(at, p.Location)
+		}
+		target, ok := nearest(at)
+		if a.seat%2 == 0 || !ok {
+			target = table
+		}
+		turn, off, _ := aim(target)
+		if math.Abs(off) < 0.06 {
+			return replay.Answer{Command: "throwLeft"}
+		}
+		return replay.Answer{Command: turn}
+	}
+	var ground [][2]float64
+	for _, fd := range f.Food {
+		if fd.Height == 0 {
+			ground = append(ground, fd.Location)
+		}
+	}
+	target, ok := nearest(ground)
+	if !ok || air > 0 && me.Inventory.Right == "" {
+		return replay.Answer{Command: "duck"}
+	}
+	turn, off, dist := aim(target)
+	switch {
+	case dist < 95 && math.Abs(off) < math.Pi/6-0.05:
+		return replay.Answer{Command: "pickupLeft"}
+	case math.Abs(off) > 0.1:
+		return replay.Answer{Command: turn}
+	}
+	return replay.Answer{Command: "moveForward"}
+}
+
+func (ffThrower) Close() replay.Output { return replay.Output{} }
+
+// TestBrowserFoodFight checks the FoodFight board in headless chromium: the
+// field with its tables, players and labels, the side cards, a turn with
+// food in flight and a collision reached with →, a hostile bot name kept
+// as text, the time to draw 200 consecutive frames, and no errors in the
+// console.
+func TestBrowserFoodFight(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser tests are slow; not in -short")
+	}
+	f, srv := newLiveFixture(t)
+	busy := &ffBusyTurn{}
+	bots := []string{"thrower", "thrower", "thrower", "thrower"}
+	id := ingest(t, f.db, recordAgents(t, foodfight.Game, "bitbrawl2018", `{"match_type":"TEAM"}`, 5, bots, []string{xssName},
+		func(_ replay.Header, seat int) replay.Agent { return ffThrower{busy, seat} }))
+	if busy.turn == 0 {
+		t.Fatal("the test match has no turn with food in flight and a collision: pick another seed")
+	}
+	t.Logf("turn %d: %d food in flight, %d collisions", busy.turn, busy.air, busy.collisions)
+	b := newBrowserSession(t)
+	const board = "#board svg.board-foodfight"
+	count := func(sel string) int {
+		t.Helper()
+		return eval[int](t, b, fmt.Sprintf(`document.querySelectorAll(%q).length`, "#board "+sel))
+	}
+
+	t.Run("field at turn 0", func(t *testing.T) {
+		b.do(t, "open turn 0", chromedp.Navigate(srv.URL+turnURL(id, 0)), chromedp.WaitVisible(chromedp.CSS(board)))
+		if n := count("> pre"); n != 0 {
+			t.Fatalf("the board fell back to the frame's JSON")
+		}
+		for _, tt := range []struct {
+			sel  string
+			want int
+		}{{"[data-table]", 2}, {"[data-player]", 4}, {"[data-card]", 4}, {"[data-food]", 4}, {"[data-air]", 0}, {"[data-collision]", 0}} {
+			if got := count(tt.sel); got != tt.want {
+				t.Errorf("%s: got %d elements, want %d", tt.sel, got, tt.want)
+			}
+		}
+		got := eval[[]string](t, b, `Array.from(document.querySelectorAll('#board [data-player]')).map(e => e.querySelector('text').textContent)`)
+		if strings.Join(got, " ") != strings.Join(busy.labels, " ") {
+			t.Errorf("player labels: got %q, want %q", got, busy.labels)
+		}
+		if !eval[bool](t, b, fmt.Sprintf(`document.getElementById('board').textContent.includes(%q)`, xssName)) {
+			t.Errorf("the cards do not show the hostile bot name as text")
+		}
+		if n := eval[int](t, b, `document.querySelectorAll('img').length`); n != 0 {
+			t.Errorf("%d <img> elements: a bot name became markup", n)
 		}
 	})
 
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if len(b.dialogs) > 0 {
-		t.Errorf("JavaScript dialogs opened: %q", b.dialogs)
+	t.Run("food in flight and a collision", func(t *testing.T) {
+		from := busy.turn - 3
+		b.do(t, "open", chromedp.Navigate(srv.URL+turnURL(id, from)), chromedp.WaitVisible(chromedp.CSS(board)))
+		for range 3 {
+			b.do(t, "press →", chromedp.KeyEvent(kb.ArrowRight))
+		}
+		b.do(t, "wait for the busy turn", chromedp.Poll[chromedp.Void](fmt.Sprintf(
+			`location.pathname === %q && document.querySelector(%q).getAttribute('aria-label').endsWith('turn %d')`, turnURL(id, busy.turn), board, busy.turn)))
+		if got := count(`[data-air="true"]`); got != busy.air {
+			t.Errorf("food in flight: got %d drawn, want %d", got, busy.air)
+		}
+		if got := count(`[data-air="true"] .shadow`); got != busy.air {
+			t.Errorf("shadows: got %d, want one per food in flight (%d)", got, busy.air)
+		}
+		if got := count("[data-collision]"); got != busy.collisions {
+			t.Errorf("collisions: got %d drawn, want %d", got, busy.collisions)
+		}
+	})
+
+	t.Run("every turn", func(t *testing.T) {
+		// Draw every turn of the match and count what each frame says
+		// should be marked.
+		type tally struct {
+			Mismatches []string
+			Totals     map[string]int
+		}
+		// Turns are fetched in order, so the server steps its cursor one
+		// turn at a time instead of replaying from turn 0; the walk takes
+		// seconds on a quiet machine and gets two minutes on a busy one.
+		got := evalWithin[tally](t, b, 2*time.Minute, fmt.Sprintf(`(async () => {
+			const meta = JSON.parse(document.getElementById('inspector-meta').textContent);
+			const board = document.getElementById('board'), draw = ReplayLab.renderer('foodfight');
+			const checks = {
+				'.player.invalid .invalid-mark': s => s.players.filter(p => !p.valid).length,
+				'.ff-action.invalid': s => s.players.filter(p => !p.valid).length,
+				'.player.ducking': s => s.turn > 0 ? s.players.filter(p => p.height < 200).length : 0,
+				'[data-held]': s => s.players.reduce((n, p) => n + !!p.left + !!p.right, 0),
+				'[data-air="true"]': s => s.food.filter(f => f.air).length,
+				'[data-food]': s => s.food.length,
+				'[data-table-food]': s => s.teams.reduce((n, t) => n + t.table.food.length, 0),
+				'[data-collision="player"]': s => s.collisions.filter(c => c.kind === 'player').length,
+				'[data-collision="food"]': s => s.collisions.filter(c => c.kind === 'food').length,
+			};
+			const out = {Mismatches: [], Totals: {}};
+			for (let turn = 0; turn <= meta.turns; turn++) {
+				const t = await fetch('/api/v1/matches/%s/turns/' + turn, {headers: {Accept: 'application/json'}}).then(r => r.json());
+				draw(board, t.frame.state, t, meta);
+				for (const [sel, want] of Object.entries(checks)) {
+					const n = want(t.frame.state), got = board.querySelectorAll(sel).length;
+					out.Totals[sel] = (out.Totals[sel] || 0) + n;
+					if (got !== n && out.Mismatches.length < 10) out.Mismatches.push('turn ' + t.turn + ' ' + sel + ': got ' + got + ', want ' + n);
+				}
+			}
+			return out; })()`, id), chromedp.EvalAwaitPromise)
+		for _, m := range got.Mismatches {
+			t.Error(m)
+		}
+		t.Logf("marks over the match: %v", got.Totals)
+		for sel, n := range got.Totals {
+			if n == 0 {
+				t.Errorf("no frame of the test match has %s to draw: pick another seed", sel)
+			}
+		}
+	})
+
+	t.Run("phone width", func(t *testing.T) { checkPhoneWidth(t, b, srv.URL, turnURL(id, busy.turn)) })
+
+	t.Run("draw 200 frames", func(t *testing.T) {
+		// Fetch first, then time the drawing alone, forcing layout after
+		// each frame as playback's paint would: once as playback draws,
+		// once with a new match id every frame, which rebuilds the drawing.
+		ms := eval[[]float64](t, b, fmt.Sprintf(`(async () => {
+			const meta = JSON.parse(document.getElementById('inspector-meta').textContent);
+			const turns = await Promise.all(Array.from({length: 200}, (_, i) =>
+				fetch('/api/v1/matches/%s/turns/' + (%d + i), {headers: {Accept: 'application/json'}}).then(r => r.json())));
+			const board = document.getElementById('board'), draw = ReplayLab.renderer('foodfight');
+			const time = rebuild => {
+				const start = performance.now();
+				turns.forEach((t, i) => { draw(board, t.frame.state, t, rebuild ? {...meta, id: meta.id + i} : meta); board.getBoundingClientRect(); });
+				return (performance.now() - start) / turns.length;
+			};
+			return [time(false), time(true)]; })()`, id, max(0, busy.turn-100)), chromedp.EvalAwaitPromise)
+		t.Logf("drawing a frame took %.2f ms on average over 200 consecutive turns (%.2f ms rebuilding the drawing every frame)", ms[0], ms[1])
+	})
+	b.checkQuiet(t)
+}
+
+// cfQueuer is a test agent that puts a career fair team in lines: every
+// bot not in line walks toward the end-of-line tiles it sees (bot i toward
+// the i-th nearest, so a team spreads over booths) and enters the line
+// standing on one.
+type cfQueuer struct{}
+
+// cfMoves are the moves in the engine's search order, with their (row,
+// column) steps.
+var cfMoves = [...]struct {
+	name   string
+	dr, dc int
+}{{"LEFT", 0, -1}, {"UP", -1, 0}, {"RIGHT", 0, 1}, {"DOWN", 1, 0}}
+
+func (cfQueuer) Act(_ context.Context, _ int, view any) replay.Answer {
+	v := view.(*careerfair.View)
+	acts := make([]string, len(v.States))
+	for i, st := range v.States {
+		acts[i] = cfQueue(v, st)
 	}
+	return replay.Answer{Command: strings.Join(acts, ",")}
+}
+
+func (cfQueuer) Close() replay.Output { return replay.Output{} }
+
+// cfQueue is one bot's action: ENTER on an end-of-line tile, else the
+// first step of a shortest walk around the booths to its end-of-line tile.
+func cfQueue(v *careerfair.View, st careerfair.State) string {
+	if st.State == "inline" {
+		return "NONE"
+	}
+	if v.Board[st.X][st.Y].EndOfLine {
+		return "ENTER"
+	}
+	start := [2]int{st.X, st.Y}
+	first := map[[2]int]string{start: ""} // tile -> the first step toward it
+	var ends []string                     // the first step toward each end-of-line tile, nearest first
+	for queue := [][2]int{start}; len(queue) > 0; queue = queue[1:] {
+		p := queue[0]
+		for _, d := range cfMoves {
+			q := [2]int{p[0] + d.dr, p[1] + d.dc}
+			if q[0] < 0 || q[1] < 0 || q[0] >= v.Rows || q[1] >= v.Cols || v.Board[q[0]][q[1]].Booth != "" {
+				continue
+			}
+			if _, seen := first[q]; seen {
+				continue
+			}
+			step := first[p]
+			if step == "" {
+				step = d.name
+			}
+			first[q] = step
+			queue = append(queue, q)
+			if v.Board[q[0]][q[1]].EndOfLine {
+				ends = append(ends, step)
+			}
+		}
+	}
+	if len(ends) == 0 {
+		return "NONE"
+	}
+	return ends[st.ID%len(ends)]
+}
+
+// cfCheck is a JavaScript function of a frame that lists where the career
+// fair board in #board does not draw it: a tile's threshold and shade, a
+// booth's company, a team bot off its tile, the crowd's free and queued
+// counts, a tail's overflow count, a talker's ring.
+const cfCheck = `(state => {
+	const board = document.getElementById('board'), out = [], col = {};
+	state.bot_columns.forEach((n, i) => col[n] = i);
+	const tiles = board.querySelectorAll('.floor rect[data-threshold]');
+	if (tiles.length !== state.rows * state.cols) return ['got ' + tiles.length + ' tiles, want ' + state.rows * state.cols];
+	const C = Number(tiles[0].getAttribute('width')), fills = {};
+	tiles.forEach((r, i) => {
+		if (Number(r.getAttribute('data-threshold')) !== state.threshold[i]) out.push('tile ' + i + ': threshold ' + r.getAttribute('data-threshold') + ', want ' + state.threshold[i]);
+		(fills[state.threshold[i]] ??= new Set()).add(r.getAttribute('fill'));
+	});
+	const shades = Object.values(fills);
+	if (shades.some(s => s.size !== 1) || new Set(shades.map(s => [...s][0])).size !== shades.length) out.push('shades by threshold: ' + JSON.stringify(Object.entries(fills).map(([k, s]) => k + ':' + [...s])));
+	const names = Array.from(board.querySelectorAll('[data-booth] .company'), e => e.textContent).join('|');
+	if (names !== state.booths.map(b => b.company).join('|')) out.push('booth names: ' + names);
+	const bots = board.querySelectorAll('[data-team-bot]');
+	if (bots.length !== state.teams.length * 4) out.push('got ' + bots.length + ' team bots');
+	bots.forEach(e => {
+		const [ti, id] = e.getAttribute('data-team-bot').split(':').map(Number), b = state.bots[ti * 4 + id];
+		const m = /translate\(([-\d.]+) ([-\d.]+)\)/.exec(e.getAttribute('transform') || '');
+		const at = m ? [Math.floor(m[2] / C), Math.floor(m[1] / C)] : null;
+		if (!at || at[0] !== b[col.row] || at[1] !== b[col.col] || e.getAttribute('visibility') !== 'visible') out.push('team ' + ti + ' bot ' + id + ' drawn at ' + at + ', want ' + [b[col.row], b[col.col]]);
+	});
+	const crowd = state.bots.filter(b => b[col.team] < 0), free = crowd.filter(b => b[col.line] < 0).length;
+	const drawn = sel => Number(board.querySelector(sel).getAttribute('data-bots'));
+	if (drawn('.crowd-free') !== free) out.push('free crowd: ' + drawn('.crowd-free') + ', want ' + free);
+	if (drawn('.crowd-queued') !== crowd.length - free) out.push('queued crowd: ' + drawn('.crowd-queued') + ', want ' + (crowd.length - free));
+	state.booths.forEach((b, k) => {
+		const more = b.queue.slice(3 * b.line.length).filter(r => state.bots[r][col.team] < 0).length;
+		const text = board.querySelectorAll('[data-more]')[k].textContent;
+		if (text !== (more ? '+' + more : '')) out.push(b.company + ': overflow ' + JSON.stringify(text) + ', want ' + more);
+		const ring = board.querySelectorAll('[data-talker]')[k].getAttribute('visibility') === 'visible';
+		if (ring !== (b.talker >= 0 && b.queue[0] === b.talker)) out.push(b.company + ': talker ring ' + ring);
+	});
+	return out;
+})`
+
+// TestBrowserCareerFair checks the career fair board in headless chromium
+// on gates6 with its 600 crowd bots: the booths with their companies, the
+// threshold shading, team bots on their tiles, the crowd's counts and
+// queues, the vision toggle, stepping with →, the team cards and rewards,
+// a hostile bot name kept as text, every step of the match drawn and
+// checked, the time to draw a frame, and no errors in the console.
+func TestBrowserCareerFair(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser tests are slow; not in -short")
+	}
+	f, srv := newLiveFixture(t)
+	id := ingest(t, f.db, recordAgents(t, careerfair.Game, "awap2019", `{"board":"gates6"}`, 7, []string{"queuer", "queuer"}, []string{xssName},
+		func(replay.Header, int) replay.Agent { return cfQueuer{} }))
+	b := newBrowserSession(t)
+	const board = "#board svg.board-careerfair"
+	const at = 60
+	check := func(t *testing.T) {
+		t.Helper()
+		for _, m := range eval[[]string](t, b, cfCheck+`(JSON.parse(document.getElementById('inspector-turn').textContent).frame.state)`) {
+			t.Error(m)
+		}
+	}
+
+	t.Run("board", func(t *testing.T) {
+		b.do(t, "open", chromedp.Navigate(srv.URL+turnURL(id, at)), chromedp.WaitVisible(chromedp.CSS(board)))
+		if n := eval[int](t, b, `document.querySelectorAll('#board > pre').length`); n != 0 {
+			t.Fatalf("the board fell back to the frame's JSON")
+		}
+		check(t)
+		if n := eval[int](t, b, `new Set(JSON.parse(document.getElementById('inspector-turn').textContent).frame.state.threshold).size`); n < 3 {
+			t.Errorf("turn %d has %d thresholds: the shading check needs a busier turn", at, n)
+		}
+		if n := eval[int](t, b, `document.querySelectorAll('#board [data-booth]').length`); n != 20 {
+			t.Errorf("booths: got %d, want gates6's 20", n)
+		}
+		// Pointing at a booth's tile names its company.
+		got := eval[[]string](t, b, `(() => { const s = document.querySelector('#board svg'), m = s.getScreenCTM();
+			const state = JSON.parse(document.getElementById('inspector-turn').textContent).frame.state, b = state.booths[0];
+			const C = Number(s.querySelector('.floor rect').getAttribute('width'));
+			const p = new DOMPoint((b.tiles[0][1] + 0.5) * C, (b.tiles[0][0] + 0.5) * C).matrixTransform(m);
+			s.dispatchEvent(new MouseEvent('mousemove', {clientX: p.x, clientY: p.y}));
+			return [document.querySelector('#board .board-readout').textContent, '(' + b.tiles[0].join(', ') + ') booth of ' + b.company]; })()`)
+		if !strings.HasPrefix(got[0], got[1]) {
+			t.Errorf("readout over the first booth: got %q, want it to start with %q", got[0], got[1])
+		}
+		if n := eval[int](t, b, `document.querySelectorAll('#board table.cf-rewards tbody tr').length`); n != 20 {
+			t.Errorf("rewards table: got %d rows, want 20", n)
+		}
+		if !eval[bool](t, b, fmt.Sprintf(`document.getElementById('board').textContent.includes(%q)`, xssName)) {
+			t.Errorf("the board does not show the hostile bot name as text")
+		}
+		if n := eval[int](t, b, `document.querySelectorAll('img').length`); n != 0 {
+			t.Errorf("%d <img> elements: a bot name became markup", n)
+		}
+	})
+
+	t.Run("vision toggle", func(t *testing.T) {
+		hidden := func() string {
+			return eval[string](t, b, `(() => { const v = document.querySelector('#board .vision');
+				return v.getAttribute('visibility') + ' ' + v.getAttribute('data-vision') + ' ' + v.querySelector('path').getAttribute('data-tiles'); })()`)
+		}
+		want := func(team int) string {
+			return eval[string](t, b, fmt.Sprintf(`'visible %d ' + JSON.parse(document.getElementById('inspector-turn').textContent).frame.state.teams[%d].visible.split('').filter(v => v === '0').length`, team, team))
+		}
+		if got := hidden(); !strings.HasPrefix(got, "hidden") {
+			t.Errorf("vision before a choice: %q, want hidden", got)
+		}
+		for _, team := range []int{0, 1} {
+			b.do(t, "choose a team", chromedp.Click(chromedp.CSS(fmt.Sprintf(`#board .cf-vision button[data-vision="%d"]`, team))))
+			if got, want := hidden(), want(team); got != want {
+				t.Errorf("vision of team %d: got %q, want %q", team, got, want)
+			}
+			if got := eval[string](t, b, `document.querySelector('#board .cf-vision [aria-pressed=true]').getAttribute('data-vision')`); got != fmt.Sprint(team) {
+				t.Errorf("pressed vision button: got %s, want %d", got, team)
+			}
+		}
+		// The choice stays while stepping.
+		b.do(t, "press →", chromedp.KeyEvent(kb.ArrowRight))
+		b.do(t, "wait for the next turn", chromedp.Poll[chromedp.Void](fmt.Sprintf(`document.querySelector(%q).getAttribute('aria-label').endsWith('turn %d')`, board, at+1)))
+		if got, want := hidden(), eval[string](t, b, fmt.Sprintf(`(async () => { const r = await fetch('/api/v1/matches/%s/turns/%d', {headers: {Accept: 'application/json'}});
+			const s = (await r.json()).frame.state; return 'visible 1 ' + s.teams[1].visible.split('').filter(v => v === '0').length; })()`, id, at+1), chromedp.EvalAwaitPromise); got != want {
+			t.Errorf("vision of team 1 after a step: got %q, want %q", got, want)
+		}
+		b.do(t, "choose none", chromedp.Click(chromedp.CSS(`#board .cf-vision button[data-vision="-1"]`)))
+		if got := hidden(); !strings.HasPrefix(got, "hidden") {
+			t.Errorf("vision after choosing none: %q, want hidden", got)
+		}
+	})
+
+	t.Run("steps", func(t *testing.T) {
+		b.do(t, "open", chromedp.Navigate(srv.URL+turnURL(id, at)), chromedp.WaitVisible(chromedp.CSS(board)))
+		drawing := func() string { return eval[string](t, b, `document.querySelector('#board svg').outerHTML`) }
+		start := drawing()
+		for range 3 {
+			b.do(t, "press →", chromedp.KeyEvent(kb.ArrowRight))
+		}
+		b.do(t, "wait for the third turn after", chromedp.Poll[chromedp.Void](fmt.Sprintf(
+			`location.pathname === %q && document.querySelector(%q).getAttribute('aria-label').endsWith('turn %d')`, turnURL(id, at+3), board, at+3)))
+		if drawing() == start {
+			t.Errorf("the board did not change in three steps")
+		}
+		// The page's initial frame is turn 60's: check turn 63 as drawn
+		// against its own frame.
+		got := eval[[]string](t, b, fmt.Sprintf(`(async () => { const r = await fetch('/api/v1/matches/%s/turns/%d', {headers: {Accept: 'application/json'}});
+			return %s((await r.json()).frame.state); })()`, id, at+3, cfCheck), chromedp.EvalAwaitPromise)
+		for _, m := range got {
+			t.Error(m)
+		}
+	})
+
+	t.Run("every step", func(t *testing.T) {
+		// Draw every step of the match as playback does, check each one,
+		// tally what there was to draw and time the drawing alone, forcing
+		// layout after each frame as playback's paint would.
+		type tally struct {
+			Mismatches []string
+			Totals     map[string]int
+			MS         float64
+			Frames     int
+		}
+		got := eval[tally](t, b, fmt.Sprintf(`(async () => {
+			const meta = JSON.parse(document.getElementById('inspector-meta').textContent);
+			const turns = await Promise.all(Array.from({length: meta.turns + 1}, (_, i) =>
+				fetch('/api/v1/matches/%s/turns/' + i, {headers: {Accept: 'application/json'}}).then(r => r.json())));
+			const board = document.getElementById('board'), draw = ReplayLab.renderer('careerfair'), check = %s;
+			const out = {Mismatches: [], Totals: {}, Frames: turns.length};
+			const add = (k, n) => out.Totals[k] = (out.Totals[k] || 0) + n;
+			for (const t of turns) {
+				draw(board, t.frame.state, t, meta);
+				for (const m of check(t.frame.state)) if (out.Mismatches.length < 10) out.Mismatches.push('turn ' + t.turn + ': ' + m);
+				const s = t.frame.state, team = s.bot_columns.indexOf('team'), line = s.bot_columns.indexOf('line');
+				add('team bots in line', s.bots.filter(b => b[team] >= 0 && b[line] >= 0).length);
+				add('overflow counts', board.querySelectorAll('[data-more]:not(:empty)').length);
+				add('crowd counts', board.querySelectorAll('[data-count]').length);
+				add('talker rings', board.querySelectorAll('[data-talker][visibility=visible]').length);
+				add('crowd bots', s.bots.filter(b => b[team] < 0).length);
+			}
+			add('score', turns[turns.length - 1].frame.state.teams.reduce((n, t) => n + t.score, 0));
+			const start = performance.now();
+			for (const t of turns) { draw(board, t.frame.state, t, meta); board.getBoundingClientRect(); }
+			out.MS = (performance.now() - start) / turns.length;
+			return out; })()`, id, cfCheck), chromedp.EvalAwaitPromise)
+		for _, m := range got.Mismatches {
+			t.Error(m)
+		}
+		t.Logf("totals over %d frames: %v", got.Frames, got.Totals)
+		t.Logf("drawing a frame took %.2f ms on average over all %d steps", got.MS, got.Frames)
+		if got.Frames != 311 {
+			t.Errorf("got %d frames, want 311 (310 steps and the start)", got.Frames)
+		}
+		if got.Totals["crowd bots"] < 600*got.Frames {
+			t.Errorf("crowd: %d bot-frames, want at least 600 per frame", got.Totals["crowd bots"])
+		}
+		for k, n := range got.Totals {
+			if n == 0 {
+				t.Errorf("no frame of the test match has %s: pick another seed", k)
+			}
+		}
+	})
+
+	t.Run("phone width", func(t *testing.T) { checkPhoneWidth(t, b, srv.URL, turnURL(id, at)) })
+	b.checkQuiet(t)
 }

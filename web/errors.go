@@ -81,10 +81,11 @@ type errorBody struct {
 // a 500 with a generic text, and internal reports whether it needs logging.
 func classify(err error) (status int, body errorBody, internal bool) {
 	var (
-		he *echo.HTTPError
-		ie *inputError
-		ne *notFoundError
-		re *replayError
+		he  *echo.HTTPError
+		ie  *inputError
+		ne  *notFoundError
+		re  *replayError
+		div *replay.DivergenceError
 	)
 	switch {
 	case errors.As(err, &he):
@@ -98,13 +99,18 @@ func classify(err error) (status int, body errorBody, internal bool) {
 	case errors.As(err, &re):
 		body := errorBody{Error: re.err.Error()}
 		var rpl *replay.Error
-		var div *replay.DivergenceError
 		if errors.As(err, &rpl) {
 			body.Turn, body.Line = rpl.Turn, rpl.Line
 		} else if errors.As(err, &div) {
 			body.Turn = div.Turn
 		}
 		return re.status, body, false
+	case errors.As(err, &div):
+		// A stored match whose replay no longer regenerates: this build's
+		// engine plays it differently from the one that stored it. The
+		// server works; the stored match is stale, and the user should
+		// know which turn and why.
+		return http.StatusConflict, errorBody{Error: "the stored replay does not regenerate with this build's engine: " + div.Error(), Turn: div.Turn}, false
 	case errors.As(err, &ie):
 		return http.StatusBadRequest, errorBody{Error: ie.msg}, false
 	case errors.As(err, &ne):

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/replaylab/replaylab/replay"
 	"github.com/replaylab/replaylab/store"
 )
 
@@ -16,23 +17,30 @@ func TestClassify(t *testing.T) {
 		err      error
 		want     int
 		internal bool
+		body     string // the answer's text when not the error's own
 	}{
-		{"not found here", notFound("game toad has no metric %q", "mana"), http.StatusNotFound, false},
-		{"not found in storage", fmt.Errorf("export: %w", &store.Error{Kind: store.ErrNotFound, Msg: "gone"}), http.StatusNotFound, false},
-		{"ambiguous", &store.Error{Kind: store.ErrAmbiguous, Msg: "ambiguous"}, http.StatusBadRequest, false},
-		{"invalid", &store.Error{Kind: store.ErrInvalid, Msg: "no metrics"}, http.StatusBadRequest, false},
-		{"bad input", badInput("turn %q", "x"), http.StatusBadRequest, false},
-		{"newer schema", fmt.Errorf("open: %w", store.ErrSchemaTooNew), http.StatusInternalServerError, true},
-		{"canceled", context.Canceled, http.StatusInternalServerError, true},
-		{"anything else", errors.New("disk full"), http.StatusInternalServerError, true},
+		{"not found here", notFound("game toad has no metric %q", "mana"), http.StatusNotFound, false, ""},
+		{"not found in storage", fmt.Errorf("export: %w", &store.Error{Kind: store.ErrNotFound, Msg: "gone"}), http.StatusNotFound, false, ""},
+		{"ambiguous", &store.Error{Kind: store.ErrAmbiguous, Msg: "ambiguous"}, http.StatusBadRequest, false, ""},
+		{"invalid", &store.Error{Kind: store.ErrInvalid, Msg: "no metrics"}, http.StatusBadRequest, false, ""},
+		{"bad input", badInput("turn %q", "x"), http.StatusBadRequest, false, ""},
+		{"stale stored match", fmt.Errorf("frame 420 of abc: %w", &replay.DivergenceError{Turn: 100, Want: 1, Got: 2}), http.StatusConflict, false,
+			"the stored replay does not regenerate with this build's engine: turn 100: state hash 0000000000000002, the recording has 0000000000000001: regeneration diverged from the recorded match"},
+		{"newer schema", fmt.Errorf("open: %w", store.ErrSchemaTooNew), http.StatusInternalServerError, true, ""},
+		{"canceled", context.Canceled, http.StatusInternalServerError, true, ""},
+		{"anything else", errors.New("disk full"), http.StatusInternalServerError, true, ""},
 	}
 	for _, tt := range tests {
 		status, body, internal := classify(tt.err)
 		if status != tt.want || internal != tt.internal {
 			t.Errorf("%s: got %d (internal %v), want %d (internal %v)", tt.name, status, internal, tt.want, tt.internal)
 		}
-		if !internal && body.Error != tt.err.Error() {
-			t.Errorf("%s: body %q, want the error's message", tt.name, body.Error)
+		want := tt.body
+		if want == "" {
+			want = tt.err.Error()
+		}
+		if !internal && body.Error != want {
+			t.Errorf("%s: body %q, want %q", tt.name, body.Error, want)
 		}
 	}
 }

@@ -18,18 +18,37 @@ import (
 // separate the bots and for the charts to have company.
 const demoMatchesPerGame = 60
 
-// demoConfigs vary each game's setup across the demo matches, so the
-// demo shows short and long matches, easy and hard ones. Every game also
-// cycles through all its rulesets (worms base and final, snake
-// codebattle2020 and codenjoy), each with a different seed per match.
-var demoConfigs = map[string][]string{
+// demoSetup is a game's setup for some of its demo matches: the config
+// and the number of seats, when it is not the game's DefaultPlayers.
+type demoSetup struct {
+	config  string
+	players int
+}
+
+// demoSetups vary each game's setup across the demo matches, so the demo
+// shows short and long matches, easy and hard ones, every FoodFight match
+// type with its seat count and three career fair boards (three, so that
+// each board meets both of the game's rulesets). Every game also cycles
+// through all its rulesets (worms base and final, snake codebattle2020 and
+// codenjoy), each with a different seed per match.
+var demoSetups = map[string][]demoSetup{
 	"toad": {
-		`{"turns":30}`,
-		`{"turns":50}`,
-		`{"turns":80}`,
-		`{"turns":50,"start_hp":10}`,
-		`{"turns":80,"start_hp":30}`,
-		`{"turns":50,"strict_hp":true}`,
+		{config: `{"turns":30}`},
+		{config: `{"turns":50}`},
+		{config: `{"turns":80}`},
+		{config: `{"turns":50,"start_hp":10}`},
+		{config: `{"turns":80,"start_hp":30}`},
+		{config: `{"turns":50,"strict_hp":true}`},
+	},
+	"foodfight": {
+		{config: `{"match_type":"DUEL"}`, players: 2},
+		{config: `{"match_type":"FREE_FOR_ALL"}`, players: 3},
+		{config: `{"match_type":"TEAM"}`, players: 4},
+	},
+	"careerfair": {
+		{config: `{"board":"gates6"}`},
+		{config: `{"board":"sample"}`},
+		{config: `{"board":"gates4"}`},
 	},
 }
 
@@ -52,14 +71,19 @@ func demoPlan() []demoMatch {
 		if len(g.Bots) == 0 {
 			continue
 		}
-		configs := demoConfigs[g.Name]
-		if len(configs) == 0 {
-			configs = []string{"{}"}
+		setups := demoSetups[g.Name]
+		if len(setups) == 0 {
+			setups = []demoSetup{{config: "{}"}}
 		}
 		for i := range demoMatchesPerGame {
 			round := i / len(g.Bots)
-			m := demoMatch{game: g, ruleset: g.Rulesets[round%len(g.Rulesets)], seed: uint64(1000 + round), config: configs[round%len(configs)]}
-			for seat := range g.DefaultPlayers {
+			setup := setups[round%len(setups)]
+			m := demoMatch{game: g, ruleset: g.Rulesets[round%len(g.Rulesets)], seed: uint64(1000 + round), config: setup.config}
+			players := setup.players
+			if players == 0 {
+				players = g.DefaultPlayers
+			}
+			for seat := range players {
 				m.bots = append(m.bots, g.Bots[(i+seat)%len(g.Bots)].Name)
 			}
 			plan = append(plan, m)
@@ -68,12 +92,18 @@ func demoPlan() []demoMatch {
 	return plan
 }
 
-// recordDemo plays one demo match and regenerates it into a store record.
-func recordDemo(ctx context.Context, m demoMatch) (*store.Record, error) {
+// header is the match's replay header, its players named after their bots.
+func (m demoMatch) header() replay.Header {
 	h := replay.Header{Format: replay.Format, Game: m.game.Name, Ruleset: m.ruleset, Seed: m.seed, Config: json.RawMessage(m.config)}
 	for _, b := range m.bots {
 		h.Players = append(h.Players, replay.Player{Name: b, Version: "builtin"})
 	}
+	return h
+}
+
+// recordDemo plays one demo match and regenerates it into a store record.
+func recordDemo(ctx context.Context, m demoMatch) (*store.Record, error) {
+	h := m.header()
 	if _, err := h.Check(); err != nil {
 		return nil, err
 	}

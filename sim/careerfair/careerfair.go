@@ -353,6 +353,8 @@ var Game = &sim.Game{
 	},
 	Bots: []sim.BotDef{
 		{Name: "idle", Description: "plays NONE with all four bots, like the runner's idle steps", New: newIdle},
+		{Name: "greedy", Description: "sends every bot to the line that pays it most per step, by walk and queue as last seen, and queues there", New: newGreedy},
+		{Name: "replace", Description: "helpers hold places in line; the main bot walks to one near the front and swaps in with REPLACE for the major reward", New: newReplace},
 	},
 	Start: newMatch,
 }

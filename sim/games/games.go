@@ -8,6 +8,7 @@ import (
 
 	"github.com/replaylab/replaylab/sim"
 	"github.com/replaylab/replaylab/sim/careerfair"
+	"github.com/replaylab/replaylab/sim/foodfight"
 	"github.com/replaylab/replaylab/sim/snake"
 	"github.com/replaylab/replaylab/sim/toad"
 	"github.com/replaylab/replaylab/sim/worms"
@@ -17,6 +18,7 @@ var all = []*sim.Game{
 	toad.Game,
 	worms.Game,
 	snake.Game,
+	foodfight.Game,
 	careerfair.Game,
 }
 

@@ -85,7 +85,7 @@
     body.replaceChildren();
     var rows = [{ label: 'Alive', value: function (s) { return s.alive ? 'yes' : 'no'; } }];
     meta.metrics.forEach(function (m, i) {
-      rows.push({ label: m.label, value: function (s) { return s.values[i]; } });
+      rows.push({ label: m.label, value: function (s) { return metricText(m, s.values[i]); } });
     });
     rows.forEach(function (r) {
       var row = document.createElement('tr');
@@ -115,6 +115,13 @@
       none.textContent = 'No events this turn.';
       list.appendChild(none);
     }
+  }
+
+  // metricText shows an integer metric as it is and any other with at
+  // most two decimals: 91.86, not 91.86000000000162.
+  function metricText(m, v) {
+    if (m.integer || typeof v !== 'number') return v;
+    return String(Math.round(v * 100) / 100);
   }
 
   function show(n) {

@@ -3,9 +3,11 @@
 // registers itself; a game without one gets the frame as formatted JSON.
 //
 // A renderer is function (container, state, turn, meta): it replaces the
-// container's content with a drawing of state (the game's frame). It must
-// build the DOM with createElement/textContent, never innerHTML, because
-// frames hold text that bots control.
+// container's content with a drawing of state (the game's frame); while the
+// container still holds its previous drawing of the same match, it may
+// update that drawing instead of building it again. It must build the
+// DOM with createElement/textContent, never innerHTML, because frames hold
+// text that bots control.
 (function () {
   'use strict';
   var renderers = {};
@@ -15,15 +17,40 @@
     container.replaceChildren(pre);
   }
   var SVG_NS = 'http://www.w3.org/2000/svg';
+  var drawings = new WeakMap(); // board container -> the drawing it shows
   window.ReplayLab = {
     register: function (game, fn) { renderers[game] = fn; },
     renderer: function (game) { return renderers[game] || generic; },
+    // drawing returns the drawing ({root, ...}) that build() makes for the
+    // container, built and shown once and reused while the container still
+    // shows it and key is the same: a renderer builds what stays through a
+    // match once and updates only what moves from turn to turn.
+    drawing: function (container, key, build) {
+      var d = drawings.get(container);
+      if (!d || d.root.parentNode !== container || d.key !== key) {
+        d = build();
+        d.key = key;
+        drawings.set(container, d);
+        container.replaceChildren(d.root);
+      }
+      return d;
+    },
     // svg makes an SVG element with attributes and, optionally, text.
     svg: function (name, attrs, text) {
       var e = document.createElementNS(SVG_NS, name);
       Object.keys(attrs || {}).forEach(function (k) { e.setAttribute(k, attrs[k]); });
       if (text !== undefined) e.textContent = text;
       return e;
+    },
+    // star is the path of an eight-pointed burst centred at (cx, cy), its
+    // points at radius r1 and its notches at r2.
+    star: function (cx, cy, r1, r2) {
+      var d = '';
+      for (var i = 0; i < 16; i++) {
+        var a = Math.PI * i / 8, r = i % 2 ? r2 : r1;
+        d += (i ? 'L' : 'M') + (cx + r * Math.sin(a)).toFixed(2) + ' ' + (cy - r * Math.cos(a)).toFixed(2);
+      }
+      return d + 'Z';
     },
     // html makes an HTML element with a class and, optionally, text.
     html: function (name, className, text) {

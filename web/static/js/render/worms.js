@@ -21,6 +21,8 @@
 
   var html = ReplayLab.html;
 
+  var star = ReplayLab.star;
+
   function mid(v) { return (v + 0.5) * C; }
 
   function wormLabel(w) { return String(w.player + 1) + String(w.id); }
@@ -176,15 +178,6 @@
     } else {
       g.appendChild(el('circle', { cx: x, cy: y, r: 6, fill: '#f4fdff', stroke: '#0288d1', 'stroke-width': 1.5 }));
     }
-  }
-
-  function star(cx, cy, r1, r2) {
-    var d = '';
-    for (var i = 0; i < 16; i++) {
-      var a = Math.PI * i / 8, r = i % 2 ? r2 : r1;
-      d += (i ? 'L' : 'M') + (cx + r * Math.sin(a)).toFixed(2) + ' ' + (cy - r * Math.cos(a)).toFixed(2);
-    }
-    return d + 'Z';
   }
 
   function swatch(draw) {

@@ -1,0 +1,51 @@
+package main
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/replaylab/replaylab/sim/games"
+)
+
+// TestDemoPlan checks every demo match's setup against its game (config,
+// ruleset and seat count), that the FoodFight demo plays each match type
+// with its own seat count, and that every career fair board of the demo
+// is played under each of the game's rulesets.
+func TestDemoPlan(t *testing.T) {
+	seats := map[string][]int{} // game -> the seat counts its demo plays
+	played := map[string]bool{} // "game config ruleset" of every demo match
+	for _, m := range demoPlan() {
+		played[m.game.Name+" "+m.config+" "+m.ruleset] = true
+		h := m.header()
+		if _, err := h.Check(); err != nil {
+			t.Errorf("%s seed %d config %s with %d seats: %v", m.game.Name, m.seed, m.config, len(m.bots), err)
+		}
+		if n := len(m.bots); !slices.Contains(seats[m.game.Name], n) {
+			seats[m.game.Name] = append(seats[m.game.Name], n)
+		}
+	}
+	for _, tt := range []struct {
+		game  string
+		seats []int
+	}{
+		{"foodfight", []int{2, 3, 4}},
+		{"toad", []int{1}},
+	} {
+		got := seats[tt.game]
+		slices.Sort(got)
+		if !slices.Equal(got, tt.seats) {
+			t.Errorf("%s demo: got matches of %v seats, want %v", tt.game, got, tt.seats)
+		}
+	}
+	cf, err := games.Lookup("careerfair")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, setup := range demoSetups[cf.Name] {
+		for _, r := range cf.Rulesets {
+			if !played[cf.Name+" "+setup.config+" "+r] {
+				t.Errorf("careerfair demo: no match on %s under ruleset %s", setup.config, r)
+			}
+		}
+	}
+}
