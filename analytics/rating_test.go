@@ -1,0 +1,381 @@
+package analytics
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+)
+
+// duel is a two-seat match that a wins, or a draw.
+func duel(a, b string, draw bool) []Placing {
+	if draw {
+		return []Placing{{a, 1}, {b, 1}}
+	}
+	return []Placing{{a, 1}, {b, 2}}
+}
+
+// repeat returns n copies of m.
+func repeat(n int, m []Placing) [][]Placing {
+	ms := make([][]Placing, n)
+	for i := range ms {
+		ms[i] = m
+	}
+	return ms
+}
+
+// fitOrFail fits matches and fails the test on an error or a NaN.
+func fitOrFail(t *testing.T, matches [][]Placing, prior float64) *RatingFit {
+	t.Helper()
+	f, err := FitRatings(matches, prior)
+	if err != nil {
+		t.Fatalf("FitRatings: %v", err)
+	}
+	for _, r := range f.Ratings {
+		for _, v := range []float64{r.Rating, r.CI.Low, r.CI.High} {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				t.Fatalf("%s: got rating %v in %v, want finite numbers", r.Player, r.Rating, r.CI)
+			}
+		}
+	}
+	return f
+}
+
+// rated returns the rating of player p in f.
+func rated(t *testing.T, f *RatingFit, p string) Rating {
+	t.Helper()
+	for _, r := range f.Ratings {
+		if r.Player == p {
+			return r
+		}
+	}
+	t.Fatalf("no rating for %s in %v", p, f.Ratings)
+	return Rating{}
+}
+
+// near fails unless got is within tol of want.
+func near(t *testing.T, what string, got, want, tol float64) {
+	t.Helper()
+	if math.Abs(got-want) > tol {
+		t.Errorf("%s: got %.6f, want %.6f", what, got, want)
+	}
+}
+
+// TestFitRatingsWorked checks fits without a prior against maximum-
+// likelihood estimates worked out by hand; k = 400/ln 10 turns natural
+// log-strengths into rating points.
+func TestFitRatingsWorked(t *testing.T) {
+	k := 400 / math.Ln10
+	t.Run("two players 3-1", func(t *testing.T) {
+		// Bradley–Terry with 3 wins of 4: the MLE is p = 3/4, so
+		// γA/γB = 3 and the gap is 400·log10 3 ≈ 190.85, split evenly
+		// around 1500. The information in θA-θB is n·p(1-p) = 3/4, so
+		// Var(θA-θB) = 4/3 and Var(θA - mean) = Var((θA-θB)/2) = 1/3.
+		ms := append(repeat(3, duel("a", "b", false)), duel("b", "a", false))
+		f := fitOrFail(t, ms, 0)
+		a, b := rated(t, f, "a"), rated(t, f, "b")
+		near(t, "a", a.Rating, 1500+200*math.Log10(3), 1e-6)
+		near(t, "b", b.Rating, 1500-200*math.Log10(3), 1e-6)
+		near(t, "a interval", a.CI.High-a.Rating, z95*k*math.Sqrt(1.0/3), 1e-6)
+		d, err := f.Difference("a", "b")
+		if err != nil {
+			t.Fatal(err)
+		}
+		near(t, "a-b", d.Diff, 400*math.Log10(3), 1e-6)
+		near(t, "a-b interval", d.CI.High-d.Diff, z95*k*math.Sqrt(4.0/3), 1e-6)
+		if a.Matches != 4 || b.Matches != 4 {
+			t.Errorf("matches: got %d and %d, want 4 and 4", a.Matches, b.Matches)
+		}
+	})
+	t.Run("a draw is half a win", func(t *testing.T) {
+		// One win and one draw is 1.5 of 2: p = 3/4 again, the same gap
+		// as 3-1, from half the matches: information 2·(3/4)(1/4) = 3/8,
+		// so Var(θA-θB) = 8/3.
+		f := fitOrFail(t, [][]Placing{duel("a", "b", false), duel("b", "a", true)}, 0)
+		d, err := f.Difference("a", "b")
+		if err != nil {
+			t.Fatal(err)
+		}
+		near(t, "a-b", d.Diff, 400*math.Log10(3), 1e-6)
+		near(t, "a-b interval", d.CI.High-d.Diff, z95*k*math.Sqrt(8.0/3), 1e-6)
+	})
+	t.Run("three players round robin", func(t *testing.T) {
+		// A-B 2-1, B-C 2-1, A-C 4-1. With γ = (4, 2, 1) every pair's
+		// model probability (2/3, 2/3, 4/5) equals its observed share,
+		// so the score equations hold: that is the MLE. log γ has mean
+		// ln 2, so the ratings are 1500 ± 400·log10 2.
+		// Information: pair weights n·p(1-p) = 2/3, 2/3, 4/5. Holding C
+		// fixed, [[22/15, -2/3], [-2/3, 4/3]] has inverse
+		// [[15/17, 15/34], [15/34, 33/34]], so Var(θA-θC) = 15/17 and,
+		// with c = (2/3, -1/3, -1/3), Var(θA - mean) = cᵀΣc = 93/306.
+		var ms [][]Placing
+		ms = append(ms, repeat(2, duel("a", "b", false))...)
+		ms = append(ms, duel("b", "a", false))
+		ms = append(ms, repeat(2, duel("b", "c", false))...)
+		ms = append(ms, duel("c", "b", false))
+		ms = append(ms, repeat(4, duel("a", "c", false))...)
+		ms = append(ms, duel("c", "a", false))
+		f := fitOrFail(t, ms, 0)
+		for _, w := range []struct {
+			p    string
+			want float64
+		}{{"a", 1500 + 400*math.Log10(2)}, {"b", 1500}, {"c", 1500 - 400*math.Log10(2)}} {
+			near(t, w.p, rated(t, f, w.p).Rating, w.want, 1e-6)
+		}
+		if got := []string{f.Ratings[0].Player, f.Ratings[1].Player, f.Ratings[2].Player}; !reflect.DeepEqual(got, []string{"a", "b", "c"}) {
+			t.Errorf("order: got %v, want [a b c]", got)
+		}
+		a := rated(t, f, "a")
+		near(t, "a interval", a.CI.High-a.Rating, z95*k*math.Sqrt(93.0/306), 1e-6)
+		d, err := f.Difference("a", "c")
+		if err != nil {
+			t.Fatal(err)
+		}
+		near(t, "a-c interval", d.CI.High-d.Diff, z95*k*math.Sqrt(15.0/17), 1e-6)
+	})
+	t.Run("three seats by placement", func(t *testing.T) {
+		// A>B>C, A>C>B, B>A>C, C>A>B. B and C are symmetric, so take
+		// γB = γC = 1 and γA = x. Plackett–Luce log-likelihood:
+		// 2[log x - log(x+2)] + 2[-log(x+2) + log x - log(x+1)] + const
+		// = 4 log x - 4 log(x+2) - 2 log(x+1); setting its derivative
+		// 4/x - 4/(x+2) - 2/(x+1) to 0 gives x² - 2x - 4 = 0, x = 1+√5.
+		x := 1 + math.Sqrt(5)
+		ms := [][]Placing{
+			{{"a", 1}, {"b", 2}, {"c", 3}},
+			{{"c", 2}, {"a", 1}, {"b", 3}},
+			{{"b", 1}, {"a", 2}, {"c", 3}},
+			{{"a", 2}, {"b", 3}, {"c", 1}},
+		}
+		f := fitOrFail(t, ms, 0)
+		near(t, "a", rated(t, f, "a").Rating, 1500+2*400*math.Log10(x)/3, 1e-6)
+		near(t, "b", rated(t, f, "b").Rating, 1500-400*math.Log10(x)/3, 1e-6)
+		near(t, "c", rated(t, f, "c").Rating, 1500-400*math.Log10(x)/3, 1e-6)
+	})
+}
+
+// TestFitRatingsPrior checks the prior against a fit solved by hand, and
+// that it keeps unbeaten players finite.
+func TestFitRatingsPrior(t *testing.T) {
+	t.Run("two players 3-1", func(t *testing.T) {
+		// With one virtual draw each against a reference of strength 1,
+		// the log-likelihood is unchanged by (γA, γB) → (1/γB, 1/γA), so
+		// at its maximum θB = -θA = -θ. Its derivative in θ is
+		// 2 - 4·tanh θ (the matches) - tanh(θ/2) (the two virtual draws);
+		// the root is found here by bisection. The information has
+		// w = 4p(1-p) off the diagonal, p = γA/(γA+γB) = 1/(1+e^(-2θ)),
+		// and w + s on it, s = σ(θ)σ(-θ) from each virtual draw; (1, -1) is
+		// an eigenvector with eigenvalue 2w + s, so Var(θA-θB) = 2/(2w+s).
+		lo, hi := 0.0, 2.0
+		for range 200 {
+			mid := (lo + hi) / 2
+			if 2-4*math.Tanh(mid)-math.Tanh(mid/2) > 0 {
+				lo = mid
+			} else {
+				hi = mid
+			}
+		}
+		ms := append(repeat(3, duel("a", "b", false)), duel("b", "a", false))
+		f := fitOrFail(t, ms, RatingPrior)
+		d, err := f.Difference("a", "b")
+		if err != nil {
+			t.Fatal(err)
+		}
+		near(t, "a-b", d.Diff, 2*lo*400/math.Ln10, 1e-6)
+		p := 1 / (1 + math.Exp(-2*lo))
+		w, s := 4*p*(1-p), 1/(2+2*math.Cosh(lo))
+		near(t, "a-b interval", d.CI.High-d.Diff, z95*400/math.Ln10*math.Sqrt(2/(2*w+s)), 1e-6)
+		if d.Diff >= 400*math.Log10(3) {
+			t.Errorf("a-b: got %v, want less than the %v without a prior", d.Diff, 400*math.Log10(3))
+		}
+	})
+	t.Run("unbeaten", func(t *testing.T) {
+		ms := append(repeat(10, duel("a", "b", false)), duel("b", "c", false), duel("c", "b", false))
+		f := fitOrFail(t, ms, RatingPrior)
+		a, b := rated(t, f, "a"), rated(t, f, "b")
+		if !(a.Rating > b.Rating) || a.CI.High-a.CI.Low > 2000 {
+			t.Errorf("a: got %v in %v over b %v, want a finite rating above b", a.Rating, a.CI, b.Rating)
+		}
+		if _, err := FitRatings(ms, 0); !errors.Is(err, ErrUnbounded) {
+			t.Errorf("no prior: got error %v, want %v", err, ErrUnbounded)
+		}
+	})
+}
+
+// TestFitRatingsTies checks a tie in a three-seat match: the tied players
+// are equal, above the player they both beat.
+func TestFitRatingsTies(t *testing.T) {
+	ms := [][]Placing{
+		{{"a", 1}, {"b", 1}, {"c", 2}},
+		{{"c", 1}, {"a", 2}, {"b", 2}},
+		{{"c", 1}, {"b", 2}, {"a", 2}},
+		{{"b", 1}, {"a", 1}, {"c", 1}},
+		{{"a", 1}, {"b", 2}, {"c", 3}},
+		{{"b", 1}, {"a", 2}, {"c", 3}},
+	}
+	f := fitOrFail(t, ms, 0)
+	a, b, c := rated(t, f, "a"), rated(t, f, "b"), rated(t, f, "c")
+	near(t, "a-b", a.Rating-b.Rating, 0, 1e-9)
+	if !(a.Rating > c.Rating) {
+		t.Errorf("got a %v, c %v, want a above c", a.Rating, c.Rating)
+	}
+	near(t, "mean", (a.Rating+b.Rating+c.Rating)/3, 1500, 1e-9)
+}
+
+// randomMatches plays n matches of two to four seats among players of
+// increasing strength, with ties.
+func randomMatches(r *rand.Rand, n int, players []string) [][]Placing {
+	ms := make([][]Placing, n)
+	for i := range ms {
+		seats := 2 + r.IntN(3)
+		m := make([]Placing, seats)
+		for s := range m {
+			p := r.IntN(len(players))
+			m[s] = Placing{players[p], 1 + r.IntN(seats) - min(p, 1)}
+			m[s].Rank = max(1, m[s].Rank)
+		}
+		ms[i] = m
+	}
+	return ms
+}
+
+func TestFitRatingsOrder(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	ms := randomMatches(r, 500, []string{"e", "d", "c", "b", "a"})
+	want := fitOrFail(t, ms, RatingPrior)
+	for range 3 {
+		shuffled := make([][]Placing, len(ms))
+		for i, j := range r.Perm(len(ms)) {
+			m := append([]Placing(nil), ms[j]...)
+			r.Shuffle(len(m), func(a, b int) { m[a], m[b] = m[b], m[a] })
+			shuffled[i] = m
+		}
+		got := fitOrFail(t, shuffled, RatingPrior)
+		if !reflect.DeepEqual(got.Ratings, want.Ratings) {
+			t.Fatalf("shuffled: got %v, want %v", got.Ratings, want.Ratings)
+		}
+	}
+}
+
+// TestFitRatingsRecovers plays two-seat matches from known strengths and
+// checks each fitted gap is within three standard errors (1.5 times the
+// 95% half-width) of the true one, which chance misses 0.3% of the time.
+func TestFitRatingsRecovers(t *testing.T) {
+	truth := map[string]float64{"a": 1700, "b": 1550, "c": 1500, "d": 1250}
+	names := []string{"a", "b", "c", "d"}
+	r := rand.New(rand.NewPCG(3, 4))
+	var ms [][]Placing
+	for range 4000 {
+		i, j := r.IntN(4), r.IntN(4)
+		if i == j {
+			continue
+		}
+		p := 1 / (1 + math.Pow(10, (truth[names[j]]-truth[names[i]])/400))
+		ms = append(ms, duel(names[i], names[j], false))
+		if r.Float64() >= p {
+			ms[len(ms)-1] = duel(names[j], names[i], false)
+		}
+	}
+	f := fitOrFail(t, ms, RatingPrior)
+	for _, a := range names {
+		for _, b := range names {
+			if a >= b {
+				continue
+			}
+			d, err := f.Difference(a, b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			half := (d.CI.High - d.CI.Low) / 2
+			if want := truth[a] - truth[b]; math.Abs(d.Diff-want) > 1.5*half {
+				t.Errorf("%s-%s: got %.1f in %v, want within 1.5 half-widths of %.0f", a, b, d.Diff, d.CI, want)
+			}
+			if half > 50 {
+				t.Errorf("%s-%s: got an interval ±%.1f, want under ±50 from ~500 matches a pair", a, b, half)
+			}
+		}
+	}
+}
+
+func TestFitRatingsDegenerate(t *testing.T) {
+	t.Run("no matches", func(t *testing.T) {
+		f := fitOrFail(t, nil, RatingPrior)
+		if len(f.Ratings) != 0 {
+			t.Errorf("got %v, want no ratings", f.Ratings)
+		}
+		if _, err := f.Difference("a", "b"); !errors.Is(err, ErrUnknownPlayer) {
+			t.Errorf("difference: got error %v, want %v", err, ErrUnknownPlayer)
+		}
+	})
+	t.Run("a single match", func(t *testing.T) {
+		f := fitOrFail(t, [][]Placing{duel("a", "b", false)}, RatingPrior)
+		if a, b := rated(t, f, "a"), rated(t, f, "b"); !(a.Rating > b.Rating) || !(a.CI.Low < b.Rating) {
+			t.Errorf("got a %v in %v, b %v, want a above b with overlapping intervals", a.Rating, a.CI, b.Rating)
+		}
+	})
+	t.Run("one player only", func(t *testing.T) {
+		f := fitOrFail(t, [][]Placing{duel("a", "a", false), duel("a", "a", true)}, RatingPrior)
+		want := []Rating{{Player: "a", Rating: 1500, CI: Interval{1500, 1500}, Matches: 2}}
+		if !reflect.DeepEqual(f.Ratings, want) {
+			t.Errorf("got %v, want %v", f.Ratings, want)
+		}
+	})
+	t.Run("a player compared with itself", func(t *testing.T) {
+		f := fitOrFail(t, [][]Placing{duel("a", "b", false)}, RatingPrior)
+		if _, err := f.Difference("a", "a"); !errors.Is(err, ErrSamePlayer) {
+			t.Errorf("got error %v, want %v", err, ErrSamePlayer)
+		}
+	})
+	bad := []struct {
+		name    string
+		matches [][]Placing
+		prior   float64
+		want    error
+	}{
+		{"one seat", [][]Placing{{{"a", 1}}}, RatingPrior, ErrInvalidMatch},
+		{"rank 0", [][]Placing{{{"a", 1}, {"b", 0}}}, RatingPrior, ErrInvalidMatch},
+		{"no player", [][]Placing{{{"a", 1}, {"", 2}}}, RatingPrior, ErrInvalidMatch},
+		{"too many seats", [][]Placing{make([]Placing, maxSeats+1)}, RatingPrior, ErrInvalidMatch},
+		{"one match without prior", [][]Placing{duel("a", "b", false)}, 0, ErrUnbounded},
+		{"disconnected without prior", [][]Placing{duel("a", "b", false), duel("b", "a", false), duel("c", "d", true)}, 0, ErrUnbounded},
+	}
+	for _, tt := range bad {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := FitRatings(tt.matches, tt.prior); !errors.Is(err, tt.want) {
+				t.Errorf("got error %v, want %v", err, tt.want)
+			}
+		})
+	}
+	for _, prior := range []float64{-1, math.NaN(), math.Inf(1)} {
+		if _, err := FitRatings([][]Placing{duel("a", "b", false)}, prior); err == nil {
+			t.Errorf("prior %v: got no error, want one", prior)
+		}
+	}
+}
+
+func BenchmarkFitRatings(b *testing.B) {
+	players := make([]string, 20)
+	for i := range players {
+		players[i] = string(rune('a'+i)) + "@1"
+	}
+	for _, seats := range []int{2, 4} {
+		r := rand.New(rand.NewPCG(5, uint64(seats)))
+		ms := make([][]Placing, 100_000)
+		for i := range ms {
+			m := make([]Placing, seats)
+			for s, p := range r.Perm(len(players))[:seats] {
+				// Stronger players (higher index) place better more
+				// often; rank 1 + a draw of the seats breeds some ties.
+				m[s] = Placing{players[p], max(1, 1+r.IntN(seats)-p*seats/len(players))}
+			}
+			ms[i] = m
+		}
+		b.Run(string(rune('0'+seats))+" seats", func(b *testing.B) {
+			for b.Loop() {
+				if _, err := FitRatings(ms, RatingPrior); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
