@@ -157,6 +157,53 @@ func TestFitRatingsWorked(t *testing.T) {
 	})
 }
 
+// TestFitRatingsCitations checks the published Bradley–Terry fit of
+// Stigler's (1994) citations among four statistics journals (Agresti 2002,
+// p. 448): a journal cited by another beats it. The abilities and standard
+// errors are those printed by R's BradleyTerry2 in its test
+// tests/BTabilities.Rout.save: with sum-to-zero contrasts (our centring)
+// and relative to Biometrika (our Difference).
+func TestFitRatingsCitations(t *testing.T) {
+	journals := []string{"Biometrika", "Comm Statist", "JASA", "JRSS-B"}
+	// cited[i][j] is how often journal j cited journal i.
+	cited := [][]int{
+		{714, 730, 498, 221},
+		{33, 425, 68, 17},
+		{320, 813, 1072, 142},
+		{284, 276, 325, 188},
+	}
+	var ms [][]Placing
+	for i, row := range cited {
+		for j, n := range row {
+			if i != j {
+				ms = append(ms, repeat(n, duel(journals[i], journals[j], false))...)
+			}
+		}
+	}
+	f := fitOrFail(t, ms, 0)
+	k := 400 / math.Ln10
+	centred := []struct{ ability, se float64 }{
+		{0.7899221, 0.04333047}, {-2.1591504, 0.07257974}, {0.3103523, 0.04164102}, {1.0588761, 0.05304699},
+	}
+	vsBiometrika := []struct{ ability, se float64 }{
+		{0, 0}, {-2.9490725, 0.10254534}, {-0.4795698, 0.06058873}, {0.2689541, 0.07082997},
+	}
+	for i, j := range journals {
+		r := rated(t, f, j)
+		near(t, j+" ability", (r.Rating-1500)/k, centred[i].ability, 1e-6)
+		near(t, j+" s.e.", (r.CI.High-r.Rating)/z95/k, centred[i].se, 1e-7)
+		if i == 0 {
+			continue
+		}
+		d, err := f.Difference(j, journals[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		near(t, j+" - Biometrika", d.Diff/k, vsBiometrika[i].ability, 1e-6)
+		near(t, j+" - Biometrika s.e.", (d.CI.High-d.Diff)/z95/k, vsBiometrika[i].se, 1e-7)
+	}
+}
+
 // TestFitRatingsPrior checks the prior against a fit solved by hand, and
 // that it keeps unbeaten players finite.
 func TestFitRatingsPrior(t *testing.T) {
