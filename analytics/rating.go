@@ -315,10 +315,10 @@ func (t *table) bounded() error {
 	up := reach(func(a, b int) bool { return above[b][a] })
 	for i := range n {
 		if !down[i] {
-			return fmt.Errorf("%w: %s never placed below %s or anyone it beat", ErrUnbounded, t.players[i], t.players[0])
+			return fmt.Errorf("%w: %s never placed below %s, even through a chain of matches", ErrUnbounded, t.players[i], t.players[0])
 		}
 		if !up[i] {
-			return fmt.Errorf("%w: %s never placed above %s or anyone who beat it", ErrUnbounded, t.players[i], t.players[0])
+			return fmt.Errorf("%w: %s never placed above %s, even through a chain of matches", ErrUnbounded, t.players[i], t.players[0])
 		}
 	}
 	return nil

@@ -456,3 +456,26 @@ func BenchmarkFitRatings(b *testing.B) {
 		})
 	}
 }
+
+// Two bots, 3 wins to 1: without a prior the fit is exactly Bradley–Terry,
+// 400·log10(3) ≈ 191 points apart around 1500, each ±197 (see
+// TestFitRatingsWorked).
+func ExampleFitRatings() {
+	matches := [][]Placing{
+		{{"greedy@2", 1}, {"greedy@1", 2}},
+		{{"greedy@2", 1}, {"greedy@1", 2}},
+		{{"greedy@1", 1}, {"greedy@2", 2}},
+		{{"greedy@1", 2}, {"greedy@2", 1}},
+	}
+	fit, err := FitRatings(matches, 0)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, r := range fit.Ratings {
+		fmt.Printf("%s %.0f [%.0f, %.0f] in %d matches\n", r.Player, r.Rating, r.CI.Low, r.CI.High, r.Matches)
+	}
+	// Output:
+	// greedy@2 1595 [1399, 1792] in 4 matches
+	// greedy@1 1405 [1208, 1601] in 4 matches
+}
