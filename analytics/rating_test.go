@@ -479,3 +479,44 @@ func ExampleFitRatings() {
 	// greedy@2 1595 [1399, 1792] in 4 matches
 	// greedy@1 1405 [1208, 1601] in 4 matches
 }
+
+// FuzzFitRatings decodes bytes into small valid matches and checks the fit
+// gives finite numbers, or without a prior may report ErrUnbounded.
+func FuzzFitRatings(f *testing.F) {
+	f.Add([]byte{2, 0, 1, 1, 2}, false)
+	f.Add([]byte{3, 0, 1, 0, 1, 0, 1, 2, 1, 1, 2, 2}, true)
+	f.Add([]byte{2, 0, 1, 0, 1, 2, 1, 1, 0, 2}, false)
+	f.Fuzz(func(t *testing.T, data []byte, prior bool) {
+		var ms [][]Placing
+		for len(data) > 0 && len(ms) < 64 {
+			seats := 2 + int(data[0]%4)
+			data = data[1:]
+			var m []Placing
+			for ; seats > 0 && len(data) >= 2; seats-- {
+				m = append(m, Placing{string(rune('a' + data[0]%5)), 1 + int(data[1]%4)})
+				data = data[2:]
+			}
+			if len(m) >= 2 {
+				ms = append(ms, m)
+			}
+		}
+		p := 0.0
+		if prior {
+			p = RatingPrior
+		}
+		fit, err := FitRatings(ms, p)
+		if !prior && errors.Is(err, ErrUnbounded) {
+			return
+		}
+		if err != nil {
+			t.Fatalf("%v: %v", ms, err)
+		}
+		for _, r := range fit.Ratings {
+			for _, v := range []float64{r.Rating, r.CI.Low, r.CI.High} {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					t.Fatalf("%s: got rating %v in %v from %v, want finite numbers", r.Player, r.Rating, r.CI, ms)
+				}
+			}
+		}
+	})
+}
