@@ -81,8 +81,8 @@ var (
 // runner-up among the rest, and so on. For two seats this is the
 // Bradley–Terry model behind Elo. The fit uses the MM algorithm of Hunter
 // (2004, "MM algorithms for generalized Bradley–Terry models"), which
-// raises the likelihood at every step, sped up by Newton's steps where they
-// raise it more.
+// never lowers the likelihood, sped up by taking Newton's step instead
+// whenever that does not lower it either.
 //
 // Tied placings are "a draw is half a win": for two seats the tie scores
 // half a win and half a loss, as in Elo. For a tied group of any size the
