@@ -104,9 +104,11 @@ func (f MatchFilter) where() (string, []any, error) {
 	return " WHERE " + strings.Join(conds, " AND "), args, nil
 }
 
-// outcomeOrder ranks a seat's outcome, best highest, so that the best of
-// a bot's seats in a match is the largest.
-const outcomeOrder = "CASE mp.outcome WHEN 'win' THEN 2 WHEN 'draw' THEN 1 ELSE 0 END"
+// outcomeOrder ranks the outcome expr holds, best highest, so that the
+// best of a bot's seats in a match is the largest.
+func outcomeOrder(expr string) string {
+	return "CASE " + expr + " WHEN 'win' THEN 2 WHEN 'draw' THEN 1 ELSE 0 END"
+}
 
 // botSeats returns a query of the seqs of the matches the filter's bot
 // played, with the outcome and rank it asks for, and its arguments.
@@ -127,8 +129,8 @@ func (f MatchFilter) botSeats() (string, []any, error) {
 	switch f.Outcome {
 	case "":
 	case sim.Win, sim.Draw, sim.Loss:
-		having = append(having, "max("+outcomeOrder+") = ?")
-		args = append(args, outcomeRank(f.Outcome))
+		having = append(having, "max("+outcomeOrder("mp.outcome")+") = "+outcomeOrder("?"))
+		args = append(args, string(f.Outcome))
 	default:
 		return "", nil, invalidf("outcome %q: want win, loss or draw", f.Outcome)
 	}
@@ -140,17 +142,6 @@ func (f MatchFilter) botSeats() (string, []any, error) {
 		sub += " GROUP BY mp.match_seq HAVING " + strings.Join(having, " AND ")
 	}
 	return sub, args, nil
-}
-
-// outcomeRank is an outcome's value in outcomeOrder.
-func outcomeRank(o sim.Outcome) int {
-	switch o {
-	case sim.Win:
-		return 2
-	case sim.Draw:
-		return 1
-	}
-	return 0
 }
 
 // Matches returns one page of the matches selected by f, newest first, and
