@@ -1,6 +1,7 @@
 package analytics
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/replaylab/replaylab/store"
@@ -25,5 +26,53 @@ func TestStandings(t *testing.T) {
 	}
 	if s := got[3]; s.WinRate != 0 || s.WinCI != (Interval{0, 1}) {
 		t.Errorf("never: got rate %v in %v, want 0 in [0, 1]", s.WinRate, s.WinCI)
+	}
+}
+
+func TestBoards(t *testing.T) {
+	// Worms base and final records of one bot version must stay apart:
+	// added together, "tactical" would lead with 9 wins of 14.
+	bots := []store.BotSummary{
+		{Game: "worms", Ruleset: "final", Name: "tactical", Version: "1", Matches: 10, Wins: 8, Losses: 2},
+		{Game: "snake", Ruleset: "codenjoy", Name: "greedy", Version: "1", Matches: 3, Wins: 1, Losses: 2},
+		{Game: "worms", Ruleset: "base", Name: "tactical", Version: "1", Matches: 4, Wins: 1, Losses: 3},
+		{Game: "worms", Ruleset: "base", Name: "random", Version: "1", Matches: 4, Wins: 3, Losses: 1},
+		{Game: "worms", Ruleset: "final", Name: "random", Version: "1", Matches: 10, Wins: 2, Losses: 8},
+	}
+	type line struct {
+		name       string
+		wins, lost int
+	}
+	tests := []struct {
+		game, ruleset string
+		want          []line // in rank order
+	}{
+		{"snake", "codenjoy", []line{{"greedy", 1, 2}}},
+		{"worms", "base", []line{{"random", 3, 1}, {"tactical", 1, 3}}},
+		{"worms", "final", []line{{"tactical", 8, 2}, {"random", 2, 8}}},
+	}
+	got := Boards(bots)
+	if len(got) != len(tests) {
+		t.Fatalf("got %d boards, want %d: %+v", len(got), len(tests), got)
+	}
+	for i, tt := range tests {
+		b := got[i]
+		if b.Game != tt.game || b.Ruleset != tt.ruleset {
+			t.Errorf("board %d: got %s/%s, want %s/%s", i, b.Game, b.Ruleset, tt.game, tt.ruleset)
+			continue
+		}
+		var lines []line
+		for _, s := range b.Standings {
+			if s.Game != b.Game || s.Ruleset != b.Ruleset {
+				t.Errorf("board %s/%s holds a record of %s/%s", b.Game, b.Ruleset, s.Game, s.Ruleset)
+			}
+			lines = append(lines, line{s.Name, s.Wins, s.Losses})
+		}
+		if !slices.Equal(lines, tt.want) {
+			t.Errorf("board %s/%s: got %v, want %v", b.Game, b.Ruleset, lines, tt.want)
+		}
+	}
+	if got := Boards(nil); len(got) != 0 {
+		t.Errorf("Boards(nil): got %+v, want none", got)
 	}
 }

@@ -42,9 +42,13 @@ func testID(n int) string {
 type recordSpec struct {
 	id           string
 	game         string
+	ruleset      string // "base" when empty
 	turns, units int
 	players      []Player
 	winner       int // -1 for a draw
+	// results, when set, is every seat's result; winner then only
+	// fills in Result.Winner.
+	results []sim.PlayerResult
 }
 
 // makeRecord builds a Record the way regen.Build would, with numbers that are a
@@ -56,13 +60,16 @@ func makeRecord(t testing.TB, s recordSpec) *Record {
 	if s.game == "" {
 		s.game = "worms"
 	}
+	if s.ruleset == "" {
+		s.ruleset = "base"
+	}
 	if s.players == nil {
 		s.players = []Player{{"alpha", "1"}, {"beta", "2"}}
 	}
 	rec := &Record{
 		ID:            s.id,
 		Game:          s.game,
-		Ruleset:       "base",
+		Ruleset:       s.ruleset,
 		Seed:          1<<63 + 42, // above MaxInt64: must survive the int64 bit-cast
 		Config:        json.RawMessage(`{"map":"small"}`),
 		Players:       s.players,
@@ -70,17 +77,19 @@ func makeRecord(t testing.TB, s recordSpec) *Record {
 		Turns:         s.turns,
 		EngineVersion: "replaylab@test",
 		RegenTime:     1500 * time.Microsecond,
-		Result:        sim.Result{Winner: s.winner, Reason: "test over"},
+		Result:        sim.Result{Winner: s.winner, Reason: "test over", Players: s.results},
 	}
-	for seat := range s.players {
-		pr := sim.PlayerResult{Rank: 1, Score: float64(10 * seat), Outcome: sim.Draw}
-		if s.winner >= 0 {
-			pr.Outcome, pr.Rank = sim.Loss, 2
-			if seat == s.winner {
-				pr.Outcome, pr.Rank = sim.Win, 1
+	if s.results == nil {
+		for seat := range s.players {
+			pr := sim.PlayerResult{Rank: 1, Score: float64(10 * seat), Outcome: sim.Draw}
+			if s.winner >= 0 {
+				pr.Outcome, pr.Rank = sim.Loss, 2
+				if seat == s.winner {
+					pr.Outcome, pr.Rank = sim.Win, 1
+				}
 			}
+			rec.Result.Players = append(rec.Result.Players, pr)
 		}
-		rec.Result.Players = append(rec.Result.Players, pr)
 	}
 	for seat := range s.players {
 		for unit := sim.NoUnit; unit < s.units; unit++ {

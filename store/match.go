@@ -53,13 +53,19 @@ type PlayerSummary struct {
 
 // MatchFilter selects matches for Matches. Zero fields select everything.
 type MatchFilter struct {
-	Game string
+	Game    string
+	Ruleset string
 	// Bot keeps the matches in which a bot of this name played a seat;
-	// Version narrows it to one version of that bot, and Outcome to the
-	// matches it won, lost or drew. Version and Outcome need Bot.
+	// Version narrows it to one version of that bot. Outcome and Rank keep
+	// the matches the bot ended with that outcome (win, loss or draw) or
+	// rank (1 = best) in its own seat; a bot in several seats of one match
+	// counts its best seat (a win beats a draw beats a loss), so a match
+	// it won in one seat is not also one it lost. Version, Outcome and
+	// Rank need Bot.
 	Bot     string
 	Version string
 	Outcome sim.Outcome
+	Rank    int
 	// Limit is the page size: DefaultLimit when 0, at most MaxLimit.
 	Limit  int
 	Offset int
@@ -74,34 +80,68 @@ func (f MatchFilter) where() (string, []any, error) {
 		conds = append(conds, "m.game = ?")
 		args = append(args, f.Game)
 	}
-	if f.Bot == "" && (f.Version != "" || f.Outcome != "") {
-		return "", nil, invalidf("a version or outcome filter needs a bot")
+	if f.Ruleset != "" {
+		conds = append(conds, "m.ruleset = ?")
+		args = append(args, f.Ruleset)
+	}
+	if f.Bot == "" && (f.Version != "" || f.Outcome != "" || f.Rank != 0) {
+		return "", nil, invalidf("a version, outcome or rank filter needs a bot")
+	}
+	if f.Rank < 0 {
+		return "", nil, invalidf("rank %d: want 1 or more", f.Rank)
 	}
 	if f.Bot != "" {
-		sub := "SELECT mp.match_seq FROM match_players mp JOIN bots b ON b.id = mp.bot_id WHERE b.name = ?"
-		args = append(args, f.Bot)
-		if f.Game != "" {
-			sub += " AND b.game = ?"
-			args = append(args, f.Game)
-		}
-		if f.Version != "" {
-			sub += " AND b.version = ?"
-			args = append(args, f.Version)
-		}
-		switch f.Outcome {
-		case "":
-		case sim.Win, sim.Loss, sim.Draw:
-			sub += " AND mp.outcome = ?"
-			args = append(args, string(f.Outcome))
-		default:
-			return "", nil, invalidf("outcome %q: want win, loss or draw", f.Outcome)
+		sub, subArgs, err := f.botSeats()
+		if err != nil {
+			return "", nil, err
 		}
 		conds = append(conds, "m.seq IN ("+sub+")")
+		args = append(args, subArgs...)
 	}
 	if len(conds) == 0 {
 		return "", nil, nil
 	}
 	return " WHERE " + strings.Join(conds, " AND "), args, nil
+}
+
+// outcomeOrder ranks the outcome expr holds, best highest, so that the
+// best of a bot's seats in a match is the largest.
+func outcomeOrder(expr string) string {
+	return "CASE " + expr + " WHEN 'win' THEN 2 WHEN 'draw' THEN 1 ELSE 0 END"
+}
+
+// botSeats returns a query of the seqs of the matches the filter's bot
+// played, with the outcome and rank it asks for, and its arguments.
+func (f MatchFilter) botSeats() (string, []any, error) {
+	sub := "SELECT mp.match_seq FROM match_players mp JOIN bots b ON b.id = mp.bot_id WHERE b.name = ?"
+	args := []any{f.Bot}
+	if f.Game != "" {
+		sub += " AND b.game = ?"
+		args = append(args, f.Game)
+	}
+	if f.Version != "" {
+		sub += " AND b.version = ?"
+		args = append(args, f.Version)
+	}
+	// The bot's result in a match is that of its best seat, so outcome
+	// and rank are tested on the group of its seats, not seat by seat.
+	var having []string
+	switch f.Outcome {
+	case "":
+	case sim.Win, sim.Draw, sim.Loss:
+		having = append(having, "max("+outcomeOrder("mp.outcome")+") = "+outcomeOrder("?"))
+		args = append(args, string(f.Outcome))
+	default:
+		return "", nil, invalidf("outcome %q: want win, loss or draw", f.Outcome)
+	}
+	if f.Rank != 0 {
+		having = append(having, "min(mp.rank) = ?")
+		args = append(args, f.Rank)
+	}
+	if len(having) > 0 {
+		sub += " GROUP BY mp.match_seq HAVING " + strings.Join(having, " AND ")
+	}
+	return sub, args, nil
 }
 
 // Matches returns one page of the matches selected by f, newest first, and

@@ -186,6 +186,8 @@ func TestMatchesRejectsFilter(t *testing.T) {
 		f    MatchFilter
 	}{
 		{"outcome without bot", MatchFilter{Outcome: sim.Win}},
+		{"rank without bot", MatchFilter{Rank: 1}},
+		{"negative rank", MatchFilter{Bot: "alpha", Rank: -1}},
 		{"version without bot", MatchFilter{Version: "1"}},
 		{"unknown outcome", MatchFilter{Bot: "alpha", Outcome: "victory"}},
 		{"negative limit", MatchFilter{Limit: -1}},
@@ -204,11 +206,11 @@ func TestBots(t *testing.T) {
 	db := openTest(t)
 	ingestLeague(t, db)
 	// makeRecord scores seat 0 with 0 and seat 1 with 10.
-	alpha1 := BotSummary{Game: "worms", Name: "alpha", Version: "1", Matches: 2, Wins: 1, Losses: 1, MeanScore: 5}
-	alpha2 := BotSummary{Game: "worms", Name: "alpha", Version: "2", Matches: 1, Losses: 1, MeanScore: 0}
-	beta2 := BotSummary{Game: "worms", Name: "beta", Version: "2", Matches: 3, Wins: 2, Losses: 1, MeanScore: 20.0 / 3}
-	snakeAlpha := BotSummary{Game: "snake", Name: "alpha", Version: "1", Matches: 1, Draws: 1, MeanScore: 0}
-	snakeGamma := BotSummary{Game: "snake", Name: "gamma", Version: "1", Matches: 1, Draws: 1, MeanScore: 10}
+	alpha1 := BotSummary{Game: "worms", Ruleset: "base", Name: "alpha", Version: "1", Matches: 2, Wins: 1, Losses: 1, MeanScore: 5}
+	alpha2 := BotSummary{Game: "worms", Ruleset: "base", Name: "alpha", Version: "2", Matches: 1, Losses: 1, MeanScore: 0}
+	beta2 := BotSummary{Game: "worms", Ruleset: "base", Name: "beta", Version: "2", Matches: 3, Wins: 2, Losses: 1, MeanScore: 20.0 / 3}
+	snakeAlpha := BotSummary{Game: "snake", Ruleset: "base", Name: "alpha", Version: "1", Matches: 1, Draws: 1, MeanScore: 0}
+	snakeGamma := BotSummary{Game: "snake", Ruleset: "base", Name: "gamma", Version: "1", Matches: 1, Draws: 1, MeanScore: 10}
 	tests := []struct {
 		game string
 		want []BotSummary
@@ -234,7 +236,7 @@ func TestSelfPlayCountsEachSeat(t *testing.T) {
 	mustIngest(t, db, makeRecord(t, recordSpec{id: testID(1), turns: 3, winner: 1,
 		players: []Player{{"greedy", "1"}, {"greedy", "1"}}}))
 	got, err := db.Bots(context.Background(), "worms")
-	want := []BotSummary{{Game: "worms", Name: "greedy", Version: "1", Matches: 2, Wins: 1, Losses: 1, MeanScore: 5}}
+	want := []BotSummary{{Game: "worms", Ruleset: "base", Name: "greedy", Version: "1", Matches: 2, Wins: 1, Losses: 1, MeanScore: 5}}
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("Bots: got %+v, %v; want %+v", got, err, want)
 	}
@@ -273,5 +275,126 @@ func TestEmptyDatabase(t *testing.T) {
 	}
 	if n, err := db.CountMatches(ctx); n != 0 || err != nil {
 		t.Errorf("CountMatches: got %d, %v; want 0", n, err)
+	}
+}
+
+// ingestMultiSeat stores multi-seat matches in which a bot sits in more
+// than one seat or shares a team's win:
+//
+//	1: 5-seat snake, greedy in seats 0 (rank 4, loss) and 3 (rank 1, win)
+//	2: 5-seat snake, greedy in seat 1 only (rank 2, loss)
+//	3: 4-seat foodfight TEAM, seats 0 and 2 share the win
+func ingestMultiSeat(t *testing.T, db *DB) {
+	t.Helper()
+	res := func(rank int, o sim.Outcome) sim.PlayerResult {
+		return sim.PlayerResult{Rank: rank, Score: float64(10 - rank), Outcome: o}
+	}
+	specs := []recordSpec{
+		{game: "snake", winner: 3,
+			players: []Player{{"greedy", "1"}, {"random", "1"}, {"astar", "1"}, {"greedy", "1"}, {"random", "1"}},
+			results: []sim.PlayerResult{res(4, sim.Loss), res(2, sim.Loss), res(3, sim.Loss), res(1, sim.Win), res(5, sim.Loss)}},
+		{game: "snake", winner: 0,
+			players: []Player{{"astar", "1"}, {"greedy", "1"}, {"random", "1"}, {"random", "1"}, {"random", "1"}},
+			results: []sim.PlayerResult{res(1, sim.Win), res(2, sim.Loss), res(3, sim.Loss), res(4, sim.Loss), res(5, sim.Loss)}},
+		{game: "foodfight", winner: 0,
+			players: []Player{{"hunter", "1"}, {"greedy", "1"}, {"astar", "1"}, {"greedy", "1"}},
+			results: []sim.PlayerResult{res(1, sim.Win), res(2, sim.Loss), res(1, sim.Win), res(2, sim.Loss)}},
+	}
+	for i, s := range specs {
+		s.id, s.turns = testID(i+1), 4
+		mustIngest(t, db, makeRecord(t, s))
+	}
+}
+
+func TestMatchesFilterMultiSeat(t *testing.T) {
+	db := openTest(t)
+	ingestMultiSeat(t, db)
+	tests := []struct {
+		name string
+		f    MatchFilter
+		want []int // testID numbers, newest first
+	}{
+		{"wins use the bot's best seat", MatchFilter{Bot: "greedy", Outcome: sim.Win}, []int{1}},
+		{"a loss is a match no seat of the bot did better in", MatchFilter{Bot: "greedy", Outcome: sim.Loss}, []int{3, 2}},
+		{"a shared team win is a win for each seat", MatchFilter{Bot: "astar", Game: "foodfight", Outcome: sim.Win}, []int{3}},
+		{"teammates' win", MatchFilter{Bot: "hunter", Outcome: sim.Win}, []int{3}},
+		{"no draws", MatchFilter{Bot: "greedy", Outcome: sim.Draw}, nil},
+		{"rank 1", MatchFilter{Bot: "greedy", Rank: 1}, []int{1}},
+		{"rank 2", MatchFilter{Bot: "greedy", Rank: 2}, []int{3, 2}},
+		{"rank of a worse seat", MatchFilter{Bot: "greedy", Rank: 4}, nil},
+		{"rank in one game", MatchFilter{Game: "snake", Bot: "astar", Rank: 3}, []int{1}},
+		{"rank and outcome", MatchFilter{Bot: "astar", Rank: 1, Outcome: sim.Win}, []int{3, 2}},
+		{"rank with an outcome it cannot have", MatchFilter{Bot: "astar", Rank: 1, Outcome: sim.Loss}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ms, total, err := db.Matches(context.Background(), tt.f)
+			if err != nil {
+				t.Fatalf("Matches(%+v): %v", tt.f, err)
+			}
+			got := testNumbers(ms, 3)
+			if !reflect.DeepEqual(got, tt.want) || total != len(tt.want) {
+				t.Errorf("Matches(%+v): got %v of %d, want %v", tt.f, got, total, tt.want)
+			}
+		})
+	}
+}
+
+// testNumbers returns the testID numbers, up to n, of ms in order.
+func testNumbers(ms []MatchSummary, n int) []int {
+	var got []int
+	for _, m := range ms {
+		for i := 1; i <= n; i++ {
+			if m.ID == testID(i) {
+				got = append(got, i)
+			}
+		}
+	}
+	return got
+}
+
+func TestMatchesFilterRuleset(t *testing.T) {
+	db := openTest(t)
+	for i, ruleset := range []string{"base", "final", "final"} {
+		mustIngest(t, db, makeRecord(t, recordSpec{id: testID(i + 1), ruleset: ruleset, turns: 2, winner: 0}))
+	}
+	tests := []struct {
+		f    MatchFilter
+		want []int
+	}{
+		{MatchFilter{Ruleset: "base"}, []int{1}},
+		{MatchFilter{Game: "worms", Ruleset: "final"}, []int{3, 2}},
+		{MatchFilter{Ruleset: "final", Bot: "alpha", Outcome: sim.Win}, []int{3, 2}},
+		{MatchFilter{Ruleset: "final", Bot: "beta", Outcome: sim.Win}, nil},
+		{MatchFilter{Ruleset: "classic"}, nil},
+	}
+	for _, tt := range tests {
+		ms, _, err := db.Matches(context.Background(), tt.f)
+		if got := testNumbers(ms, 3); err != nil || !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("Matches(%+v): got %v, %v; want %v", tt.f, got, err, tt.want)
+		}
+	}
+}
+
+func TestBotsPerRuleset(t *testing.T) {
+	db := openTest(t)
+	specs := []recordSpec{
+		{ruleset: "base", winner: 0},
+		{ruleset: "final", winner: 1},
+		{ruleset: "final", winner: -1},
+	}
+	for i, s := range specs {
+		s.id, s.turns = testID(i+1), 2
+		mustIngest(t, db, makeRecord(t, s))
+	}
+	got, err := db.Bots(context.Background(), "worms")
+	want := []BotSummary{
+		{Game: "worms", Ruleset: "base", Name: "alpha", Version: "1", Matches: 1, Wins: 1, MeanScore: 0},
+		{Game: "worms", Ruleset: "base", Name: "beta", Version: "2", Matches: 1, Losses: 1, MeanScore: 10},
+		{Game: "worms", Ruleset: "final", Name: "alpha", Version: "1", Matches: 2, Draws: 1, Losses: 1, MeanScore: 0},
+		{Game: "worms", Ruleset: "final", Name: "beta", Version: "2", Matches: 2, Wins: 1, Draws: 1, MeanScore: 10},
+	}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("Bots:\n got %+v, %v\nwant %+v", got, err, want)
 	}
 }

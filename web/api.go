@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 
 	"github.com/labstack/echo/v4"
@@ -52,16 +53,21 @@ func intQuery(c echo.Context, name string, def int) (int, error) {
 	return n, nil
 }
 
-// matchFilter reads the filters of a match list: game, bot, version,
-// result (win, loss or draw, for the bot), limit and offset.
+// matchFilter reads the filters of a match list: game, ruleset, bot,
+// version, result (win, loss or draw) and rank of the bot in its own seat,
+// limit and offset.
 func matchFilter(c echo.Context, defLimit int) (store.MatchFilter, error) {
 	f := store.MatchFilter{
 		Game:    c.QueryParam("game"),
+		Ruleset: c.QueryParam("ruleset"),
 		Bot:     c.QueryParam("bot"),
 		Version: c.QueryParam("version"),
 		Outcome: sim.Outcome(c.QueryParam("result")),
 	}
 	var err error
+	if f.Rank, err = intQuery(c, "rank", 0); err != nil {
+		return f, err
+	}
 	if f.Limit, err = intQuery(c, "limit", defLimit); err != nil {
 		return f, err
 	}
@@ -307,43 +313,43 @@ func (s *server) apiTurnsCSV(c echo.Context) error {
 	})
 }
 
-// standings returns the leaderboards of one game, or of every game when
-// game is empty, by game name.
-func (s *server) standings(c echo.Context, game string) (map[string][]analytics.Standing, error) {
+// boards returns the leaderboards of one game, or of every game when game
+// is empty, one per game and ruleset; a ruleset keeps only its boards.
+func (s *server) boards(c echo.Context, game, ruleset string) ([]analytics.Board, error) {
 	bots, err := s.db.Bots(c.Request().Context(), game)
 	if err != nil {
 		return nil, err
 	}
-	byGame := map[string][]store.BotSummary{}
-	for _, b := range bots {
-		byGame[b.Game] = append(byGame[b.Game], b)
+	bs := analytics.Boards(bots)
+	if ruleset != "" {
+		bs = slices.DeleteFunc(bs, func(b analytics.Board) bool { return b.Ruleset != ruleset })
 	}
-	out := map[string][]analytics.Standing{}
-	for g, bs := range byGame {
-		out[g] = analytics.Standings(bs)
-	}
-	return out, nil
+	return bs, nil
 }
 
+// apiBots lists the leaderboards by game: each game's standings, board by
+// board in ruleset order, each line naming its ruleset. ?game= and
+// ?ruleset= keep one game's and one ruleset's.
 func (s *server) apiBots(c echo.Context) error {
-	byGame, err := s.standings(c, c.QueryParam("game"))
+	bs, err := s.boards(c, c.QueryParam("game"), c.QueryParam("ruleset"))
 	if err != nil {
 		return err
 	}
 	out := map[string][]standingJSON{}
-	for g, ss := range byGame {
-		out[g] = standingsJSON(ss)
+	for _, b := range bs {
+		out[b.Game] = append(out[b.Game], standingsJSON(b.Standings)...)
 	}
 	return c.JSON(http.StatusOK, out)
 }
 
-// botProfile is one bot of one game: its versions and recent matches.
+// botProfile is one bot of one game: its versions' records under each
+// ruleset and its recent matches.
 type botProfile struct {
-	Game     string
-	Name     string
-	Versions []analytics.Standing
-	Recent   []store.MatchSummary
-	Total    int
+	Game   string
+	Name   string
+	Boards []analytics.Board
+	Recent []store.MatchSummary
+	Total  int
 }
 
 // recentLimit is how many recent matches overview and bot pages list.
@@ -362,16 +368,11 @@ func (s *server) botProfile(c echo.Context) (botProfile, error) {
 	if err != nil {
 		return p, err
 	}
-	var mine []store.BotSummary
-	for _, b := range bots {
-		if b.Name == p.Name {
-			mine = append(mine, b)
-		}
-	}
+	mine := slices.DeleteFunc(bots, func(b store.BotSummary) bool { return b.Name != p.Name })
 	if len(mine) == 0 {
 		return p, notFound("no bot %q has played %s", p.Name, p.Game)
 	}
-	p.Versions = analytics.Standings(mine)
+	p.Boards = analytics.Boards(mine)
 	p.Recent, p.Total, err = s.db.Matches(c.Request().Context(), store.MatchFilter{Game: p.Game, Bot: p.Name, Limit: recentLimit})
 	return p, err
 }
@@ -381,13 +382,17 @@ func (s *server) apiBot(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	versions := []standingJSON{}
+	for _, b := range p.Boards {
+		versions = append(versions, standingsJSON(b.Standings)...)
+	}
 	return c.JSON(http.StatusOK, struct {
 		Game     string         `json:"game"`
 		Name     string         `json:"name"`
 		Versions []standingJSON `json:"versions"`
 		Matches  int            `json:"matches"`
 		Recent   []matchJSON    `json:"recent"`
-	}{p.Game, p.Name, standingsJSON(p.Versions), p.Total, matchesJSON(p.Recent)})
+	}{p.Game, p.Name, versions, p.Total, matchesJSON(p.Recent)})
 }
 
 // lineName labels a chart line: the player, and the unit where it is one.

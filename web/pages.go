@@ -21,11 +21,12 @@ type page struct {
 	Scripts []string // scripts the page loads, in order
 }
 
-// gameSummary is a game on the overview: its matches and leading bots.
+// gameSummary is a game on the overview: its matches and the leading bots
+// under each ruleset.
 type gameSummary struct {
 	Game    *sim.Game
 	Matches int
-	Top     []analytics.Standing
+	Top     []analytics.Board
 }
 
 type overviewData struct {
@@ -43,7 +44,7 @@ func (s *server) overviewPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	byGame, err := s.standings(c, "")
+	byGame, err := s.boardsByGame(c)
 	if err != nil {
 		return err
 	}
@@ -53,8 +54,12 @@ func (s *server) overviewPage(c echo.Context) error {
 	}
 	d := overviewData{page: page{Title: "replaylab", Nav: "overview"}, Recent: recent, NeedToken: s.uploadToken != ""}
 	for _, g := range games.All() {
-		top := byGame[g.Name]
-		d.Games = append(d.Games, gameSummary{Game: g, Matches: counts[g.Name], Top: top[:min(len(top), leadersShown)]})
+		gs := gameSummary{Game: g, Matches: counts[g.Name]}
+		for _, b := range byGame[g.Name] {
+			b.Standings = b.Standings[:min(len(b.Standings), leadersShown)]
+			gs.Top = append(gs.Top, b)
+		}
+		d.Games = append(d.Games, gs)
 	}
 	return s.render(c, http.StatusOK, "overview", d)
 }
@@ -194,27 +199,40 @@ func staticExists(name string) bool {
 	return err == nil
 }
 
-// gameStandings is one game's leaderboard.
-type gameStandings struct {
-	Name      string
-	Title     string
-	Standings []analytics.Standing
+// gameBoards is one game's leaderboards, one per ruleset.
+type gameBoards struct {
+	Name   string
+	Title  string
+	Boards []analytics.Board
 }
 
 type botsData struct {
 	page
-	Boards []gameStandings
+	Games []gameBoards
+}
+
+// boardsByGame returns every game's leaderboards by game name.
+func (s *server) boardsByGame(c echo.Context) (map[string][]analytics.Board, error) {
+	bs, err := s.boards(c, "", "")
+	if err != nil {
+		return nil, err
+	}
+	byGame := map[string][]analytics.Board{}
+	for _, b := range bs {
+		byGame[b.Game] = append(byGame[b.Game], b)
+	}
+	return byGame, nil
 }
 
 func (s *server) botsPage(c echo.Context) error {
-	byGame, err := s.standings(c, "")
+	byGame, err := s.boardsByGame(c)
 	if err != nil {
 		return err
 	}
 	d := botsData{page: page{Title: "Bots", Nav: "bots"}}
 	for _, g := range games.All() {
-		if ss := byGame[g.Name]; len(ss) > 0 {
-			d.Boards = append(d.Boards, gameStandings{g.Name, g.Title, ss})
+		if bs := byGame[g.Name]; len(bs) > 0 {
+			d.Games = append(d.Games, gameBoards{g.Name, g.Title, bs})
 		}
 	}
 	return s.render(c, http.StatusOK, "bots", d)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/replaylab/replaylab/analytics"
 	"github.com/replaylab/replaylab/sim"
+	"github.com/replaylab/replaylab/store"
 )
 
 //go:embed templates static
@@ -95,30 +96,18 @@ func (s *server) render(c echo.Context, status int, page string, data any) error
 
 // funcs are the helpers templates may call.
 var funcs = template.FuncMap{
-	"short":    shortID,
-	"matchURL": matchURL,
-	"turnURL":  turnURL,
-	"botURL":   botURL,
+	"short":      shortID,
+	"matchURL":   matchURL,
+	"turnURL":    turnURL,
+	"botURL":     botURL,
+	"matchesURL": matchesURL,
 	"pct": func(x float64) string {
 		return strconv.FormatFloat(100*x, 'f', 0, 64) + "%"
 	},
 	"num":      formatNumber,
 	"interval": func(i analytics.Interval) string { return fmt.Sprintf("%.0f–%.0f%%", 100*i.Low, 100*i.High) },
 	"outcome":  outcomeText,
-	// query builds a query string from key/value pairs, leaving out empty
-	// values, for filter and paging links.
-	"query": func(kv ...any) template.URL {
-		q := url.Values{}
-		for i := 0; i+1 < len(kv); i += 2 {
-			if v := fmt.Sprint(kv[i+1]); v != "" && v != "0" {
-				q.Set(fmt.Sprint(kv[i]), v)
-			}
-		}
-		if len(q) == 0 {
-			return ""
-		}
-		return template.URL("?" + q.Encode())
-	},
+	"query":    query,
 	"outcomes": func() []sim.Outcome { return []sim.Outcome{sim.Win, sim.Draw, sim.Loss} },
 }
 
@@ -132,6 +121,28 @@ func shortID(id string) string {
 		return id[:shortIDLen]
 	}
 	return id
+}
+
+// query builds a query string from key/value pairs, leaving out empty
+// strings and zero numbers, for filter and paging links.
+func query(kv ...any) template.URL {
+	q := url.Values{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		if v := fmt.Sprint(kv[i+1]); v != "" && kv[i+1] != 0 {
+			q.Set(fmt.Sprint(kv[i]), v)
+		}
+	}
+	if len(q) == 0 {
+		return ""
+	}
+	return template.URL("?" + q.Encode())
+}
+
+// matchesURL links to the page of the match list that f selects starting
+// at offset, keeping every filter.
+func matchesURL(f store.MatchFilter, offset int) template.URL {
+	return "/matches" + query("game", f.Game, "ruleset", f.Ruleset, "bot", f.Bot, "version", f.Version,
+		"result", f.Outcome, "rank", f.Rank, "offset", offset)
 }
 
 func matchURL(id string) string { return "/matches/" + shortID(id) }

@@ -220,6 +220,7 @@ func appendNumber(b []byte, v float64) []byte {
 // standingJSON is one bot version's line of a leaderboard.
 type standingJSON struct {
 	Game      string     `json:"game"`
+	Ruleset   string     `json:"ruleset"`
 	Name      string     `json:"name"`
 	Version   string     `json:"version"`
 	URL       string     `json:"url"`
@@ -235,7 +236,7 @@ type standingJSON struct {
 func standingsJSON(ss []analytics.Standing) []standingJSON {
 	out := make([]standingJSON, len(ss))
 	for i, s := range ss {
-		out[i] = standingJSON{s.Game, s.Name, s.Version, botURL(s.Game, s.Name), s.Matches, s.Wins, s.Draws, s.Losses,
+		out[i] = standingJSON{s.Game, s.Ruleset, s.Name, s.Version, botURL(s.Game, s.Name), s.Matches, s.Wins, s.Draws, s.Losses,
 			s.WinRate, [2]float64{s.WinCI.Low, s.WinCI.High}, s.MeanScore}
 	}
 	return out

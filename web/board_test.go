@@ -1,0 +1,106 @@
+package web
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"testing"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/replaylab/replaylab/sim"
+	"github.com/replaylab/replaylab/store"
+)
+
+// seat is one seat of a league match: its bot and how it ended.
+type seat struct {
+	bot     string
+	rank    int
+	outcome sim.Outcome
+}
+
+// leagueMatch is a stored match of the league fixture.
+type leagueMatch struct {
+	game, ruleset string
+	seats         []seat
+}
+
+// league is Worms under both rulesets, where tactical wins under base and
+// loses under final, and a 5-seat Snake match in which greedy sits in two
+// seats, winning in one and coming fourth in the other.
+var league = []leagueMatch{
+	{"worms", "base", []seat{{"tactical", 1, sim.Win}, {"random", 2, sim.Loss}}},
+	{"worms", "final", []seat{{"tactical", 2, sim.Loss}, {"random", 1, sim.Win}}},
+	{"worms", "final", []seat{{"random", 1, sim.Win}, {"tactical", 2, sim.Loss}}},
+	{"snake", "codebattle2020", []seat{{"greedy", 4, sim.Loss}, {"random", 2, sim.Loss}, {"astar", 3, sim.Loss},
+		{"greedy", 1, sim.Win}, {"random", 5, sim.Loss}}},
+}
+
+// newLeague returns a server over the league's matches. The records are
+// built directly: leaderboards and filters read no replay.
+func newLeague(t *testing.T) *echo.Echo {
+	t.Helper()
+	db := openDB(t)
+	for i, m := range league {
+		sum := sha256.Sum256([]byte{byte(i)})
+		rec := &store.Record{ID: hex.EncodeToString(sum[:]), Game: m.game, Ruleset: m.ruleset, Config: json.RawMessage(`{}`),
+			Encoded: []byte("not decoded"), Turns: 3, EngineVersion: "test", Result: sim.Result{Winner: -1, Reason: "league"}}
+		for i, s := range m.seats {
+			rec.Players = append(rec.Players, store.Player{Name: s.bot, Version: "v1"})
+			rec.Result.Players = append(rec.Result.Players, sim.PlayerResult{Rank: s.rank, Score: float64(10 - s.rank), Outcome: s.outcome})
+			if s.outcome == sim.Win {
+				rec.Result.Winner = i
+			}
+		}
+		if _, err := db.Ingest(context.Background(), rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e, err := New(Config{DB: db, Addr: testAddr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func TestBoardsPerRuleset(t *testing.T) {
+	e := newLeague(t)
+	// Added together, tactical's Worms record would be 1 win in 3 matches.
+	base := `"ruleset":"base","name":"tactical","version":"v1","url":"/bots/worms/tactical","matches":1,"wins":1,"draws":0,"losses":0`
+	final := `"ruleset":"final","name":"tactical","version":"v1","url":"/bots/worms/tactical","matches":2,"wins":0,"draws":0,"losses":2`
+	mixed := `"name":"tactical","version":"v1","url":"/bots/worms/tactical","matches":3`
+	for _, sc := range []scenario{
+		{name: "api bots", url: "/api/v1/bots", status: 200, want: []string{base, final, `"ruleset":"codebattle2020"`}, notWant: []string{mixed}},
+		{name: "api bots of a ruleset", url: "/api/v1/bots?game=worms&ruleset=final", status: 200, want: []string{final}, notWant: []string{base, `"snake"`}},
+		{name: "api bots of a ruleset of another game", url: "/api/v1/bots?game=snake&ruleset=final", status: 200, want: []string{`{}`}},
+		{name: "api bot", url: "/api/v1/bots/worms/tactical", status: 200, want: []string{`"versions":[{"game":"worms",` + base, final, `"matches":3`}},
+		{name: "bots page", url: "/bots", status: 200,
+			want: []string{`id="worms-base"`, `id="worms-final"`, `id="snake-codebattle2020"`, `href="/matches?bot=tactical&amp;game=worms&amp;ruleset=final&amp;version=v1"`}},
+		{name: "bot page", url: "/bots/worms/tactical", status: 200, want: []string{`id="worms-base"`, `id="worms-final"`}},
+		{name: "overview", url: "/", status: 200, want: []string{`id="worms-base"`, `id="worms-final"`}},
+	} {
+		t.Run(sc.name, func(t *testing.T) { sc.run(t, e) })
+	}
+}
+
+func TestMatchesFilterOwnSeat(t *testing.T) {
+	e := newLeague(t)
+	for _, sc := range []scenario{
+		// greedy won the Snake match in seat 3: it is not also a loss.
+		{name: "a win in another seat is no loss", url: "/api/v1/matches?bot=greedy&result=loss", status: 200, want: []string{`"total":0`}},
+		{name: "win", url: "/api/v1/matches?bot=greedy&result=win", status: 200, want: []string{`"total":1`}},
+		{name: "best rank", url: "/api/v1/matches?bot=greedy&rank=1", status: 200, want: []string{`"total":1`}},
+		{name: "a worse seat's rank", url: "/api/v1/matches?bot=greedy&rank=4", status: 200, want: []string{`"total":0`}},
+		{name: "rank of a loss", url: "/api/v1/matches?game=snake&bot=astar&rank=3&result=loss", status: 200, want: []string{`"total":1`}},
+		{name: "rank without bot", url: "/api/v1/matches?rank=1", status: 400, want: []string{"needs a bot"}},
+		{name: "rank not a number", url: "/api/v1/matches?bot=greedy&rank=first", status: 400, want: []string{"rank"}},
+		{name: "ruleset", url: "/api/v1/matches?game=worms&ruleset=final", status: 200, want: []string{`"total":2`}, notWant: []string{`"ruleset":"base"`}},
+		{name: "ruleset and result", url: "/api/v1/matches?ruleset=base&bot=tactical&result=win", status: 200, want: []string{`"total":1`}},
+		{name: "page keeps every filter", url: "/matches?game=worms&ruleset=final&bot=random&version=v1&result=win&rank=1&limit=1", status: 200,
+			want: []string{`href="/matches?bot=random&amp;game=worms&amp;offset=1&amp;rank=1&amp;result=win&amp;ruleset=final&amp;version=v1"`,
+				`<option value="final" selected>`, `name="rank" type="number" min="1" value="1"`, `name="version" value="v1"`}},
+	} {
+		t.Run(sc.name, func(t *testing.T) { sc.run(t, e) })
+	}
+}
