@@ -6,10 +6,13 @@ package golden
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
 	"testing"
+
+	"github.com/replaylab/replaylab/sim"
 )
 
 // Update is the -update flag of every test binary that imports golden.
@@ -49,4 +52,21 @@ func FirstDiff(got, want []byte) string {
 		}
 	}
 	return ""
+}
+
+// Turn writes a per-turn golden line: the turn, its commands as JSON and
+// the state hash after it.
+func Turn(b *bytes.Buffer, turn int, cmds []string, hash uint64) {
+	cj, _ := json.Marshal(cmds)
+	fmt.Fprintf(b, "%d %s %016x\n", turn, cj, hash)
+}
+
+// Result writes a match's result line and the blank line that ends the
+// match's block.
+func Result(b *bytes.Buffer, r sim.Result) {
+	fmt.Fprintf(b, "result winner=%d %q", r.Winner, r.Reason)
+	for _, p := range r.Players {
+		fmt.Fprintf(b, " %d/%v/%s", p.Rank, p.Score, p.Outcome)
+	}
+	b.WriteString("\n\n")
 }

@@ -2,7 +2,6 @@ package careerfair
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"testing"
 
@@ -51,15 +50,9 @@ func goldenText(t *testing.T) []byte {
 	for _, g := range goldenMatches {
 		fmt.Fprintf(&b, "match ruleset=%s players=%d seed=%d config=%s cmds=%q\n", g.ruleset, g.players, g.seed, g.config, g.cmds)
 		m := playMatch(t, g.ruleset, g.players, g.seed, g.config, g.cmds, func(m *match, cmds []string) {
-			cj, _ := json.Marshal(cmds)
-			fmt.Fprintf(&b, "%d %s %016x\n", m.turn, cj, m.Hash())
+			golden.Turn(&b, m.turn, cmds, m.Hash())
 		})
-		r := m.Result()
-		fmt.Fprintf(&b, "result winner=%d %q", r.Winner, r.Reason)
-		for _, p := range r.Players {
-			fmt.Fprintf(&b, " %d/%v/%s", p.Rank, p.Score, p.Outcome)
-		}
-		b.WriteString("\n\n")
+		golden.Result(&b, m.Result())
 	}
 	return b.Bytes()
 }

@@ -2,7 +2,6 @@ package snake
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"github.com/replaylab/replaylab/internal/golden"
 	"testing"
@@ -69,15 +68,9 @@ func goldenText(t *testing.T) []byte {
 	for _, g := range goldenMatches {
 		fmt.Fprintf(&b, "match ruleset=%s seed=%d bots=%v cmds=%q\n", g.ruleset, g.seed, g.bots, g.cmds)
 		m := playMatch(t, g.ruleset, g.seed, g.bots, g.cmds, 5, func(m *match, cmds []string) {
-			cj, _ := json.Marshal(cmds)
-			fmt.Fprintf(&b, "%d %s %016x\n", m.turn, cj, m.Hash())
+			golden.Turn(&b, m.turn, cmds, m.Hash())
 		})
-		r := m.Result()
-		fmt.Fprintf(&b, "result winner=%d %q", r.Winner, r.Reason)
-		for _, p := range r.Players {
-			fmt.Fprintf(&b, " %d/%v/%s", p.Rank, p.Score, p.Outcome)
-		}
-		b.WriteString("\n\n")
+		golden.Result(&b, m.Result())
 	}
 	return b.Bytes()
 }
