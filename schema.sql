@@ -1,7 +1,7 @@
--- replaylab SQLite schema, version 2.
+-- replaylab SQLite schema, version 4.
 --
 -- store.Open applies this file to a fresh database inside one transaction
--- and then sets PRAGMA user_version to 2 and PRAGMA application_id to
+-- and then sets PRAGMA user_version to 4 and PRAGMA application_id to
 -- 0x52504c42 ("RPLB"), which marks the file as replaylab's: Open refuses an
 -- SQLite file with another application_id and tables of its own. A schema
 -- change edits this file and appends to store/upgrades.go the statements
@@ -78,8 +78,9 @@ CREATE TABLE match_players (
     PRIMARY KEY (match_seq, seat)
 ) STRICT, WITHOUT ROWID;
 
--- Per-bot filters and leaderboards start from the bot.
-CREATE INDEX match_players_by_bot ON match_players (bot_id, outcome);
+-- Per-bot filters start from the bot, and a bot's recent matches are the
+-- last entries of its range.
+CREATE INDEX match_players_by_bot ON match_players (bot_id, match_seq);
 
 -- Per-turn numbers, one row per line: one metric of one player (unit -1)
 -- or unit over the whole match. metric is the metric's index in the list
@@ -116,3 +117,87 @@ CREATE TABLE events (
     detail    TEXT    NOT NULL,
     PRIMARY KEY (match_seq, turn, pos)
 ) STRICT, WITHOUT ROWID;
+
+-- Aggregates. The leaderboards, the overview and the bot pages read these
+-- small tables instead of counting matches, so they cost the same at ten
+-- matches or a million. Triggers keep them in the transaction that inserts
+-- or deletes a match, so they always equal a recount (store's tests check
+-- that against the GROUP BY they replace). Matches and their players are
+-- inserted and deleted, never updated; a row whose count reaches 0 goes.
+
+-- The record of a bot version under one ruleset. seats counts the seats it
+-- played (a match against itself counts twice), so seats = wins + draws +
+-- losses, and score_sum / seats is its mean score.
+CREATE TABLE bot_records (
+    bot_id    INTEGER NOT NULL REFERENCES bots (id),
+    ruleset   TEXT    NOT NULL,
+    seats     INTEGER NOT NULL CHECK (seats >= 0),
+    wins      INTEGER NOT NULL,
+    draws     INTEGER NOT NULL,
+    losses    INTEGER NOT NULL,
+    score_sum REAL    NOT NULL,
+    PRIMARY KEY (bot_id, ruleset)
+) STRICT, WITHOUT ROWID;
+
+-- The matches a bot of one name played, whatever its version, seats or
+-- ruleset: what a bot page says it played.
+CREATE TABLE bot_matches (
+    game    TEXT    NOT NULL,
+    name    TEXT    NOT NULL,
+    matches INTEGER NOT NULL CHECK (matches >= 0),
+    PRIMARY KEY (game, name)
+) STRICT, WITHOUT ROWID;
+
+-- The matches of each game and ruleset.
+CREATE TABLE game_matches (
+    game    TEXT    NOT NULL,
+    ruleset TEXT    NOT NULL,
+    matches INTEGER NOT NULL CHECK (matches >= 0),
+    PRIMARY KEY (game, ruleset)
+) STRICT, WITHOUT ROWID;
+
+CREATE TRIGGER matches_count AFTER INSERT ON matches BEGIN
+    INSERT INTO game_matches (game, ruleset, matches) VALUES (NEW.game, NEW.ruleset, 1)
+    ON CONFLICT (game, ruleset) DO UPDATE SET matches = matches + 1;
+END;
+
+-- A cascade deletes the players after their match, where the player
+-- triggers could no longer find its ruleset, so the match deletes them
+-- first itself.
+CREATE TRIGGER matches_uncount_players BEFORE DELETE ON matches BEGIN
+    DELETE FROM match_players WHERE match_seq = OLD.seq;
+END;
+
+CREATE TRIGGER matches_uncount AFTER DELETE ON matches BEGIN
+    UPDATE game_matches SET matches = matches - 1 WHERE game = OLD.game AND ruleset = OLD.ruleset;
+    DELETE FROM game_matches WHERE game = OLD.game AND ruleset = OLD.ruleset AND matches = 0;
+END;
+
+-- A match's bot_matches count goes up with the first of its seats a bot
+-- of that name takes, and down with the last of them deleted.
+CREATE TRIGGER match_players_count AFTER INSERT ON match_players BEGIN
+    INSERT INTO bot_records (bot_id, ruleset, seats, wins, draws, losses, score_sum)
+    SELECT NEW.bot_id, m.ruleset, 1, NEW.outcome = 'win', NEW.outcome = 'draw', NEW.outcome = 'loss', NEW.score
+    FROM matches m WHERE m.seq = NEW.match_seq
+    ON CONFLICT (bot_id, ruleset) DO UPDATE SET seats = seats + 1, wins = wins + excluded.wins,
+        draws = draws + excluded.draws, losses = losses + excluded.losses, score_sum = score_sum + excluded.score_sum;
+    INSERT INTO bot_matches (game, name, matches)
+    SELECT b.game, b.name, 1 FROM bots b
+    WHERE b.id = NEW.bot_id AND NOT EXISTS (
+        SELECT 1 FROM match_players mp JOIN bots o ON o.id = mp.bot_id
+        WHERE mp.match_seq = NEW.match_seq AND mp.seat <> NEW.seat AND o.game = b.game AND o.name = b.name)
+    ON CONFLICT (game, name) DO UPDATE SET matches = matches + 1;
+END;
+
+CREATE TRIGGER match_players_uncount AFTER DELETE ON match_players BEGIN
+    UPDATE bot_records SET seats = seats - 1, wins = wins - (OLD.outcome = 'win'),
+        draws = draws - (OLD.outcome = 'draw'), losses = losses - (OLD.outcome = 'loss'), score_sum = score_sum - OLD.score
+    WHERE bot_id = OLD.bot_id AND ruleset = (SELECT ruleset FROM matches WHERE seq = OLD.match_seq);
+    DELETE FROM bot_records WHERE bot_id = OLD.bot_id AND seats = 0;
+    UPDATE bot_matches SET matches = matches - 1
+    WHERE (game, name) = (SELECT game, name FROM bots WHERE id = OLD.bot_id) AND NOT EXISTS (
+        SELECT 1 FROM match_players mp JOIN bots o ON o.id = mp.bot_id
+        WHERE mp.match_seq = OLD.match_seq AND o.game = bot_matches.game AND o.name = bot_matches.name);
+    DELETE FROM bot_matches
+    WHERE (game, name) = (SELECT game, name FROM bots WHERE id = OLD.bot_id) AND matches = 0;
+END;

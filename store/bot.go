@@ -2,7 +2,11 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
+	"slices"
+	"strings"
 )
 
 // BotSummary is how one version of a bot has done in one game under one
@@ -22,20 +26,15 @@ type BotSummary struct {
 
 // Bots returns the record of every bot version of a game under each
 // ruleset it played, ordered by game, ruleset, name and version; an empty
-// game lists the bots of every game.
+// game lists the bots of every game. It reads the records kept on insert
+// (bot_records), so it costs the same however many matches are stored.
 func (db *DB) Bots(ctx context.Context, game string) ([]BotSummary, error) {
 	rows, err := db.read.QueryContext(ctx, `
-		SELECT b.game, m.ruleset, b.name, b.version, count(*),
-			count(*) FILTER (WHERE mp.outcome = 'win'),
-			count(*) FILTER (WHERE mp.outcome = 'draw'),
-			count(*) FILTER (WHERE mp.outcome = 'loss'),
-			avg(mp.score)
-		FROM bots b
-		JOIN match_players mp ON mp.bot_id = b.id
-		JOIN matches m ON m.seq = mp.match_seq
+		SELECT b.game, r.ruleset, b.name, b.version, r.seats, r.wins, r.draws, r.losses,
+			r.score_sum / r.seats
+		FROM bot_records r JOIN bots b ON b.id = r.bot_id
 		WHERE ?1 = '' OR b.game = ?1
-		GROUP BY b.id, m.ruleset
-		ORDER BY b.game, m.ruleset, b.name, b.version`, game)
+		ORDER BY b.game, r.ruleset, b.name, b.version`, game)
 	if err != nil {
 		return nil, fmt.Errorf("bots: %w", err)
 	}
@@ -52,4 +51,93 @@ func (db *DB) Bots(ctx context.Context, game string) ([]BotSummary, error) {
 		return nil, fmt.Errorf("bots: %w", err)
 	}
 	return bs, nil
+}
+
+// BotMatches returns the limit (at most MaxLimit) most recent matches in
+// which a bot of this name, any version, played a seat of game, newest
+// first, and how many matches it played in all. The matches are the last
+// entries of each version's index range and the count is kept on insert
+// (bot_matches), so the cost does not grow with the matches stored.
+func (db *DB) BotMatches(ctx context.Context, game, name string, limit int) ([]MatchSummary, int, error) {
+	if limit < 1 || limit > MaxLimit {
+		return nil, 0, invalidf("limit %d: want 1 to %d", limit, MaxLimit)
+	}
+	tx, err := db.readTx(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer tx.Rollback()
+	var total int
+	err = tx.QueryRowContext(ctx, `SELECT matches FROM bot_matches WHERE game = ? AND name = ?`, game, name).Scan(&total)
+	if errors.Is(err, sql.ErrNoRows) {
+		return []MatchSummary{}, 0, nil
+	}
+	if err != nil {
+		return nil, 0, fmt.Errorf("bot matches: %w", err)
+	}
+	seqs, err := recentSeqs(ctx, tx, game, name, limit)
+	if err != nil {
+		return nil, 0, fmt.Errorf("bot matches: %w", err)
+	}
+	if len(seqs) == 0 {
+		return []MatchSummary{}, total, nil
+	}
+	args := make([]any, len(seqs))
+	for i, seq := range seqs {
+		args[i] = seq
+	}
+	// One placeholder per match: the count varies, the text stays constant.
+	ms, err := listMatches(ctx, tx, matchSelect+" WHERE m.seq IN (?"+strings.Repeat(", ?", len(seqs)-1)+") ORDER BY m.seq DESC", args...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("bot matches: %w", err)
+	}
+	if err := findPlayers(ctx, tx, ms); err != nil {
+		return nil, 0, err
+	}
+	return ms, total, nil
+}
+
+// recentSeqs returns the seqs of the limit most recent matches a bot of
+// this name played in game, newest first: the newest limit of each of its
+// versions (a version in several seats of a match lists it once), merged. One query per version reads the end of its index
+// range; a single query over all versions would sort all their matches.
+func recentSeqs(ctx context.Context, tx *sql.Tx, game, name string, limit int) ([]int64, error) {
+	ids, err := int64s(tx.QueryContext(ctx, `SELECT id FROM bots WHERE game = ? AND name = ?`, game, name))
+	if err != nil {
+		return nil, err
+	}
+	stmt, err := tx.PrepareContext(ctx, `SELECT DISTINCT match_seq FROM match_players WHERE bot_id = ? ORDER BY match_seq DESC LIMIT ?`)
+	if err != nil {
+		return nil, err
+	}
+	defer stmt.Close()
+	var seqs []int64
+	for _, id := range ids {
+		s, err := int64s(stmt.QueryContext(ctx, id, limit))
+		if err != nil {
+			return nil, err
+		}
+		seqs = append(seqs, s...)
+	}
+	slices.Sort(seqs)
+	seqs = slices.Compact(seqs)
+	slices.Reverse(seqs)
+	return seqs[:min(len(seqs), limit)], nil
+}
+
+// int64s reads the integers of a one-column query.
+func int64s(rows *sql.Rows, err error) ([]int64, error) {
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var vs []int64
+	for rows.Next() {
+		var v int64
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
+		}
+		vs = append(vs, v)
+	}
+	return vs, rows.Err()
 }

@@ -562,7 +562,8 @@ func countRows(t *testing.T, db *DB, tables ...string) map[string]int {
 	return counts
 }
 
-// schemaOf describes a database's tables and their columns.
+// schemaOf describes a database's tables and their columns, indexes and
+// triggers.
 func schemaOf(t *testing.T, db *DB) string {
 	t.Helper()
 	rows, err := db.read.Query(`SELECT m.name, p.name, p.type, p."notnull", p.pk FROM sqlite_schema m, pragma_table_info(m.name) p
@@ -580,6 +581,14 @@ func schemaOf(t *testing.T, db *DB) string {
 			t.Fatal(err)
 		}
 		fmt.Fprintf(&b, "%s.%s %s notnull=%d pk=%d\n", table, col, typ, notNull, pk)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	// Indexes and triggers by name and SQL text, which SQLite keeps as
+	// written, so an upgrade must create them as schema.sql does.
+	for _, r := range queryRows(t, db, `SELECT type, name, coalesce(sql, '') FROM sqlite_schema WHERE type IN ('index', 'trigger') ORDER BY name`) {
+		fmt.Fprintf(&b, "%s %s %s\n", r[0], r[1], strings.Join(strings.Fields(r[2].(string)), " "))
 	}
 	if err := db.read.QueryRow("PRAGMA user_version").Scan(&version); err != nil {
 		t.Fatal(err)

@@ -165,8 +165,15 @@ func (db *DB) Matches(ctx context.Context, f MatchFilter) ([]MatchSummary, int, 
 		return nil, 0, err
 	}
 	defer tx.Rollback()
+	// Without a bot the filter names only columns game_matches has too,
+	// so the total is a sum over its few rows instead of a count of
+	// every selected match.
+	count := "SELECT count(*) FROM matches m"
+	if f.Bot == "" {
+		count = "SELECT coalesce(sum(m.matches), 0) FROM game_matches m"
+	}
 	var total int
-	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM matches m"+where, args...).Scan(&total); err != nil {
+	if err := tx.QueryRowContext(ctx, count+where, args...).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("count matches: %w", err)
 	}
 	ms, err := listMatches(ctx, tx, matchSelect+where+" ORDER BY m.seq DESC LIMIT ? OFFSET ?",
@@ -344,10 +351,11 @@ func findPlayers(ctx context.Context, tx *sql.Tx, ms []MatchSummary) error {
 	return nil
 }
 
-// CountMatches returns the number of stored matches.
+// CountMatches returns the number of stored matches, from the counts kept
+// on insert (game_matches).
 func (db *DB) CountMatches(ctx context.Context) (int, error) {
 	var n int
-	if err := db.read.QueryRowContext(ctx, `SELECT count(*) FROM matches`).Scan(&n); err != nil {
+	if err := db.read.QueryRowContext(ctx, `SELECT coalesce(sum(matches), 0) FROM game_matches`).Scan(&n); err != nil {
 		return 0, fmt.Errorf("count matches: %w", err)
 	}
 	return n, nil
@@ -359,10 +367,11 @@ type GameCount struct {
 	Matches int
 }
 
-// Games returns how many matches each game has, by game name. Games with
-// no stored match are not listed.
+// Games returns how many matches each game has, by game name, from the
+// counts kept on insert (game_matches). Games with no stored match are not
+// listed.
 func (db *DB) Games(ctx context.Context) ([]GameCount, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT game, count(*) FROM matches GROUP BY game ORDER BY game`)
+	rows, err := db.read.QueryContext(ctx, `SELECT game, sum(matches) FROM game_matches GROUP BY game ORDER BY game`)
 	if err != nil {
 		return nil, fmt.Errorf("count games: %w", err)
 	}

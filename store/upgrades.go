@@ -28,4 +28,80 @@ var upgrades = []string{
 	// milliseconds, and the frames were most of a stored match. Nothing
 	// else is lost.
 	`DROP TABLE frames;`,
+	// Version 4 adds the aggregates the leaderboards, the overview and the
+	// bot pages read instead of counting every match (see schema.sql), the
+	// triggers that keep them, and fills them from the stored matches. A
+	// bot's recent matches need its index ordered by match.
+	`
+	DROP INDEX match_players_by_bot;
+	CREATE INDEX match_players_by_bot ON match_players (bot_id, match_seq);
+	CREATE TABLE bot_records (
+	    bot_id    INTEGER NOT NULL REFERENCES bots (id),
+	    ruleset   TEXT    NOT NULL,
+	    seats     INTEGER NOT NULL CHECK (seats >= 0),
+	    wins      INTEGER NOT NULL,
+	    draws     INTEGER NOT NULL,
+	    losses    INTEGER NOT NULL,
+	    score_sum REAL    NOT NULL,
+	    PRIMARY KEY (bot_id, ruleset)
+	) STRICT, WITHOUT ROWID;
+	CREATE TABLE bot_matches (
+	    game    TEXT    NOT NULL,
+	    name    TEXT    NOT NULL,
+	    matches INTEGER NOT NULL CHECK (matches >= 0),
+	    PRIMARY KEY (game, name)
+	) STRICT, WITHOUT ROWID;
+	CREATE TABLE game_matches (
+	    game    TEXT    NOT NULL,
+	    ruleset TEXT    NOT NULL,
+	    matches INTEGER NOT NULL CHECK (matches >= 0),
+	    PRIMARY KEY (game, ruleset)
+	) STRICT, WITHOUT ROWID;
+	CREATE TRIGGER matches_count AFTER INSERT ON matches BEGIN
+	    INSERT INTO game_matches (game, ruleset, matches) VALUES (NEW.game, NEW.ruleset, 1)
+	    ON CONFLICT (game, ruleset) DO UPDATE SET matches = matches + 1;
+	END;
+	CREATE TRIGGER matches_uncount_players BEFORE DELETE ON matches BEGIN
+	    DELETE FROM match_players WHERE match_seq = OLD.seq;
+	END;
+	CREATE TRIGGER matches_uncount AFTER DELETE ON matches BEGIN
+	    UPDATE game_matches SET matches = matches - 1 WHERE game = OLD.game AND ruleset = OLD.ruleset;
+	    DELETE FROM game_matches WHERE game = OLD.game AND ruleset = OLD.ruleset AND matches = 0;
+	END;
+	CREATE TRIGGER match_players_count AFTER INSERT ON match_players BEGIN
+	    INSERT INTO bot_records (bot_id, ruleset, seats, wins, draws, losses, score_sum)
+	    SELECT NEW.bot_id, m.ruleset, 1, NEW.outcome = 'win', NEW.outcome = 'draw', NEW.outcome = 'loss', NEW.score
+	    FROM matches m WHERE m.seq = NEW.match_seq
+	    ON CONFLICT (bot_id, ruleset) DO UPDATE SET seats = seats + 1, wins = wins + excluded.wins,
+	        draws = draws + excluded.draws, losses = losses + excluded.losses, score_sum = score_sum + excluded.score_sum;
+	    INSERT INTO bot_matches (game, name, matches)
+	    SELECT b.game, b.name, 1 FROM bots b
+	    WHERE b.id = NEW.bot_id AND NOT EXISTS (
+	        SELECT 1 FROM match_players mp JOIN bots o ON o.id = mp.bot_id
+	        WHERE mp.match_seq = NEW.match_seq AND mp.seat <> NEW.seat AND o.game = b.game AND o.name = b.name)
+	    ON CONFLICT (game, name) DO UPDATE SET matches = matches + 1;
+	END;
+	CREATE TRIGGER match_players_uncount AFTER DELETE ON match_players BEGIN
+	    UPDATE bot_records SET seats = seats - 1, wins = wins - (OLD.outcome = 'win'),
+	        draws = draws - (OLD.outcome = 'draw'), losses = losses - (OLD.outcome = 'loss'), score_sum = score_sum - OLD.score
+	    WHERE bot_id = OLD.bot_id AND ruleset = (SELECT ruleset FROM matches WHERE seq = OLD.match_seq);
+	    DELETE FROM bot_records WHERE bot_id = OLD.bot_id AND seats = 0;
+	    UPDATE bot_matches SET matches = matches - 1
+	    WHERE (game, name) = (SELECT game, name FROM bots WHERE id = OLD.bot_id) AND NOT EXISTS (
+	        SELECT 1 FROM match_players mp JOIN bots o ON o.id = mp.bot_id
+	        WHERE mp.match_seq = OLD.match_seq AND o.game = bot_matches.game AND o.name = bot_matches.name);
+	    DELETE FROM bot_matches
+	    WHERE (game, name) = (SELECT game, name FROM bots WHERE id = OLD.bot_id) AND matches = 0;
+	END;
+	INSERT INTO bot_records (bot_id, ruleset, seats, wins, draws, losses, score_sum)
+	SELECT mp.bot_id, m.ruleset, count(*), sum(mp.outcome = 'win'), sum(mp.outcome = 'draw'),
+	    sum(mp.outcome = 'loss'), sum(mp.score)
+	FROM match_players mp JOIN matches m ON m.seq = mp.match_seq
+	GROUP BY mp.bot_id, m.ruleset;
+	INSERT INTO bot_matches (game, name, matches)
+	SELECT b.game, b.name, count(DISTINCT mp.match_seq)
+	FROM match_players mp JOIN bots b ON b.id = mp.bot_id
+	GROUP BY b.game, b.name;
+	INSERT INTO game_matches (game, ruleset, matches)
+	SELECT game, ruleset, count(*) FROM matches GROUP BY game, ruleset;`,
 }

@@ -373,7 +373,7 @@ func (s *server) botProfile(c echo.Context) (botProfile, error) {
 		return p, notFound("no bot %q has played %s", p.Name, p.Game)
 	}
 	p.Boards = analytics.Boards(mine)
-	p.Recent, p.Total, err = s.db.Matches(c.Request().Context(), store.MatchFilter{Game: p.Game, Bot: p.Name, Limit: recentLimit})
+	p.Recent, p.Total, err = s.db.BotMatches(c.Request().Context(), p.Game, p.Name, recentLimit)
 	return p, err
 }
 
