@@ -19,25 +19,41 @@ import (
 // untouched and created is false; importing the same replay twice is not an
 // error.
 func (db *DB) Ingest(ctx context.Context, rec *Record) (created bool, err error) {
-	if err := rec.check(); err != nil {
-		return false, err
+	n, err := db.IngestMany(ctx, []*Record{rec})
+	return n == 1, err
+}
+
+// IngestMany writes matches as Ingest does, all in one transaction: a bulk
+// load pays for one commit instead of one per match. Matches already stored
+// are skipped; created counts the others. A failure writes none of them.
+func (db *DB) IngestMany(ctx context.Context, recs []*Record) (created int, err error) {
+	for _, rec := range recs {
+		if err := rec.check(); err != nil {
+			return 0, err
+		}
 	}
 	tx, err := db.write.BeginTx(ctx, nil)
 	if err != nil {
-		return false, fmt.Errorf("ingest %s: %w", rec.ID, err)
+		return 0, fmt.Errorf("ingest: %w", err)
 	}
 	defer tx.Rollback()
-	created, err = ingest(ctx, tx, rec, time.Now())
-	if err != nil {
-		return false, fmt.Errorf("ingest %s: %w", rec.ID, err)
+	now := time.Now()
+	for _, rec := range recs {
+		ok, err := ingest(ctx, tx, rec, now)
+		if err != nil {
+			return 0, fmt.Errorf("ingest %s: %w", rec.ID, err)
+		}
+		if ok {
+			created++
+		}
 	}
-	if !created {
-		return false, nil
+	if created == 0 {
+		return 0, nil
 	}
 	if err := tx.Commit(); err != nil {
-		return false, fmt.Errorf("ingest %s: %w", rec.ID, err)
+		return 0, fmt.Errorf("ingest: %w", err)
 	}
-	return true, nil
+	return created, nil
 }
 
 // check rejects a Record whose parts disagree with each other, before any
