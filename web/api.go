@@ -315,7 +315,7 @@ func (s *server) apiTurnsCSV(c echo.Context) error {
 
 // boards returns the leaderboards of one game, or of every game when game
 // is empty, one per game and ruleset; a ruleset keeps only its boards.
-func (s *server) boards(c echo.Context, game, ruleset string) ([]analytics.Board, error) {
+func (s *server) boards(c echo.Context, game, ruleset string) ([]boardView, error) {
 	bots, err := s.db.Bots(c.Request().Context(), game)
 	if err != nil {
 		return nil, err
@@ -324,7 +324,7 @@ func (s *server) boards(c echo.Context, game, ruleset string) ([]analytics.Board
 	if ruleset != "" {
 		bs = slices.DeleteFunc(bs, func(b analytics.Board) bool { return b.Ruleset != ruleset })
 	}
-	return bs, nil
+	return boardViews(bs), nil
 }
 
 // apiBots lists the leaderboards by game: each game's standings, board by
@@ -337,7 +337,7 @@ func (s *server) apiBots(c echo.Context) error {
 	}
 	out := map[string][]standingJSON{}
 	for _, b := range bs {
-		out[b.Game] = append(out[b.Game], standingsJSON(b.Standings)...)
+		out[b.Game] = append(out[b.Game], b.Standings...)
 	}
 	return c.JSON(http.StatusOK, out)
 }
@@ -347,7 +347,7 @@ func (s *server) apiBots(c echo.Context) error {
 type botProfile struct {
 	Game   string
 	Name   string
-	Boards []analytics.Board
+	Boards []boardView
 	Recent []store.MatchSummary
 	Total  int
 }
@@ -372,7 +372,7 @@ func (s *server) botProfile(c echo.Context) (botProfile, error) {
 	if len(mine) == 0 {
 		return p, notFound("no bot %q has played %s", p.Name, p.Game)
 	}
-	p.Boards = analytics.Boards(mine)
+	p.Boards = boardViews(analytics.Boards(mine))
 	p.Recent, p.Total, err = s.db.BotMatches(c.Request().Context(), p.Game, p.Name, recentLimit)
 	return p, err
 }
@@ -384,7 +384,7 @@ func (s *server) apiBot(c echo.Context) error {
 	}
 	versions := []standingJSON{}
 	for _, b := range p.Boards {
-		versions = append(versions, standingsJSON(b.Standings)...)
+		versions = append(versions, b.Standings...)
 	}
 	return c.JSON(http.StatusOK, struct {
 		Game     string         `json:"game"`

@@ -8,7 +8,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/replaylab/replaylab/analytics"
 	"github.com/replaylab/replaylab/sim"
 	"github.com/replaylab/replaylab/sim/games"
 	"github.com/replaylab/replaylab/store"
@@ -26,7 +25,7 @@ type page struct {
 type gameSummary struct {
 	Game    *sim.Game
 	Matches int
-	Top     []analytics.Board
+	Top     []boardView
 }
 
 type overviewData struct {
@@ -203,7 +202,7 @@ func staticExists(name string) bool {
 type gameBoards struct {
 	Name   string
 	Title  string
-	Boards []analytics.Board
+	Boards []boardView
 }
 
 type botsData struct {
@@ -212,12 +211,12 @@ type botsData struct {
 }
 
 // boardsByGame returns every game's leaderboards by game name.
-func (s *server) boardsByGame(c echo.Context) (map[string][]analytics.Board, error) {
+func (s *server) boardsByGame(c echo.Context) (map[string][]boardView, error) {
 	bs, err := s.boards(c, "", "")
 	if err != nil {
 		return nil, err
 	}
-	byGame := map[string][]analytics.Board{}
+	byGame := map[string][]boardView{}
 	for _, b := range bs {
 		byGame[b.Game] = append(byGame[b.Game], b)
 	}

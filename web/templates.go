@@ -14,7 +14,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/replaylab/replaylab/analytics"
 	"github.com/replaylab/replaylab/sim"
 	"github.com/replaylab/replaylab/store"
 )
@@ -105,7 +104,7 @@ var funcs = template.FuncMap{
 		return strconv.FormatFloat(100*x, 'f', 0, 64) + "%"
 	},
 	"num":      formatNumber,
-	"interval": func(i analytics.Interval) string { return fmt.Sprintf("%.0f–%.0f%%", 100*i.Low, 100*i.High) },
+	"interval": func(i [2]float64) string { return fmt.Sprintf("%.0f–%.0f%%", 100*i[0], 100*i[1]) },
 	"outcome":  outcomeText,
 	"query":    query,
 	"outcomes": func() []sim.Outcome { return []sim.Outcome{sim.Win, sim.Draw, sim.Loss} },
