@@ -38,7 +38,9 @@ type DB struct {
 	path  string  // the database file
 	write *sql.DB // exactly one connection; every write goes through it
 	read  *sql.DB // read-only connections for queries
-	stats statsCache
+	// ingest holds the statements of Ingest, prepared on the writer.
+	ingest *ingestStmts
+	stats  statsCache
 }
 
 // Pragmas shared by both pools, as go-sqlite3 DSN parameters: the driver
@@ -108,7 +110,12 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		}
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
+	if db.ingest, err = prepareIngest(ctx, db.write); err != nil {
+		db.write.Close()
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
 	if db.read, err = sql.Open("sqlite3", dsn(path, readerParams)); err != nil {
+		db.ingest.close()
 		db.write.Close()
 		return nil, err
 	}
@@ -256,9 +263,11 @@ func OpenExisting(ctx context.Context, path string) (*DB, error) {
 }
 
 // Close closes both pools. The readers go first so that the writer's
-// connection is the last one and SQLite checkpoints the log into the file.
+// connection is the last one and SQLite checkpoints the log into the file;
+// its statements go before it, as SQLite closes no connection with
+// statements open.
 func (db *DB) Close() error {
-	return errors.Join(db.read.Close(), db.write.Close())
+	return errors.Join(db.read.Close(), db.ingest.close(), db.write.Close())
 }
 
 // dsn builds a file: URI, so that SQLite itself sees URI parameters such as

@@ -414,7 +414,7 @@ func TestReadsDuringWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tx.Rollback()
-	if created, err := ingest(ctx, tx, b, time.Now()); err != nil || !created {
+	if created, err := db.ingest.ingest(ctx, tx, b, time.Now()); err != nil || !created {
 		t.Fatalf("ingest in an open transaction: got %v, %v", created, err)
 	}
 

@@ -39,7 +39,7 @@ func (db *DB) IngestMany(ctx context.Context, recs []*Record) (created int, err 
 	defer tx.Rollback()
 	now := time.Now()
 	for _, rec := range recs {
-		ok, err := ingest(ctx, tx, rec, now)
+		ok, err := db.ingest.ingest(ctx, tx, rec, now)
 		if err != nil {
 			return 0, fmt.Errorf("ingest %s: %w", rec.ID, err)
 		}
@@ -97,50 +97,124 @@ func (rec *Record) check() error {
 	return nil
 }
 
+// ingestStmts are the statements ingest runs, prepared once on the writer
+// connection when the database opens. Preparing compiles a statement with
+// the triggers it fires (the aggregates' of schema.sql), which costs as
+// much as running it for a match of a few turns.
+type ingestStmts struct {
+	exists, replay, match, player, findBot, addBot *sql.Stmt
+	series, events                                 batchStmts
+}
+
+// batchStmts insert the rows of a batch: full a whole one, one a row.
+type batchStmts struct {
+	full, one *sql.Stmt
+	cols      []string
+}
+
+// seriesColumns are the columns of a series row after its match.
+var seriesColumns = []string{"metric", "seat", "unit", "data"}
+
+var eventColumns = []string{"turn", "pos", "seat", "unit", "kind", "target", "amount", "x", "y", "detail"}
+
+// prepareIngest prepares the statements of ingest on the writer pool,
+// which must be idle: it has one connection.
+func prepareIngest(ctx context.Context, w *sql.DB) (*ingestStmts, error) {
+	st := &ingestStmts{series: batchStmts{cols: seriesColumns}, events: batchStmts{cols: eventColumns}}
+	for _, p := range []struct {
+		s     **sql.Stmt
+		query string
+	}{
+		{&st.exists, `SELECT 1 FROM matches WHERE id = ?`},
+		{&st.replay, `
+			INSERT INTO replays (id, game, ruleset, seed, config, encoded, uploaded_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (id) DO NOTHING`},
+		{&st.match, `
+			INSERT INTO matches (id, game, ruleset, turns, winner, reason, engine_version, regen_ms, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+			RETURNING seq`},
+		{&st.player, `
+			INSERT INTO match_players (match_seq, seat, bot_id, score, rank, outcome)
+			VALUES (?, ?, ?, ?, ?, ?)`},
+		{&st.findBot, `SELECT id FROM bots WHERE game = ? AND name = ? AND version = ?`},
+		{&st.addBot, `INSERT INTO bots (game, name, version) VALUES (?, ?, ?) RETURNING id`},
+		{&st.series.full, insertSQL("series", seriesColumns, batchRows)},
+		{&st.series.one, insertSQL("series", seriesColumns, 1)},
+		{&st.events.full, insertSQL("events", eventColumns, batchRows)},
+		{&st.events.one, insertSQL("events", eventColumns, 1)},
+	} {
+		var err error
+		if *p.s, err = w.PrepareContext(ctx, p.query); err != nil {
+			return nil, errors.Join(fmt.Errorf("prepare ingest: %w", err), st.close())
+		}
+	}
+	return st, nil
+}
+
+// close closes the statements prepared so far.
+func (st *ingestStmts) close() error {
+	var errs []error
+	for _, s := range []*sql.Stmt{st.exists, st.replay, st.match, st.player, st.findBot, st.addBot,
+		st.series.full, st.series.one, st.events.full, st.events.one} {
+		if s != nil {
+			errs = append(errs, s.Close())
+		}
+	}
+	return errors.Join(errs...)
+}
+
 // ingest writes rec inside tx, or reports created=false and writes nothing
 // when the match is already stored. The existence check comes first so a
 // duplicate costs one lookup, not thousands of rejected rows; the writer's
 // transactions are immediate, so no other writer can slip in between.
-func ingest(ctx context.Context, tx *sql.Tx, rec *Record, now time.Time) (created bool, err error) {
+func (st *ingestStmts) ingest(ctx context.Context, tx *sql.Tx, rec *Record, now time.Time) (created bool, err error) {
 	var one int
-	err = tx.QueryRowContext(ctx, `SELECT 1 FROM matches WHERE id = ?`, rec.ID).Scan(&one)
+	err = inTx(ctx, tx, st.exists, func(s *sql.Stmt) error { return s.QueryRowContext(ctx, rec.ID).Scan(&one) })
 	if err == nil {
 		return false, nil
 	}
 	if !errors.Is(err, sql.ErrNoRows) {
 		return false, err
 	}
-	if err := insertReplay(ctx, tx, rec, now); err != nil {
+	if err := st.insertReplay(ctx, tx, rec, now); err != nil {
 		return false, err
 	}
-	seq, err := insertMatch(ctx, tx, rec, now)
+	seq, err := st.insertMatch(ctx, tx, rec, now)
 	if err != nil {
 		return false, err
 	}
-	if err := insertPlayers(ctx, tx, rec, seq); err != nil {
+	if err := st.insertPlayers(ctx, tx, rec, seq); err != nil {
 		return false, err
 	}
-	if err := insertSeries(ctx, tx, rec, seq); err != nil {
+	if err := insertSeries(ctx, tx, st.series, rec, seq); err != nil {
 		return false, err
 	}
-	if err := insertEvents(ctx, tx, rec, seq); err != nil {
+	if err := insertEvents(ctx, tx, st.events, rec, seq); err != nil {
 		return false, err
 	}
 	return true, nil
 }
 
+// inTx runs f with the prepared statement s bound to tx, and releases the
+// binding afterwards.
+func inTx(ctx context.Context, tx *sql.Tx, s *sql.Stmt, f func(*sql.Stmt) error) error {
+	ts := tx.StmtContext(ctx, s)
+	defer ts.Close()
+	return f(ts)
+}
+
 // insertReplay stores the replay unless it is already there: a replay may
 // be kept without its match, and the match is what Ingest adds.
-func insertReplay(ctx context.Context, tx *sql.Tx, rec *Record, now time.Time) error {
+func (st *ingestStmts) insertReplay(ctx context.Context, tx *sql.Tx, rec *Record, now time.Time) error {
 	config := string(rec.Config)
 	if config == "" {
 		config = "{}"
 	}
-	_, err := tx.ExecContext(ctx, `
-		INSERT INTO replays (id, game, ruleset, seed, config, encoded, uploaded_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (id) DO NOTHING`,
-		rec.ID, rec.Game, rec.Ruleset, int64(rec.Seed), config, rec.Encoded, now.UnixMilli())
+	err := inTx(ctx, tx, st.replay, func(s *sql.Stmt) error {
+		_, err := s.ExecContext(ctx, rec.ID, rec.Game, rec.Ruleset, int64(rec.Seed), config, rec.Encoded, now.UnixMilli())
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("replay: %w", err)
 	}
@@ -149,67 +223,52 @@ func insertReplay(ctx context.Context, tx *sql.Tx, rec *Record, now time.Time) e
 
 // insertMatch adds the match row and returns its seq, the key of the rows
 // derived from it.
-func insertMatch(ctx context.Context, tx *sql.Tx, rec *Record, now time.Time) (seq int64, err error) {
+func (st *ingestStmts) insertMatch(ctx context.Context, tx *sql.Tx, rec *Record, now time.Time) (seq int64, err error) {
 	var winner any // NULL unless a seat won
 	if rec.Result.Winner >= 0 {
 		winner = rec.Result.Winner
 	}
-	err = tx.QueryRowContext(ctx, `
-		INSERT INTO matches (id, game, ruleset, turns, winner, reason, engine_version, regen_ms, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-		RETURNING seq`,
-		rec.ID, rec.Game, rec.Ruleset, rec.Turns, winner, rec.Result.Reason, rec.EngineVersion,
-		float64(rec.RegenTime)/float64(time.Millisecond), now.UnixMilli()).Scan(&seq)
+	err = inTx(ctx, tx, st.match, func(s *sql.Stmt) error {
+		return s.QueryRowContext(ctx, rec.ID, rec.Game, rec.Ruleset, rec.Turns, winner, rec.Result.Reason, rec.EngineVersion,
+			float64(rec.RegenTime)/float64(time.Millisecond), now.UnixMilli()).Scan(&seq)
+	})
 	if err != nil {
 		return 0, fmt.Errorf("match: %w", err)
 	}
 	return seq, nil
 }
 
-func insertPlayers(ctx context.Context, tx *sql.Tx, rec *Record, seq int64) error {
-	stmt, err := tx.PrepareContext(ctx, `
-		INSERT INTO match_players (match_seq, seat, bot_id, score, rank, outcome)
-		VALUES (?, ?, ?, ?, ?, ?)`)
-	if err != nil {
-		return err
-	}
-	defer stmt.Close()
-	for seat, p := range rec.Players {
-		bot, err := upsertBot(ctx, tx, rec.Game, p)
-		if err != nil {
-			return fmt.Errorf("seat %d: bot: %w", seat, err)
+func (st *ingestStmts) insertPlayers(ctx context.Context, tx *sql.Tx, rec *Record, seq int64) error {
+	return inTx(ctx, tx, st.player, func(s *sql.Stmt) error {
+		for seat, p := range rec.Players {
+			bot, err := st.upsertBot(ctx, tx, rec.Game, p)
+			if err != nil {
+				return fmt.Errorf("seat %d: bot: %w", seat, err)
+			}
+			r := rec.Result.Players[seat]
+			if _, err := s.ExecContext(ctx, seq, seat, bot, r.Score, r.Rank, string(r.Outcome)); err != nil {
+				return fmt.Errorf("seat %d: %w", seat, err)
+			}
 		}
-		r := rec.Result.Players[seat]
-		if _, err := stmt.ExecContext(ctx, seq, seat, bot, r.Score, r.Rank, string(r.Outcome)); err != nil {
-			return fmt.Errorf("seat %d: %w", seat, err)
-		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // upsertBot returns the id of the bot, adding it on its first match.
-func upsertBot(ctx context.Context, tx *sql.Tx, game string, p Player) (int64, error) {
+func (st *ingestStmts) upsertBot(ctx context.Context, tx *sql.Tx, game string, p Player) (int64, error) {
 	var id int64
-	err := tx.QueryRowContext(ctx, `SELECT id FROM bots WHERE game = ? AND name = ? AND version = ?`,
-		game, p.Name, p.Version).Scan(&id)
+	err := inTx(ctx, tx, st.findBot, func(s *sql.Stmt) error { return s.QueryRowContext(ctx, game, p.Name, p.Version).Scan(&id) })
 	if errors.Is(err, sql.ErrNoRows) {
-		err = tx.QueryRowContext(ctx, `INSERT INTO bots (game, name, version) VALUES (?, ?, ?) RETURNING id`,
-			game, p.Name, p.Version).Scan(&id)
+		err = inTx(ctx, tx, st.addBot, func(s *sql.Stmt) error { return s.QueryRowContext(ctx, game, p.Name, p.Version).Scan(&id) })
 	}
 	return id, err
 }
 
-// seriesColumns are the columns of a series row after its match.
-var seriesColumns = []string{"metric", "seat", "unit", "data"}
-
 // insertSeries writes one row per line, its values encoded into one blob
 // (encodeLine). The blobs of a match share one buffer: each is bound as a
 // slice of it, which the driver copies into SQLite.
-func insertSeries(ctx context.Context, tx *sql.Tx, rec *Record, seq int64) error {
-	b, err := newBatch(ctx, tx, "series", seriesColumns, seq)
-	if err != nil {
-		return err
-	}
+func insertSeries(ctx context.Context, tx *sql.Tx, bs batchStmts, rec *Record, seq int64) error {
+	b := newBatch(ctx, tx, bs, seq)
 	defer b.close()
 	var buf []byte
 	for i := range rec.Lines {
@@ -228,13 +287,8 @@ func insertSeries(ctx context.Context, tx *sql.Tx, rec *Record, seq int64) error
 	return nil
 }
 
-var eventColumns = []string{"turn", "pos", "seat", "unit", "kind", "target", "amount", "x", "y", "detail"}
-
-func insertEvents(ctx context.Context, tx *sql.Tx, rec *Record, seq int64) error {
-	b, err := newBatch(ctx, tx, "events", eventColumns, seq)
-	if err != nil {
-		return err
-	}
+func insertEvents(ctx context.Context, tx *sql.Tx, bs batchStmts, rec *Record, seq int64) error {
+	b := newBatch(ctx, tx, bs, seq)
 	defer b.close()
 	for i := range rec.Events {
 		e := &rec.Events[i]
@@ -258,30 +312,25 @@ func insertEvents(ctx context.Context, tx *sql.Tx, rec *Record, seq int64) error
 // far below SQLite's limit.
 const batchRows = 64
 
-// batch inserts rows of one match into one table with a prepared multi-row
-// INSERT, and a prepared single-row INSERT for the remainder. The multi-row
-// statement is prepared at the first full batch, so short matches do not
-// pay for parsing it. The argument slices are reused from batch to batch.
+// batch inserts rows of one match into one table with the multi-row
+// INSERT, and the single-row INSERT for the remainder, each bound to the
+// transaction at its first use. The argument slices are reused from batch
+// to batch.
 type batch struct {
 	tx        *sql.Tx
-	table     string
-	cols      []string
-	full, one *sql.Stmt
-	args      []any // args[0] is the match seq (?1 in every row), then the rows
+	stmts     batchStmts
+	full, one *sql.Stmt // bound to tx; nil until used
+	args      []any     // args[0] is the match seq (?1 in every row), then the rows
 	oneArgs   []any
 	n         int // rows filled in args
 }
 
-func newBatch(ctx context.Context, tx *sql.Tx, table string, cols []string, seq int64) (*batch, error) {
-	one, err := tx.PrepareContext(ctx, insertSQL(table, cols, 1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", table, err)
-	}
-	b := &batch{tx: tx, table: table, cols: cols, one: one}
-	b.args = make([]any, 1+batchRows*len(cols))
-	b.oneArgs = make([]any, 1+len(cols))
+func newBatch(ctx context.Context, tx *sql.Tx, bs batchStmts, seq int64) *batch {
+	b := &batch{tx: tx, stmts: bs}
+	b.args = make([]any, 1+batchRows*len(bs.cols))
+	b.oneArgs = make([]any, 1+len(bs.cols))
 	b.args[0], b.oneArgs[0] = seq, seq
-	return b, nil
+	return b
 }
 
 // row returns the argument slots of the next row, executing the batch
@@ -292,7 +341,7 @@ func (b *batch) row(ctx context.Context) ([]any, error) {
 			return nil, err
 		}
 	}
-	w := len(b.cols)
+	w := len(b.stmts.cols)
 	start := 1 + b.n*w
 	b.n++
 	return b.args[start : start+w], nil
@@ -300,10 +349,7 @@ func (b *batch) row(ctx context.Context) ([]any, error) {
 
 func (b *batch) execFull(ctx context.Context) error {
 	if b.full == nil {
-		var err error
-		if b.full, err = b.tx.PrepareContext(ctx, insertSQL(b.table, b.cols, batchRows)); err != nil {
-			return err
-		}
+		b.full = b.tx.StmtContext(ctx, b.stmts.full)
 	}
 	_, err := b.full.ExecContext(ctx, b.args...)
 	b.n = 0
@@ -315,7 +361,10 @@ func (b *batch) flush(ctx context.Context) error {
 	if b.n == batchRows {
 		return b.execFull(ctx)
 	}
-	w := len(b.cols)
+	if b.n > 0 && b.one == nil {
+		b.one = b.tx.StmtContext(ctx, b.stmts.one)
+	}
+	w := len(b.stmts.cols)
 	for i := range b.n {
 		copy(b.oneArgs[1:], b.args[1+i*w:1+(i+1)*w])
 		if _, err := b.one.ExecContext(ctx, b.oneArgs...); err != nil {
@@ -327,10 +376,11 @@ func (b *batch) flush(ctx context.Context) error {
 }
 
 func (b *batch) close() {
-	if b.full != nil {
-		b.full.Close()
+	for _, s := range []*sql.Stmt{b.full, b.one} {
+		if s != nil {
+			s.Close()
+		}
 	}
-	b.one.Close()
 }
 
 // insertSQL builds "INSERT INTO table (match_seq, cols...) VALUES (?1, ?2,

@@ -341,4 +341,3 @@ func BenchmarkIngest(b *testing.B) {
 		})
 	}
 }
-
