@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"html"
 	"html/template"
 	"net/http"
 	"net/url"
@@ -64,11 +65,32 @@ func h2hURL(game, ruleset string) string {
 	return "/headtohead/" + url.PathEscape(game) + "/" + url.PathEscape(ruleset)
 }
 
-// meetingsURL lists the matches in which the row's bot met the column's.
-func meetingsURL(m analytics.Matrix, row, col int) template.URL {
-	a, b := m.Bots[row], m.Bots[col]
-	return matchesURL(store.MatchFilter{Game: m.Game, Ruleset: m.Ruleset, Bot: a.Name, Version: a.Version, Vs: b.Name, VsVersion: b.Version}, 0)
+// meetingLinks are the links of a matrix's cells to the matches of the
+// row's bot against the column's: the link of row i and column j is
+// rows[i] + cols[j]. A board of 40 versions has 1,560 cells; escaping
+// each part once instead of building every link whole through
+// matchesURL halves the cost of the API's answer.
+type meetingLinks struct{ rows, cols []string }
+
+func newMeetingLinks(m analytics.Matrix) meetingLinks {
+	// The keys in the order url.Values.Encode sorts them, as matchesURL
+	// writes them; an empty version is left out, as query leaves it.
+	param := func(key, value string) string {
+		if value == "" {
+			return ""
+		}
+		return "&" + key + "=" + url.QueryEscape(value)
+	}
+	board := param("game", m.Game) + param("ruleset", m.Ruleset)
+	l := meetingLinks{rows: make([]string, len(m.Bots)), cols: make([]string, len(m.Bots))}
+	for i, b := range m.Bots {
+		l.rows[i] = "/matches?bot=" + url.QueryEscape(b.Name) + board + param("version", b.Version)
+		l.cols[i] = param("vs", b.Name) + param("vs_version", b.Version)
+	}
+	return l
 }
+
+func (l meetingLinks) url(row, col int) string { return l.rows[row] + l.cols[col] }
 
 // botLabel names a bot version in a matrix.
 func botLabel(b store.BotVersion) string {
@@ -78,19 +100,9 @@ func botLabel(b store.BotVersion) string {
 	return b.Name + " " + b.Version
 }
 
-// cellView is one cell of the matrix page.
-type cellView struct {
-	Self  bool // the diagonal
-	Pair  analytics.Pair
-	Shade int    // the win share in tenths, for the colour
-	Diff  string // mean score difference and interval
-	Title string
-	URL   template.URL
-}
-
 type rowView struct {
 	Bot   store.BotVersion
-	Cells []cellView
+	Cells template.HTML // the row's cells, rendered by writeCell
 }
 
 type h2hData struct {
@@ -128,6 +140,30 @@ func meetingsText(n int) string {
 	return strconv.Itoa(n) + " meetings"
 }
 
+// writeCell renders the cell of row i and column j. A board of 40
+// versions has 1,560 cells, and html/template escaping each cell's half
+// a dozen values by reflection took most of the page's time; here each
+// value is escaped once by html.EscapeString, which is all the text and
+// quoted attributes of this markup need (the link is a relative URL of
+// query-escaped values).
+func writeCell(b *strings.Builder, m analytics.Matrix, links meetingLinks, i, j int) {
+	p := m.Cells[i][j]
+	switch {
+	case i == j:
+		b.WriteString(`<td class="self" title="a bot against itself is no meeting">—</td>`)
+		return
+	case p.Meetings == 0:
+		b.WriteString(`<td class="none" title="never met">·</td>`)
+		return
+	}
+	diff := diffText(p)
+	title := fmt.Sprintf("%s against %s: %s, %d won, %d drawn, %d lost; score difference %s",
+		botLabel(m.Bots[i]), botLabel(m.Bots[j]), meetingsText(p.Meetings), p.Wins, p.Draws, p.Losses, diff)
+	fmt.Fprintf(b, `<td class="ws%d" title="%s"><a href="%s"><span class="wdl">%d–%d–%d</span><span class="diff">%s</span></a></td>`,
+		int(p.WinShare*10+0.5), html.EscapeString(title), html.EscapeString(links.url(i, j)),
+		p.Wins, p.Draws, p.Losses, html.EscapeString(diff))
+}
+
 func (s *server) h2hPage(c echo.Context) error {
 	game, err1 := url.PathUnescape(c.Param("game"))
 	ruleset, err2 := url.PathUnescape(c.Param("ruleset"))
@@ -141,20 +177,14 @@ func (s *server) h2hPage(c echo.Context) error {
 	d := h2hData{page: page{Title: "Head to head: " + g.Title + ", " + ruleset, Nav: "bots"}, GameTitle: g.Title, Matrix: m, Note: note,
 		APIQuery: query("game", game, "ruleset", ruleset)}
 	if len(m.Bots) >= 2 {
+		links := newMeetingLinks(m)
+		var sb strings.Builder
 		for i, b := range m.Bots {
-			r := rowView{Bot: b}
-			for j, p := range m.Cells[i] {
-				cv := cellView{Self: i == j, Pair: p}
-				if !cv.Self && p.Meetings > 0 {
-					cv.Shade = int(p.WinShare*10 + 0.5)
-					cv.Diff = diffText(p)
-					cv.Title = fmt.Sprintf("%s against %s: %s, %d won, %d drawn, %d lost; score difference %s",
-						botLabel(b), botLabel(m.Bots[j]), meetingsText(p.Meetings), p.Wins, p.Draws, p.Losses, cv.Diff)
-					cv.URL = meetingsURL(m, i, j)
-				}
-				r.Cells = append(r.Cells, cv)
+			sb.Reset()
+			for j := range m.Bots {
+				writeCell(&sb, m, links, i, j)
 			}
-			d.Rows = append(d.Rows, r)
+			d.Rows = append(d.Rows, rowView{Bot: b, Cells: template.HTML(sb.String())})
 		}
 	}
 	return s.render(c, http.StatusOK, "headtohead", d)
@@ -192,6 +222,7 @@ type pairCellJSON struct {
 
 func newMatrixJSON(m analytics.Matrix, note string) matrixJSON {
 	out := matrixJSON{Game: m.Game, Ruleset: m.Ruleset, Note: note, TotalBots: m.TotalBots, Bots: []botVersionJSON{}, Cells: [][]*pairCellJSON{}}
+	links := newMeetingLinks(m)
 	for i, b := range m.Bots {
 		out.Bots = append(out.Bots, botVersionJSON{b.Name, b.Version, botURL(m.Game, b.Name)})
 		row := make([]*pairCellJSON, len(m.Bots))
@@ -202,7 +233,7 @@ func newMatrixJSON(m analytics.Matrix, note string) matrixJSON {
 			cell := &pairCellJSON{Meetings: p.Meetings, Wins: p.Wins, Draws: p.Draws, Losses: p.Losses}
 			if p.Meetings > 0 {
 				cell.WinShare, cell.MeanDiff = &p.WinShare, &p.MeanDiff
-				cell.Matches = string(meetingsURL(m, i, j))
+				cell.Matches = links.url(i, j)
 			}
 			if p.HasCI {
 				cell.DiffCI = &[2]float64{p.DiffCI.Low, p.DiffCI.High}

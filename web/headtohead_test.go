@@ -8,7 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/replaylab/replaylab/analytics"
 	"github.com/replaylab/replaylab/sim"
+	"github.com/replaylab/replaylab/store"
 )
 
 // The league's head-to-head boards, worked by hand (scores are 10 − rank):
@@ -42,8 +44,8 @@ func TestHeadToHead(t *testing.T) {
 		{name: "no ruleset", url: "/api/v1/headtohead?game=worms", status: 400, want: []string{"needs a game and a ruleset"}},
 		{name: "bad format", url: "/api/v1/headtohead?game=worms&ruleset=base&format=xml", status: 400, want: []string{`format \"xml\"`}},
 		{name: "page", url: "/headtohead/snake/codebattle2020", status: 200,
-			want: []string{greedyVsRandom, `class="ws8"`, `<span class="wdl">3–0–1</span>`, `&#43;1 ± 3.90`, `title="greedy v1"`}},
-		{name: "page of one meeting", url: "/headtohead/worms/base", status: 200, want: []string{"&#43;1 (one meeting: no interval)", `<span class="wdl">1–0–0</span>`}},
+			want: []string{greedyVsRandom, `class="ws8"`, `<span class="wdl">3–0–1</span>`, `+1 ± 3.90`, `title="greedy v1"`}},
+		{name: "page of one meeting", url: "/headtohead/worms/base", status: 200, want: []string{"+1 (one meeting: no interval)", `<span class="wdl">1–0–0</span>`}},
 		{name: "page without meetings", url: "/headtohead/toad/classic", status: 200,
 			want: []string{"a head-to-head board needs two bots that played each other"}, notWant: []string{`<table class="h2h">`}},
 		{name: "page of an unknown ruleset", url: "/headtohead/worms/nope", status: 404, want: []string{"has no ruleset &#34;nope&#34;: it has base, final"}},
@@ -128,5 +130,21 @@ func TestHeadToHeadNeverMet(t *testing.T) {
 		{name: "page", url: "/headtohead/snake/codenjoy", status: 200, want: []string{`<td class="none" title="never met">·</td>`}},
 	} {
 		t.Run(sc.name, func(t *testing.T) { sc.run(t, e) })
+	}
+}
+
+// TestMeetingLinks checks the cells' links against matchesURL, which
+// builds the same filter's link the general way.
+func TestMeetingLinks(t *testing.T) {
+	bots := []store.BotVersion{{Name: "a b&c=d", Version: "1.0+x"}, {Name: "ünï/cödé", Version: ""}, {Name: xssName, Version: "v?1#"}}
+	m := analytics.Matrix{Game: "snake", Ruleset: "code battle", Bots: bots}
+	links := newMeetingLinks(m)
+	for i, a := range bots {
+		for j, b := range bots {
+			f := store.MatchFilter{Game: m.Game, Ruleset: m.Ruleset, Bot: a.Name, Version: a.Version, Vs: b.Name, VsVersion: b.Version}
+			if got, want := links.url(i, j), string(matchesURL(f, 0)); got != want {
+				t.Errorf("link %d,%d: got %s, want %s", i, j, got, want)
+			}
+		}
 	}
 }
