@@ -69,8 +69,9 @@ func Meetings(r store.PairRecord) (ab, ba Pair) {
 		half := tQuantile95(r.Meetings-1) * math.Sqrt(variance/n)
 		ab.DiffCI, ab.HasCI = Interval{ab.MeanDiff - half, ab.MeanDiff + half}, true
 	}
+	// 0 - x, not -x: a level record must read 0 from both sides, not -0.
 	ba = Pair{Meetings: ab.Meetings, Wins: ab.Losses, Draws: ab.Draws, Losses: ab.Wins,
-		WinShare: 1 - ab.WinShare, MeanDiff: -ab.MeanDiff, DiffCI: Interval{-ab.DiffCI.High, -ab.DiffCI.Low}, HasCI: ab.HasCI}
+		WinShare: 1 - ab.WinShare, MeanDiff: 0 - ab.MeanDiff, DiffCI: Interval{0 - ab.DiffCI.High, 0 - ab.DiffCI.Low}, HasCI: ab.HasCI}
 	return ab, ba
 }
 

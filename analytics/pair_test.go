@@ -60,6 +60,12 @@ func TestMeetings(t *testing.T) {
 			ab:   Pair{Meetings: 1, Wins: 1, WinShare: 1, MeanDiff: 3},
 			ba:   Pair{Meetings: 1, Losses: 1, WinShare: 0, MeanDiff: -3},
 		},
+		{
+			name: "level",
+			r:    store.PairRecord{Meetings: 2, Draws: 2},
+			ab:   Pair{Meetings: 2, Draws: 2, WinShare: 0.5, HasCI: true},
+			ba:   Pair{Meetings: 2, Draws: 2, WinShare: 0.5, HasCI: true},
+		},
 		{name: "no meeting"},
 	}
 	for _, tt := range tests {
@@ -80,7 +86,8 @@ func TestMeetings(t *testing.T) {
 // samePair compares pairs to six decimals, the precision of the worked
 // examples.
 func samePair(a, b Pair) bool {
-	near := func(x, y float64) bool { return math.Abs(x-y) < 1e-6 }
+	// A zero must not be -0, which pages would show as "-0".
+	near := func(x, y float64) bool { return math.Abs(x-y) < 1e-6 && math.Signbit(x) == math.Signbit(y) }
 	return a.Meetings == b.Meetings && a.Wins == b.Wins && a.Draws == b.Draws && a.Losses == b.Losses &&
 		a.HasCI == b.HasCI && near(a.WinShare, b.WinShare) && near(a.MeanDiff, b.MeanDiff) &&
 		near(a.DiffCI.Low, b.DiffCI.Low) && near(a.DiffCI.High, b.DiffCI.High)
