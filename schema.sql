@@ -1,7 +1,7 @@
--- replaylab SQLite schema, version 4.
+-- replaylab SQLite schema, version 5.
 --
 -- store.Open applies this file to a fresh database inside one transaction
--- and then sets PRAGMA user_version to 4 and PRAGMA application_id to
+-- and then sets PRAGMA user_version to 5 and PRAGMA application_id to
 -- 0x52504c42 ("RPLB"), which marks the file as replaylab's: Open refuses an
 -- SQLite file with another application_id and tables of its own. A schema
 -- change edits this file and appends to store/upgrades.go the statements
@@ -200,4 +200,86 @@ CREATE TRIGGER match_players_uncount AFTER DELETE ON match_players BEGIN
         WHERE mp.match_seq = OLD.match_seq AND o.game = bot_matches.game AND o.name = bot_matches.name);
     DELETE FROM bot_matches
     WHERE (game, name) = (SELECT game, name FROM bots WHERE id = OLD.bot_id) AND matches = 0;
+END;
+
+-- How each pair of bot versions did against each other under one ruleset,
+-- kept by the triggers below as matches come and go, so a head-to-head
+-- matrix reads one row per pair instead of every match. bot_a is the lower
+-- bot id. A match holds a meeting for every pair of its seats held by two
+-- different bot versions: the better rank wins, equal ranks draw; seats of
+-- one version playing itself are no meeting. diff_sum and diff_sq_sum add
+-- up bot_a's score minus bot_b's and its square, for the mean difference
+-- and its interval. game and ruleset repeat the match's so that one board
+-- is one range of the key.
+CREATE TABLE pair_records (
+    game        TEXT    NOT NULL,
+    ruleset     TEXT    NOT NULL,
+    bot_a       INTEGER NOT NULL REFERENCES bots (id),
+    bot_b       INTEGER NOT NULL REFERENCES bots (id),
+    meetings    INTEGER NOT NULL CHECK (meetings >= 0),
+    a_wins      INTEGER NOT NULL,
+    draws       INTEGER NOT NULL,
+    b_wins      INTEGER NOT NULL,
+    diff_sum    REAL    NOT NULL,
+    diff_sq_sum REAL    NOT NULL,
+    PRIMARY KEY (game, ruleset, bot_a, bot_b),
+    CHECK (bot_a < bot_b)
+) STRICT, WITHOUT ROWID;
+
+-- A seat meets every seat of its match stored before it: by the last seat
+-- each pair of seats has met once.
+CREATE TRIGGER pair_records_add AFTER INSERT ON match_players
+BEGIN
+    INSERT INTO pair_records (game, ruleset, bot_a, bot_b, meetings, a_wins, draws, b_wins, diff_sum, diff_sq_sum)
+    SELECT m.game, m.ruleset, min(o.bot_id, NEW.bot_id), max(o.bot_id, NEW.bot_id), 1,
+        iif(NEW.bot_id < o.bot_id, NEW.rank < o.rank, o.rank < NEW.rank),
+        NEW.rank = o.rank,
+        iif(NEW.bot_id < o.bot_id, NEW.rank > o.rank, o.rank > NEW.rank),
+        iif(NEW.bot_id < o.bot_id, NEW.score - o.score, o.score - NEW.score),
+        (NEW.score - o.score) * (NEW.score - o.score)
+    FROM match_players o JOIN matches m ON m.seq = o.match_seq
+    WHERE o.match_seq = NEW.match_seq AND o.seat <> NEW.seat AND o.bot_id <> NEW.bot_id
+    ON CONFLICT (game, ruleset, bot_a, bot_b) DO UPDATE SET
+        meetings = meetings + excluded.meetings,
+        a_wins = a_wins + excluded.a_wins,
+        draws = draws + excluded.draws,
+        b_wins = b_wins + excluded.b_wins,
+        diff_sum = diff_sum + excluded.diff_sum,
+        diff_sq_sum = diff_sq_sum + excluded.diff_sq_sum;
+END;
+
+-- A seat that goes takes its meetings with it: it un-meets every seat of
+-- its match still stored. A deleted match deletes its players first
+-- (matches_uncount_players), while its game and ruleset can still be read.
+CREATE TRIGGER pair_records_remove AFTER DELETE ON match_players
+BEGIN
+    UPDATE pair_records SET
+        meetings = pair_records.meetings - d.meetings,
+        a_wins = pair_records.a_wins - d.a_wins,
+        draws = pair_records.draws - d.draws,
+        b_wins = pair_records.b_wins - d.b_wins,
+        diff_sum = pair_records.diff_sum - d.diff_sum,
+        diff_sq_sum = pair_records.diff_sq_sum - d.diff_sq_sum
+    FROM (
+        SELECT m.game AS game, m.ruleset AS ruleset,
+            min(o.bot_id, OLD.bot_id) AS bot_a, max(o.bot_id, OLD.bot_id) AS bot_b, count(*) AS meetings,
+            sum(iif(OLD.bot_id < o.bot_id, OLD.rank < o.rank, o.rank < OLD.rank)) AS a_wins,
+            sum(OLD.rank = o.rank) AS draws,
+            sum(iif(OLD.bot_id < o.bot_id, OLD.rank > o.rank, o.rank > OLD.rank)) AS b_wins,
+            sum(iif(OLD.bot_id < o.bot_id, OLD.score - o.score, o.score - OLD.score)) AS diff_sum,
+            sum((OLD.score - o.score) * (OLD.score - o.score)) AS diff_sq_sum
+        FROM match_players o JOIN matches m ON m.seq = o.match_seq
+        WHERE o.match_seq = OLD.match_seq AND o.seat <> OLD.seat AND o.bot_id <> OLD.bot_id
+        GROUP BY o.bot_id) AS d
+    WHERE pair_records.game = d.game AND pair_records.ruleset = d.ruleset
+        AND pair_records.bot_a = d.bot_a AND pair_records.bot_b = d.bot_b;
+    DELETE FROM pair_records WHERE meetings = 0
+        AND (game, ruleset) = (SELECT game, ruleset FROM matches WHERE seq = OLD.match_seq);
+END;
+
+-- A match's players are never updated: the records above count them as
+-- they were inserted.
+CREATE TRIGGER match_players_fixed BEFORE UPDATE OF match_seq, bot_id, score, rank ON match_players
+BEGIN
+    SELECT RAISE(ABORT, 'a match''s players are fixed: delete the match and ingest it again');
 END;

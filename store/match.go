@@ -66,6 +66,12 @@ type MatchFilter struct {
 	Version string
 	Outcome sim.Outcome
 	Rank    int
+	// Vs keeps the matches in which a bot of this name played a seat
+	// other than one of Bot's, as the head-to-head board counts a
+	// meeting; VsVersion narrows it to one version. Vs needs Bot, and
+	// VsVersion needs Vs.
+	Vs        string
+	VsVersion string
 	// Limit is the page size: DefaultLimit when 0, at most MaxLimit.
 	Limit  int
 	Offset int
@@ -87,6 +93,12 @@ func (f MatchFilter) where() (string, []any, error) {
 	if f.Bot == "" && (f.Version != "" || f.Outcome != "" || f.Rank != 0) {
 		return "", nil, invalidf("a version, outcome or rank filter needs a bot")
 	}
+	if f.Bot == "" && f.Vs != "" {
+		return "", nil, invalidf("a vs filter needs a bot")
+	}
+	if f.Vs == "" && f.VsVersion != "" {
+		return "", nil, invalidf("a vs version filter needs a vs bot")
+	}
 	if f.Rank < 0 {
 		return "", nil, invalidf("rank %d: want 1 or more", f.Rank)
 	}
@@ -95,6 +107,11 @@ func (f MatchFilter) where() (string, []any, error) {
 		if err != nil {
 			return "", nil, err
 		}
+		conds = append(conds, "m.seq IN ("+sub+")")
+		args = append(args, subArgs...)
+	}
+	if f.Vs != "" {
+		sub, subArgs := f.meetings()
 		conds = append(conds, "m.seq IN ("+sub+")")
 		args = append(args, subArgs...)
 	}
@@ -142,6 +159,26 @@ func (f MatchFilter) botSeats() (string, []any, error) {
 		sub += " GROUP BY mp.match_seq HAVING " + strings.Join(having, " AND ")
 	}
 	return sub, args, nil
+}
+
+// meetings returns a query of the seqs of the matches in which the
+// filter's bot and vs bot held two different seats, and its arguments.
+func (f MatchFilter) meetings() (string, []any) {
+	sub := `SELECT p.match_seq FROM match_players p JOIN bots b ON b.id = p.bot_id
+		JOIN match_players q ON q.match_seq = p.match_seq AND q.seat <> p.seat JOIN bots v ON v.id = q.bot_id
+		WHERE b.name = ? AND v.name = ?`
+	args := []any{f.Bot, f.Vs}
+	for _, c := range []struct{ cond, value string }{
+		{" AND b.game = ?", f.Game},
+		{" AND b.version = ?", f.Version},
+		{" AND v.version = ?", f.VsVersion},
+	} {
+		if c.value != "" {
+			sub += c.cond
+			args = append(args, c.value)
+		}
+	}
+	return sub, args
 }
 
 // Matches returns one page of the matches selected by f, newest first, and

@@ -55,14 +55,17 @@ func intQuery(c echo.Context, name string, def int) (int, error) {
 
 // matchFilter reads the filters of a match list: game, ruleset, bot,
 // version, result (win, loss or draw) and rank of the bot in its own seat,
-// limit and offset.
+// the bot it met and that bot's version (vs, vs_version), limit and
+// offset.
 func matchFilter(c echo.Context, defLimit int) (store.MatchFilter, error) {
 	f := store.MatchFilter{
-		Game:    c.QueryParam("game"),
-		Ruleset: c.QueryParam("ruleset"),
-		Bot:     c.QueryParam("bot"),
-		Version: c.QueryParam("version"),
-		Outcome: sim.Outcome(c.QueryParam("result")),
+		Game:      c.QueryParam("game"),
+		Ruleset:   c.QueryParam("ruleset"),
+		Bot:       c.QueryParam("bot"),
+		Version:   c.QueryParam("version"),
+		Outcome:   sim.Outcome(c.QueryParam("result")),
+		Vs:        c.QueryParam("vs"),
+		VsVersion: c.QueryParam("vs_version"),
 	}
 	var err error
 	if f.Rank, err = intQuery(c, "rank", 0); err != nil {

@@ -37,12 +37,18 @@ var league = []leagueMatch{
 		{"greedy", 1, sim.Win}, {"random", 5, sim.Loss}}},
 }
 
-// newLeague returns a server over the league's matches. The records are
-// built directly: leaderboards and filters read no replay.
+// newLeague returns a server over the league's matches.
 func newLeague(t *testing.T) *echo.Echo {
 	t.Helper()
+	return serveMatches(t, league)
+}
+
+// serveMatches returns a server over the given matches. The records are
+// built directly: leaderboards and filters read no replay.
+func serveMatches(t *testing.T, matches []leagueMatch) *echo.Echo {
+	t.Helper()
 	db := openDB(t)
-	for i, m := range league {
+	for i, m := range matches {
 		sum := sha256.Sum256([]byte{byte(i)})
 		rec := &store.Record{ID: hex.EncodeToString(sum[:]), Game: m.game, Ruleset: m.ruleset, Config: json.RawMessage(`{}`),
 			Encoded: []byte("not decoded"), Turns: 3, EngineVersion: "test", Result: sim.Result{Winner: -1, Reason: "league"}}

@@ -145,6 +145,7 @@ func (s *server) routes(e *echo.Echo) {
 	e.GET("/matches/:id/turns/:n", s.inspectorPage)
 	e.GET("/bots", s.botsPage)
 	e.GET("/bots/:game/:name", s.botPage)
+	e.GET("/headtohead/:game/:ruleset", s.h2hPage)
 	e.POST("/upload", s.uploadForm)
 	e.GET("/healthz", s.healthz)
 
@@ -160,6 +161,7 @@ func (s *server) routes(e *echo.Echo) {
 	api.GET("/matches/:id/turns.csv", s.apiTurnsCSV)
 	api.GET("/bots", s.apiBots)
 	api.GET("/bots/:game/:name", s.apiBot)
+	api.GET("/headtohead", s.apiHeadToHead)
 	api.POST("/replays", s.apiUpload)
 
 	static, err := fs.Sub(assets, "static")

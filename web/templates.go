@@ -24,7 +24,7 @@ var assets embed.FS
 // pages lists every page template. Each is parsed on its own with the
 // layout and the partials (templates/partials/*.html), so pages may define
 // blocks with the same names without clashing.
-var pages = []string{"overview", "matches", "match", "inspector", "bots", "bot", "error"}
+var pages = []string{"overview", "matches", "match", "inspector", "bots", "bot", "headtohead", "error"}
 
 // templates holds the parsed pages.
 type templates struct {
@@ -100,6 +100,8 @@ var funcs = template.FuncMap{
 	"turnURL":    turnURL,
 	"botURL":     botURL,
 	"matchesURL": matchesURL,
+	"h2hURL":     h2hURL,
+	"botLabel":   botLabel,
 	"pct": func(x float64) string {
 		return strconv.FormatFloat(100*x, 'f', 0, 64) + "%"
 	},
@@ -141,7 +143,7 @@ func query(kv ...any) template.URL {
 // at offset, keeping every filter.
 func matchesURL(f store.MatchFilter, offset int) template.URL {
 	return "/matches" + query("game", f.Game, "ruleset", f.Ruleset, "bot", f.Bot, "version", f.Version,
-		"result", f.Outcome, "rank", f.Rank, "offset", offset)
+		"vs", f.Vs, "vs_version", f.VsVersion, "result", f.Outcome, "rank", f.Rank, "offset", offset)
 }
 
 func matchURL(id string) string { return "/matches/" + shortID(id) }

@@ -1,0 +1,302 @@
+package web
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"html"
+	"html/template"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/replaylab/replaylab/analytics"
+	"github.com/replaylab/replaylab/sim"
+	"github.com/replaylab/replaylab/sim/games"
+	"github.com/replaylab/replaylab/store"
+)
+
+// maxMatrixBots bounds a head-to-head matrix: 40 versions are 1,560 cells,
+// about what a page can still show and a reader take in.
+const maxMatrixBots = 40
+
+// headToHead lays out the board of a game and ruleset, which must be a
+// game of this build and one of its rulesets, and says in a note what the
+// matrix leaves out: the versions past maxMatrixBots, or everything when
+// fewer than two versions met.
+func (s *server) headToHead(c echo.Context, game, ruleset string) (analytics.Matrix, *sim.Game, string, error) {
+	g, err := games.Lookup(game)
+	if err != nil {
+		return analytics.Matrix{}, nil, "", notFound("no game %q: head-to-head boards are of %s", game, gameNames())
+	}
+	if !slices.Contains(g.Rulesets, ruleset) {
+		return analytics.Matrix{}, g, "", notFound("%s has no ruleset %q: it has %s", g.Title, ruleset, strings.Join(g.Rulesets, ", "))
+	}
+	h, err := s.db.HeadToHead(c.Request().Context(), game, ruleset, maxMatrixBots)
+	if err != nil {
+		return analytics.Matrix{}, g, "", err
+	}
+	m := analytics.NewMatrix(h)
+	var note string
+	switch {
+	case len(m.Bots) < 2:
+		note = fmt.Sprintf("No two bot versions have met in %s under ruleset %s: a head-to-head board needs two bots that played each other.", g.Title, ruleset)
+	case m.TotalBots > len(m.Bots):
+		note = fmt.Sprintf("Showing the %d bot versions with the most meetings, of %d.", len(m.Bots), m.TotalBots)
+	}
+	return m, g, note, nil
+}
+
+// gameNames lists the names of this build's games.
+func gameNames() string {
+	var names []string
+	for _, g := range games.All() {
+		names = append(names, g.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// h2hURL is the page of a game's head-to-head board under a ruleset.
+func h2hURL(game, ruleset string) string {
+	return "/headtohead/" + url.PathEscape(game) + "/" + url.PathEscape(ruleset)
+}
+
+// meetingLinks are the links of a matrix's cells to the matches of the
+// row's bot against the column's: the link of row i and column j is
+// rows[i] + cols[j]. A board of 40 versions has 1,560 cells; escaping
+// each part once instead of building every link whole through
+// matchesURL halves the cost of the API's answer.
+type meetingLinks struct{ rows, cols []string }
+
+func newMeetingLinks(m analytics.Matrix) meetingLinks {
+	// The keys in the order url.Values.Encode sorts them, as matchesURL
+	// writes them; an empty version is left out, as query leaves it.
+	param := func(key, value string) string {
+		if value == "" {
+			return ""
+		}
+		return "&" + key + "=" + url.QueryEscape(value)
+	}
+	board := param("game", m.Game) + param("ruleset", m.Ruleset)
+	l := meetingLinks{rows: make([]string, len(m.Bots)), cols: make([]string, len(m.Bots))}
+	for i, b := range m.Bots {
+		l.rows[i] = "/matches?bot=" + url.QueryEscape(b.Name) + board + param("version", b.Version)
+		l.cols[i] = param("vs", b.Name) + param("vs_version", b.Version)
+	}
+	return l
+}
+
+func (l meetingLinks) url(row, col int) string { return l.rows[row] + l.cols[col] }
+
+// botLabel names a bot version in a matrix.
+func botLabel(b store.BotVersion) string {
+	if b.Version == "" {
+		return b.Name
+	}
+	return b.Name + " " + b.Version
+}
+
+type rowView struct {
+	Bot   store.BotVersion
+	Cells template.HTML // the row's cells, rendered by writeCell
+}
+
+type h2hData struct {
+	page
+	GameTitle string
+	Matrix    analytics.Matrix
+	Rows      []rowView
+	Note      string
+	APIQuery  template.URL
+}
+
+// signed shows a number with its sign, to two decimals at most.
+func signed(x float64) string {
+	s := formatNumber(x)
+	if x > 0 {
+		s = "+" + s
+	}
+	return s
+}
+
+// diffText shows a mean score difference and its interval, or why there
+// is none.
+func diffText(p analytics.Pair) string {
+	if !p.HasCI {
+		return signed(p.MeanDiff) + " (one meeting: no interval)"
+	}
+	return signed(p.MeanDiff) + " ± " + formatNumber((p.DiffCI.High-p.DiffCI.Low)/2)
+}
+
+// meetingsText counts meetings in words.
+func meetingsText(n int) string {
+	if n == 1 {
+		return "1 meeting"
+	}
+	return strconv.Itoa(n) + " meetings"
+}
+
+// writeCell renders the cell of row i and column j. A board of 40
+// versions has 1,560 cells, and html/template escaping each cell's half
+// a dozen values by reflection took most of the page's time; here each
+// value is escaped once by html.EscapeString, which is all the text and
+// quoted attributes of this markup need (the link is a relative URL of
+// query-escaped values).
+func writeCell(b *strings.Builder, m analytics.Matrix, links meetingLinks, i, j int) {
+	p := m.Cells[i][j]
+	switch {
+	case i == j:
+		b.WriteString(`<td class="self" title="a bot against itself is no meeting">—</td>`)
+		return
+	case p.Meetings == 0:
+		b.WriteString(`<td class="none" title="never met">·</td>`)
+		return
+	}
+	diff := diffText(p)
+	title := fmt.Sprintf("%s against %s: %s, %d won, %d drawn, %d lost; score difference %s",
+		botLabel(m.Bots[i]), botLabel(m.Bots[j]), meetingsText(p.Meetings), p.Wins, p.Draws, p.Losses, diff)
+	fmt.Fprintf(b, `<td class="ws%d" title="%s"><a href="%s"><span class="wdl">%d–%d–%d</span><span class="diff">%s</span></a></td>`,
+		int(p.WinShare*10+0.5), html.EscapeString(title), html.EscapeString(links.url(i, j)),
+		p.Wins, p.Draws, p.Losses, html.EscapeString(diff))
+}
+
+func (s *server) h2hPage(c echo.Context) error {
+	game, err1 := url.PathUnescape(c.Param("game"))
+	ruleset, err2 := url.PathUnescape(c.Param("ruleset"))
+	if err := errors.Join(err1, err2); err != nil {
+		return badInput("head-to-head path: %v", err)
+	}
+	m, g, note, err := s.headToHead(c, game, ruleset)
+	if err != nil {
+		return err
+	}
+	d := h2hData{page: page{Title: "Head to head: " + g.Title + ", " + ruleset, Nav: "bots"}, GameTitle: g.Title, Matrix: m, Note: note,
+		APIQuery: query("game", game, "ruleset", ruleset)}
+	if len(m.Bots) >= 2 {
+		links := newMeetingLinks(m)
+		var sb strings.Builder
+		for i, b := range m.Bots {
+			sb.Reset()
+			for j := range m.Bots {
+				writeCell(&sb, m, links, i, j)
+			}
+			d.Rows = append(d.Rows, rowView{Bot: b, Cells: template.HTML(sb.String())})
+		}
+	}
+	return s.render(c, http.StatusOK, "headtohead", d)
+}
+
+// matrixJSON is a head-to-head board: cells[i][j] is bots[i] against
+// bots[j], null on the diagonal.
+type matrixJSON struct {
+	Game      string            `json:"game"`
+	Ruleset   string            `json:"ruleset"`
+	Note      string            `json:"note,omitempty"`
+	TotalBots int               `json:"total_bots"`
+	Bots      []botVersionJSON  `json:"bots"`
+	Cells     [][]*pairCellJSON `json:"cells"`
+}
+
+type botVersionJSON struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+	URL     string `json:"url"`
+}
+
+// pairCellJSON is one cell. The numbers that need a meeting, or two, are
+// null without them: JSON has no NaN.
+type pairCellJSON struct {
+	Meetings int         `json:"meetings"`
+	Wins     int         `json:"wins"`
+	Draws    int         `json:"draws"`
+	Losses   int         `json:"losses"`
+	WinShare *float64    `json:"win_share"`
+	MeanDiff *float64    `json:"mean_score_diff"`
+	DiffCI   *[2]float64 `json:"mean_score_diff_ci95"`
+	Matches  string      `json:"matches_url,omitempty"`
+}
+
+func newMatrixJSON(m analytics.Matrix, note string) matrixJSON {
+	out := matrixJSON{Game: m.Game, Ruleset: m.Ruleset, Note: note, TotalBots: m.TotalBots, Bots: []botVersionJSON{}, Cells: [][]*pairCellJSON{}}
+	links := newMeetingLinks(m)
+	for i, b := range m.Bots {
+		out.Bots = append(out.Bots, botVersionJSON{b.Name, b.Version, botURL(m.Game, b.Name)})
+		row := make([]*pairCellJSON, len(m.Bots))
+		for j, p := range m.Cells[i] {
+			if i == j {
+				continue
+			}
+			cell := &pairCellJSON{Meetings: p.Meetings, Wins: p.Wins, Draws: p.Draws, Losses: p.Losses}
+			if p.Meetings > 0 {
+				cell.WinShare, cell.MeanDiff = &p.WinShare, &p.MeanDiff
+				cell.Matches = links.url(i, j)
+			}
+			if p.HasCI {
+				cell.DiffCI = &[2]float64{p.DiffCI.Low, p.DiffCI.High}
+			}
+			row[j] = cell
+		}
+		out.Cells = append(out.Cells, row)
+	}
+	return out
+}
+
+// h2hCSVHeader is the header row of the CSV export: one row per ordered
+// pair of versions that met.
+var h2hCSVHeader = []string{"game", "ruleset", "bot", "version", "vs", "vs_version", "meetings", "wins", "draws", "losses",
+	"win_share", "mean_score_diff", "mean_score_diff_ci95_low", "mean_score_diff_ci95_high"}
+
+// writeMatrixCSV writes the pairs that met, both ways round; a pair of
+// one meeting leaves the interval's columns empty.
+func writeMatrixCSV(w *csv.Writer, m analytics.Matrix) error {
+	num := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	if err := w.Write(h2hCSVHeader); err != nil {
+		return err
+	}
+	for i, a := range m.Bots {
+		for j, p := range m.Cells[i] {
+			if i == j || p.Meetings == 0 {
+				continue
+			}
+			b := m.Bots[j]
+			low, high := "", ""
+			if p.HasCI {
+				low, high = num(p.DiffCI.Low), num(p.DiffCI.High)
+			}
+			if err := w.Write([]string{m.Game, m.Ruleset, a.Name, a.Version, b.Name, b.Version, strconv.Itoa(p.Meetings),
+				strconv.Itoa(p.Wins), strconv.Itoa(p.Draws), strconv.Itoa(p.Losses), num(p.WinShare), num(p.MeanDiff), low, high}); err != nil {
+				return err
+			}
+		}
+	}
+	w.Flush()
+	return w.Error()
+}
+
+// apiHeadToHead answers ?game=G&ruleset=R with the board as JSON, or as
+// CSV with &format=csv.
+func (s *server) apiHeadToHead(c echo.Context) error {
+	game, ruleset, format := c.QueryParam("game"), c.QueryParam("ruleset"), c.QueryParam("format")
+	if game == "" || ruleset == "" {
+		return badInput("head-to-head needs a game and a ruleset: ?game=G&ruleset=R")
+	}
+	if format != "" && format != "json" && format != "csv" {
+		return badInput("format %q: want json or csv", format)
+	}
+	m, _, note, err := s.headToHead(c, game, ruleset)
+	if err != nil {
+		return err
+	}
+	if format != "csv" {
+		return c.JSON(http.StatusOK, newMatrixJSON(m, note))
+	}
+	res := c.Response()
+	res.Header().Set(echo.HeaderContentType, "text/csv; charset=utf-8")
+	attachment(c, "headtohead-"+game+"-"+ruleset+".csv")
+	res.WriteHeader(http.StatusOK)
+	return writeMatrixCSV(csv.NewWriter(res), m)
+}

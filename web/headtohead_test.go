@@ -1,0 +1,150 @@
+package web
+
+import (
+	"encoding/json"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/replaylab/replaylab/analytics"
+	"github.com/replaylab/replaylab/sim"
+	"github.com/replaylab/replaylab/store"
+)
+
+// The league's head-to-head boards, worked by hand (scores are 10 − rank):
+//
+//	worms base:  tactical beat random once by 1: one meeting, no interval.
+//	worms final: random beat tactical twice by 1: mean 1, interval [1, 1].
+//	snake:       greedy met random 4 times (won 3 of them: rank 4 lost to
+//	             rank 2 and beat rank 5, rank 1 beat both), differences
+//	             −2, 1, 1, 4: mean 1, variance (22 − 16/4)/3 = 6, half-width
+//	             t(3)·√(6/4) = 3.182446 × 1.224745 = 3.897685.
+func TestHeadToHead(t *testing.T) {
+	e := newLeague(t)
+	greedyVsRandom := `href="/matches?bot=greedy&amp;game=snake&amp;ruleset=codebattle2020&amp;version=v1&amp;vs=random&amp;vs_version=v1"`
+	for _, sc := range []scenario{
+		{name: "one meeting", url: "/api/v1/headtohead?game=worms&ruleset=base", status: 200,
+			want: []string{
+				// random comes first, level with tactical on meetings and first by name.
+				`"cells":[[null,{"meetings":1,"wins":0,"draws":0,"losses":1,"win_share":0,"mean_score_diff":-1,"mean_score_diff_ci95":null,`,
+				`[{"meetings":1,"wins":1,"draws":0,"losses":0,"win_share":1,"mean_score_diff":1,"mean_score_diff_ci95":null,`}},
+		{name: "two meetings", url: "/api/v1/headtohead?game=worms&ruleset=final", status: 200,
+			want: []string{`{"meetings":2,"wins":2,"draws":0,"losses":0,"win_share":1,"mean_score_diff":1,"mean_score_diff_ci95":[1,1],`}},
+		{name: "csv", url: "/api/v1/headtohead?game=worms&ruleset=base&format=csv", status: 200,
+			want:        []string{strings.Join(h2hCSVHeader, ",") + "\n", "worms,base,tactical,v1,random,v1,1,1,0,0,1,1,,\n", "worms,base,random,v1,tactical,v1,1,0,0,1,0,-1,,\n"},
+			wantHeaders: map[string]string{"Content-Type": "text/csv", "Content-Disposition": "headtohead-worms-base.csv"}},
+		{name: "no meetings", url: "/api/v1/headtohead?game=toad&ruleset=classic", status: 200,
+			want: []string{`"bots":[]`, `"cells":[]`, "needs two bots"}},
+		{name: "no meetings, csv", url: "/api/v1/headtohead?game=toad&ruleset=classic&format=csv", status: 200,
+			want: []string{strings.Join(h2hCSVHeader, ",") + "\n"}, notWant: []string{"toad,"}},
+		{name: "unknown game", url: "/api/v1/headtohead?game=chess&ruleset=base", status: 404, want: []string{`no game \"chess\"`}},
+		{name: "unknown ruleset", url: "/api/v1/headtohead?game=worms&ruleset=codenjoy", status: 404, want: []string{`has no ruleset \"codenjoy\"`, "base, final"}},
+		{name: "no ruleset", url: "/api/v1/headtohead?game=worms", status: 400, want: []string{"needs a game and a ruleset"}},
+		{name: "bad format", url: "/api/v1/headtohead?game=worms&ruleset=base&format=xml", status: 400, want: []string{`format \"xml\"`}},
+		{name: "page", url: "/headtohead/snake/codebattle2020", status: 200,
+			want: []string{greedyVsRandom, `class="ws8"`, `<span class="wdl">3–0–1</span>`, `+1 ± 3.90`, `title="greedy v1"`}},
+		{name: "page of one meeting", url: "/headtohead/worms/base", status: 200, want: []string{"+1 (one meeting: no interval)", `<span class="wdl">1–0–0</span>`}},
+		{name: "page without meetings", url: "/headtohead/toad/classic", status: 200,
+			want: []string{"a head-to-head board needs two bots that played each other"}, notWant: []string{`<table class="h2h">`}},
+		{name: "page of an unknown ruleset", url: "/headtohead/worms/nope", status: 404, want: []string{"has no ruleset &#34;nope&#34;: it has base, final"}},
+		{name: "bots page links each board", url: "/bots", status: 200,
+			want: []string{`href="/headtohead/worms/base"`, `href="/headtohead/worms/final"`, `href="/headtohead/snake/codebattle2020"`}},
+		{name: "a cell's matches", url: "/api/v1/matches?game=snake&bot=greedy&version=v1&vs=random&vs_version=v1", status: 200, want: []string{`"total":1`}},
+		{name: "vs in a ruleset", url: "/api/v1/matches?game=worms&ruleset=final&bot=tactical&vs=random", status: 200, want: []string{`"total":2`}},
+		{name: "vs needs a bot", url: "/api/v1/matches?vs=random", status: 400, want: []string{"needs a bot"}},
+		{name: "matches page keeps vs", url: "/matches?game=worms&bot=tactical&vs=random&vs_version=v1&limit=1", status: 200,
+			want: []string{`name="vs" value="random"`, `name="vs_version" value="v1"`, `&amp;vs=random&amp;vs_version=v1`}},
+	} {
+		t.Run(sc.name, func(t *testing.T) { sc.run(t, e) })
+	}
+}
+
+// TestHeadToHeadJSONNumbers decodes a board and checks the interval of a
+// cell worked by hand, from both sides, and that no number is NaN.
+func TestHeadToHeadJSONNumbers(t *testing.T) {
+	e := newLeague(t)
+	req := httptest.NewRequest(http.MethodGet, "/api/v1/headtohead?game=snake&ruleset=codebattle2020", nil)
+	req.Host = testAddr
+	rec := httptest.NewRecorder()
+	e.ServeHTTP(rec, req)
+	var m matrixJSON
+	if err := json.Unmarshal(rec.Body.Bytes(), &m); err != nil {
+		t.Fatalf("decode %s: %v", rec.Body, err)
+	}
+	var names []string
+	for _, b := range m.Bots {
+		names = append(names, b.Name)
+	}
+	// greedy and random met 6 times each, astar 4.
+	if got := strings.Join(names, " "); got != "greedy random astar" {
+		t.Fatalf("bots: got %s, want greedy random astar", got)
+	}
+	tests := []struct {
+		row, col int
+		wins     int
+		mean     float64
+		ci       [2]float64
+	}{
+		{0, 1, 3, 1, [2]float64{1 - 3.897685, 1 + 3.897685}},
+		{1, 0, 1, -1, [2]float64{-1 - 3.897685, -1 + 3.897685}},
+	}
+	for _, tt := range tests {
+		c := m.Cells[tt.row][tt.col]
+		if c == nil || c.Wins != tt.wins || c.MeanDiff == nil || *c.MeanDiff != tt.mean || c.DiffCI == nil ||
+			math.Abs(c.DiffCI[0]-tt.ci[0]) > 1e-6 || math.Abs(c.DiffCI[1]-tt.ci[1]) > 1e-6 {
+			t.Errorf("cell %d,%d: got %+v, want %d wins, mean %v, interval %v", tt.row, tt.col, c, tt.wins, tt.mean, tt.ci)
+		}
+	}
+	for i, row := range m.Cells {
+		if row[i] != nil {
+			t.Errorf("diagonal cell %d: got %+v, want null", i, row[i])
+		}
+	}
+}
+
+// TestHeadToHeadLongNames shows names that are long or hostile escaped,
+// whole in the title, and cut by the stylesheet only.
+func TestHeadToHeadLongNames(t *testing.T) {
+	long := strings.Repeat("very-long-bot-name-", 8)
+	e := serveMatches(t, []leagueMatch{{"snake", "codenjoy", []seat{{long, 1, sim.Win}, {xssName, 2, sim.Loss}}}})
+	sc := scenario{url: "/headtohead/snake/codenjoy", status: 200,
+		want:    []string{`title="` + long + ` v1"><span>` + long + ` v1</span>`, "&lt;img src=x onerror=alert(1)&gt;"},
+		notWant: []string{xssName}}
+	sc.run(t, e)
+}
+
+// TestHeadToHeadNeverMet has a and c each meet b but not each other: their
+// cell is empty, and its numbers null in JSON.
+func TestHeadToHeadNeverMet(t *testing.T) {
+	e := serveMatches(t, []leagueMatch{
+		{"snake", "codenjoy", []seat{{"a", 1, sim.Win}, {"b", 2, sim.Loss}}},
+		{"snake", "codenjoy", []seat{{"b", 1, sim.Win}, {"c", 2, sim.Loss}}},
+	})
+	never := `{"meetings":0,"wins":0,"draws":0,"losses":0,"win_share":null,"mean_score_diff":null,"mean_score_diff_ci95":null}`
+	for _, sc := range []scenario{
+		{name: "json", url: "/api/v1/headtohead?game=snake&ruleset=codenjoy", status: 200, want: []string{`"cells":[[null,`, never}},
+		{name: "csv leaves it out", url: "/api/v1/headtohead?game=snake&ruleset=codenjoy&format=csv", status: 200,
+			want: []string{"snake,codenjoy,a,v1,b,v1,1,1,0,0,1,1,,\n"}, notWant: []string{"a,v1,c,v1", "c,v1,a,v1"}},
+		{name: "page", url: "/headtohead/snake/codenjoy", status: 200, want: []string{`<td class="none" title="never met">·</td>`}},
+	} {
+		t.Run(sc.name, func(t *testing.T) { sc.run(t, e) })
+	}
+}
+
+// TestMeetingLinks checks the cells' links against matchesURL, which
+// builds the same filter's link the general way.
+func TestMeetingLinks(t *testing.T) {
+	bots := []store.BotVersion{{Name: "a b&c=d", Version: "1.0+x"}, {Name: "ünï/cödé", Version: ""}, {Name: xssName, Version: "v?1#"}}
+	m := analytics.Matrix{Game: "snake", Ruleset: "code battle", Bots: bots}
+	links := newMeetingLinks(m)
+	for i, a := range bots {
+		for j, b := range bots {
+			f := store.MatchFilter{Game: m.Game, Ruleset: m.Ruleset, Bot: a.Name, Version: a.Version, Vs: b.Name, VsVersion: b.Version}
+			if got, want := links.url(i, j), string(matchesURL(f, 0)); got != want {
+				t.Errorf("link %d,%d: got %s, want %s", i, j, got, want)
+			}
+		}
+	}
+}
