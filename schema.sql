@@ -38,6 +38,10 @@ CREATE TABLE replays (
     uploaded_at INTEGER NOT NULL
 ) STRICT;
 
+-- Replays of one game, ruleset and seed: a tournament looks up which
+-- lineups it has already played on each of its seeds (store.MatchesOnSeed).
+CREATE INDEX replays_by_seed ON replays (game, ruleset, seed);
+
 -- One regenerated match per replay. game and ruleset repeat the replay's so
 -- that listing and counting matches need no join. seq numbers matches in the
 -- order they were stored, so "newest first" is the table's own order.

@@ -28,4 +28,7 @@ var upgrades = []string{
 	// milliseconds, and the frames were most of a stored match. Nothing
 	// else is lost.
 	`DROP TABLE frames;`,
+	// Version 4 indexes replays by game, ruleset and seed, so a tournament
+	// finds the matches it already played on a seed without a scan.
+	`CREATE INDEX replays_by_seed ON replays (game, ruleset, seed);`,
 }
