@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -119,7 +120,7 @@ func ingestAll(ctx context.Context, db *store.DB, dbPath string, items []string,
 	start := time.Now()
 	bar := newProgress(stderr, len(items), "import")
 	var created, dup int
-	buildAll(ctx, items, func(ctx context.Context, item string) (*store.Record, error) {
+	buildAll(ctx, runtime.GOMAXPROCS(0), items, func(ctx context.Context, item string) (*store.Record, error) {
 		l, err := load(ctx, item)
 		if err != nil {
 			return nil, err
