@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -55,10 +57,32 @@ func TestMatchesOnSeed(t *testing.T) {
 }
 
 // TestMatchesOnSeedUsesIndex checks that the lookup is a search of the
-// replays_by_seed index, not a scan of every replay.
+// replays_by_seed index, not a scan of every replay, in a fresh database
+// and in one brought up from version 2.
 func TestMatchesOnSeedUsesIndex(t *testing.T) {
-	db := openTest(t)
-	rows, err := db.read.Query("EXPLAIN QUERY PLAN "+matchSelect+onSeed, "worms", "base", 7, "{}")
+	upgraded := filepath.Join(t.TempDir(), "v2.db")
+	makeV1DB(t, upgraded)
+	rawExec(t, upgraded, upgrades[0], "PRAGMA user_version = 2", fmt.Sprintf("PRAGMA application_id = %d", applicationID))
+	tests := []struct {
+		name string
+		db   *DB
+	}{
+		{"fresh", openTest(t)},
+		{"upgraded", openUpgraded(t, upgraded)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if plan := queryPlan(t, tt.db, matchSelect+onSeed, "worms", "base", 7, "{}"); !strings.Contains(plan, "USING INDEX replays_by_seed") || strings.Contains(plan, "SCAN") {
+				t.Errorf("got query plan %q, want a search of replays_by_seed and no scan", plan)
+			}
+		})
+	}
+}
+
+// queryPlan returns the steps of SQLite's plan for a query, joined by "; ".
+func queryPlan(t *testing.T, db *DB, query string, args ...any) string {
+	t.Helper()
+	rows, err := db.read.Query("EXPLAIN QUERY PLAN "+query, args...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,8 +99,5 @@ func TestMatchesOnSeedUsesIndex(t *testing.T) {
 	if err := rows.Err(); err != nil {
 		t.Fatal(err)
 	}
-	joined := strings.Join(plan, "; ")
-	if !strings.Contains(joined, "USING INDEX replays_by_seed") || strings.Contains(joined, "SCAN") {
-		t.Errorf("got query plan %q, want a search of replays_by_seed and no scan", joined)
-	}
+	return strings.Join(plan, "; ")
 }
