@@ -135,7 +135,7 @@ func fillDemo(ctx context.Context, db *store.DB, stdout, stderr io.Writer) error
 	plan := demoPlan()
 	start := time.Now()
 	fmt.Fprintf(stdout, "demo: recording %d matches between built-in bots\n", len(plan))
-	bar := newProgress(stderr, len(plan), "demo")
+	bar := newProgress(stderr, len(plan), "demo", "matches")
 	stored, failed := 0, 0
 	buildAll(ctx, runtime.GOMAXPROCS(0), plan, recordDemo, func(m demoMatch, rec *store.Record, err error) {
 		if err == nil {

@@ -118,7 +118,7 @@ func storedReplay(db *store.DB) func(context.Context, string) (*replay.Log, erro
 // name and a summary line, and returns how many failed.
 func ingestAll(ctx context.Context, db *store.DB, dbPath string, items []string, what string, load func(context.Context, string) (*replay.Log, error), stdout, stderr io.Writer) (failed int, err error) {
 	start := time.Now()
-	bar := newProgress(stderr, len(items), "import")
+	bar := newProgress(stderr, len(items), "import", "files")
 	var created, dup int
 	buildAll(ctx, runtime.GOMAXPROCS(0), items, func(ctx context.Context, item string) (*store.Record, error) {
 		l, err := load(ctx, item)
@@ -162,14 +162,15 @@ type progress struct {
 	lastDrawn  time.Time // last bar drawn or line printed
 	lineActive bool
 	lastTenth  int
-	label      string // what is counted, for the lines written off a terminal
+	label      string // what the work is, for the lines written off a terminal
+	unit       string // what is counted, for the rate
 }
 
 // progressEvery is the longest progress stays silent off a terminal.
 const progressEvery = 5 * time.Second
 
-func newProgress(w io.Writer, total int, label string) *progress {
-	p := &progress{w: w, total: total, label: label, start: time.Now()}
+func newProgress(w io.Writer, total int, label, unit string) *progress {
+	p := &progress{w: w, total: total, label: label, unit: unit, start: time.Now()}
 	p.lastDrawn = p.start
 	if f, ok := w.(*os.File); ok {
 		if info, err := f.Stat(); err == nil && info.Mode()&os.ModeCharDevice != 0 {
@@ -201,7 +202,7 @@ func (p *progress) rate() string {
 	}
 	perSec := float64(p.n) / elapsed.Seconds()
 	eta := time.Duration(float64(p.total-p.n) / perSec * float64(time.Second))
-	return fmt.Sprintf(", %.1f/s, ETA %v", perSec, eta.Round(time.Second))
+	return fmt.Sprintf(", %.1f %s/s, ETA %v", perSec, p.unit, eta.Round(time.Second))
 }
 
 func (p *progress) line() {

@@ -12,7 +12,7 @@ import (
 // line per tenth of the work, with the rate and the time left.
 func TestProgressOffTerminal(t *testing.T) {
 	var buf bytes.Buffer
-	p := newProgress(&buf, 40, "tournament")
+	p := newProgress(&buf, 40, "tournament", "matches")
 	for range 40 {
 		p.step()
 	}
@@ -21,7 +21,7 @@ func TestProgressOffTerminal(t *testing.T) {
 	if len(lines) != 10 {
 		t.Fatalf("got %d lines, want 10:\n%s", len(lines), buf.String())
 	}
-	line := regexp.MustCompile(`^tournament: (\d+)/40 \((\d+)%\), [\d.]+/s, ETA \d`)
+	line := regexp.MustCompile(`^tournament: (\d+)/40 \((\d+)%\), [\d.]+ matches/s, ETA \d`)
 	for i, l := range lines {
 		m := line.FindStringSubmatch(l)
 		if m == nil || m[1] != strconv.Itoa(4*(i+1)) || m[2] != strconv.Itoa(10*(i+1)) {

@@ -427,7 +427,7 @@ func runTournament(ctx context.Context, f *tournamentFlags, stdout, stderr io.Wr
 		t.game.Name, t.base.Ruleset, f.format, len(t.entrants), t.seats, f.seeds, f.seedFrom, len(t.fixtures), len(played), len(todo), f.workers)
 
 	start := time.Now()
-	bar := newProgress(stderr, len(todo), "tournament")
+	bar := newProgress(stderr, len(todo), "tournament", "matches")
 	stored, failed := 0, 0
 	buildAll(ctx, f.workers, todo, t.build, func(fx fixture, rec *store.Record, err error) {
 		if err == nil {

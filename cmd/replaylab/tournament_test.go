@@ -284,3 +284,24 @@ func TestTournamentInterrupted(t *testing.T) {
 		t.Errorf("got %d matches stored (%v), want none", n, err)
 	}
 }
+
+// TestTournamentThreeSeats plays a three-seat round robin of built-in
+// Snake bots: one lineup in its three rotations on two seeds, ranked by
+// placement.
+func TestTournamentThreeSeats(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "t.db")
+	out := mustCLI(t, "tournament", "--db", db, "--game", "snake", "--seats", "3", "--seeds", "2",
+		"--bot", "builtin:random", "--bot", "builtin:random", "--bot", "builtin:greedy", "--version", "1", "--version", "2")
+	if !strings.Contains(out, "round-robin of 3 bots, 3 per match, 2 seeds from 1: 6 matches") {
+		t.Errorf("got\n%s\nwant 6 matches planned", out)
+	}
+	rows := parseStandings(t, out)
+	if len(rows) != 3 {
+		t.Fatalf("got %d standings rows, want 3, in\n%s", len(rows), out)
+	}
+	for _, r := range rows {
+		if r.matches != 6 || r.wins+r.draws+r.losses != 6 {
+			t.Errorf("%s: got %d matches, %d-%d-%d; want 6 matches, each a win, draw or loss", r.bot, r.matches, r.wins, r.draws, r.losses)
+		}
+	}
+}
