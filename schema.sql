@@ -1,7 +1,7 @@
--- replaylab SQLite schema, version 5.
+-- replaylab SQLite schema, version 6.
 --
 -- store.Open applies this file to a fresh database inside one transaction
--- and then sets PRAGMA user_version to 5 and PRAGMA application_id to
+-- and then sets PRAGMA user_version to 6 and PRAGMA application_id to
 -- 0x52504c42 ("RPLB"), which marks the file as replaylab's: Open refuses an
 -- SQLite file with another application_id and tables of its own. A schema
 -- change edits this file and appends to store/upgrades.go the statements
@@ -37,6 +37,10 @@ CREATE TABLE replays (
     encoded     BLOB    NOT NULL,
     uploaded_at INTEGER NOT NULL
 ) STRICT;
+
+-- Replays of one game, ruleset and seed: a tournament looks up which
+-- lineups it has already played on each of its seeds (store.MatchesOnSeed).
+CREATE INDEX replays_by_seed ON replays (game, ruleset, seed);
 
 -- One regenerated match per replay. game and ruleset repeat the replay's so
 -- that listing and counting matches need no join. seq numbers matches in the

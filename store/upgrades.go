@@ -183,4 +183,7 @@ var upgrades = []string{
 	JOIN match_players a ON a.match_seq = m.seq
 	JOIN match_players b ON b.match_seq = m.seq AND b.bot_id > a.bot_id
 	GROUP BY m.game, m.ruleset, a.bot_id, b.bot_id;`,
+	// Version 6 indexes replays by game, ruleset and seed, so a tournament
+	// finds the matches it already played on a seed without a scan.
+	`CREATE INDEX replays_by_seed ON replays (game, ruleset, seed);`,
 }

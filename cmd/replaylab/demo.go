@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"runtime"
 	"time"
 
 	"github.com/replaylab/replaylab/regen"
@@ -107,16 +108,11 @@ func recordDemo(ctx context.Context, m demoMatch) (*store.Record, error) {
 	if _, err := h.Check(); err != nil {
 		return nil, err
 	}
-	agents := make([]replay.Agent, len(m.bots))
+	specs := make([]string, len(m.bots))
 	for seat, b := range m.bots {
-		a, err := replay.NewBuiltin(m.game, b, h.Setup(), seat)
-		if err != nil {
-			return nil, err
-		}
-		agents[seat] = a
+		specs[seat] = "builtin:" + b
 	}
-	rec := replay.Recorder{Header: h, Agents: agents, HashEvery: 100}
-	l, err := rec.Record(ctx)
+	l, err := recordMatch(ctx, m.game, h, specs, &recordFlags{hashEvery: 100}, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -139,9 +135,9 @@ func fillDemo(ctx context.Context, db *store.DB, stdout, stderr io.Writer) error
 	plan := demoPlan()
 	start := time.Now()
 	fmt.Fprintf(stdout, "demo: recording %d matches between built-in bots\n", len(plan))
-	bar := newProgress(stderr, len(plan), "demo")
+	bar := newProgress(stderr, len(plan), "demo", "matches")
 	stored, failed := 0, 0
-	buildAll(ctx, plan, recordDemo, func(m demoMatch, rec *store.Record, err error) {
+	buildAll(ctx, runtime.GOMAXPROCS(0), plan, recordDemo, func(m demoMatch, rec *store.Record, err error) {
 		if err == nil {
 			_, err = db.Ingest(ctx, rec)
 		}

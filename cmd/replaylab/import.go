@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -117,9 +118,9 @@ func storedReplay(db *store.DB) func(context.Context, string) (*replay.Log, erro
 // name and a summary line, and returns how many failed.
 func ingestAll(ctx context.Context, db *store.DB, dbPath string, items []string, what string, load func(context.Context, string) (*replay.Log, error), stdout, stderr io.Writer) (failed int, err error) {
 	start := time.Now()
-	bar := newProgress(stderr, len(items), "import")
+	bar := newProgress(stderr, len(items), "import", "files")
 	var created, dup int
-	buildAll(ctx, items, func(ctx context.Context, item string) (*store.Record, error) {
+	buildAll(ctx, runtime.GOMAXPROCS(0), items, func(ctx context.Context, item string) (*store.Record, error) {
 		l, err := load(ctx, item)
 		if err != nil {
 			return nil, err
@@ -149,21 +150,28 @@ func ingestAll(ctx context.Context, db *store.DB, dbPath string, items []string,
 	return failed, nil
 }
 
-// progress draws a one-line bar on a terminal; elsewhere (a log, a pipe)
-// it prints a line at every tenth of the work, so long runs still show
-// they are moving.
+// progress draws a one-line bar with the rate and the time left on a
+// terminal; elsewhere (a log, a pipe) it prints a line at every tenth of
+// the work and at least every progressEvery, so long runs still show they
+// are moving without flooding the log.
 type progress struct {
 	w          io.Writer
 	tty        bool
 	n, total   int
-	lastDrawn  time.Time
+	start      time.Time
+	lastDrawn  time.Time // last bar drawn or line printed
 	lineActive bool
 	lastTenth  int
-	label      string // what is counted, for the lines written off a terminal
+	label      string // what the work is, for the lines written off a terminal
+	unit       string // what is counted, for the rate
 }
 
-func newProgress(w io.Writer, total int, label string) *progress {
-	p := &progress{w: w, total: total, label: label}
+// progressEvery is the longest progress stays silent off a terminal.
+const progressEvery = 5 * time.Second
+
+func newProgress(w io.Writer, total int, label, unit string) *progress {
+	p := &progress{w: w, total: total, label: label, unit: unit, start: time.Now()}
+	p.lastDrawn = p.start
 	if f, ok := w.(*os.File); ok {
 		if info, err := f.Stat(); err == nil && info.Mode()&os.ModeCharDevice != 0 {
 			p.tty = true
@@ -174,22 +182,41 @@ func newProgress(w io.Writer, total int, label string) *progress {
 
 func (p *progress) step() {
 	p.n++
+	since := time.Since(p.lastDrawn)
 	switch {
-	case p.tty && (time.Since(p.lastDrawn) > 100*time.Millisecond || p.n == p.total):
+	case p.tty && (since > 100*time.Millisecond || p.n == p.total):
 		p.draw()
 	case !p.tty && p.total >= 20 && p.n*10/p.total > p.lastTenth:
 		p.lastTenth = p.n * 10 / p.total
-		fmt.Fprintf(p.w, "%s: %d/%d (%d%%)\n", p.label, p.n, p.total, p.lastTenth*10)
+		p.line()
+	case !p.tty && since >= progressEvery:
+		p.line()
 	}
+}
+
+// rate says how fast the work goes and when it will be done.
+func (p *progress) rate() string {
+	elapsed := time.Since(p.start)
+	if p.n == 0 || elapsed <= 0 {
+		return ""
+	}
+	perSec := float64(p.n) / elapsed.Seconds()
+	eta := time.Duration(float64(p.total-p.n) / perSec * float64(time.Second))
+	return fmt.Sprintf(", %.1f %s/s, ETA %v", perSec, p.unit, eta.Round(time.Second))
+}
+
+func (p *progress) line() {
+	fmt.Fprintf(p.w, "%s: %d/%d (%d%%)%s\n", p.label, p.n, p.total, 100*p.n/max(p.total, 1), p.rate())
+	p.lastDrawn = time.Now()
 }
 
 func (p *progress) draw() {
 	const width = 30
 	filled := width
 	if p.total > 0 {
-		filled = width * p.n / p.total
+		filled = width * min(p.n, p.total) / p.total
 	}
-	fmt.Fprintf(p.w, "\r[%s%s] %d/%d", strings.Repeat("#", filled), strings.Repeat(" ", width-filled), p.n, p.total)
+	fmt.Fprintf(p.w, "\r\033[K[%s%s] %d/%d%s", strings.Repeat("#", filled), strings.Repeat(" ", width-filled), p.n, p.total, p.rate())
 	p.lastDrawn, p.lineActive = time.Now(), true
 }
 

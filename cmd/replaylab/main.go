@@ -42,6 +42,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return ee.code
 	}
 	fmt.Fprintln(stderr, "replaylab:", err)
+	if errors.As(err, new(usageError)) {
+		return 2
+	}
 	return 1
 }
 
@@ -58,6 +61,7 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root.AddCommand(
 		newGamesCmd(),
 		newRecordCmd(),
+		newTournamentCmd(),
 		newVerifyCmd(),
 		newImportCmd(),
 		newInspectCmd(),

@@ -2,17 +2,16 @@ package main
 
 import (
 	"context"
-	"runtime"
 	"sync"
 
 	"github.com/replaylab/replaylab/store"
 )
 
-// buildAll regenerates items into store records on every core and hands
-// each result to handle on the calling goroutine, in completion order, so
-// handle can be the database's one writer. It stops feeding work when ctx
-// is done.
-func buildAll[T any](ctx context.Context, items []T, build func(context.Context, T) (*store.Record, error), handle func(T, *store.Record, error)) {
+// buildAll builds items into store records on workers goroutines and
+// hands each result to handle on the calling goroutine, in completion
+// order, so handle can be the database's one writer. It stops feeding work
+// when ctx is done.
+func buildAll[T any](ctx context.Context, workers int, items []T, build func(context.Context, T) (*store.Record, error), handle func(T, *store.Record, error)) {
 	type result struct {
 		item T
 		rec  *store.Record
@@ -21,7 +20,7 @@ func buildAll[T any](ctx context.Context, items []T, build func(context.Context,
 	jobs := make(chan T)
 	results := make(chan result)
 	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
+	for range workers {
 		wg.Go(func() {
 			for it := range jobs {
 				rec, err := build(ctx, it)

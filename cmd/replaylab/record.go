@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -64,24 +65,31 @@ The output is a binary replay (.rpl) unless FILE ends in .rlog or is "-"
 			return record(cmd.Context(), &f, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
+	addMatchFlags(cmd, &f)
 	fl := cmd.Flags()
-	fl.StringVar(&f.game, "game", "", "game to play (see 'replaylab games')")
-	fl.StringVar(&f.ruleset, "ruleset", "", "ruleset (default: the game's first)")
 	fl.Uint64Var(&f.seed, "seed", 0, "match seed (default: a random seed, printed)")
 	fl.IntVar(&f.players, "players", 0, "number of seats (default: the number of --bot flags)")
 	fl.StringArrayVar(&f.bots, "bot", nil, "bot of the next seat: builtin:NAME or a command line (repeat per seat; the last one fills the remaining seats)")
 	fl.StringArrayVar(&f.names, "name", nil, "player name of the next seat (default: from the bot)")
 	fl.StringArrayVar(&f.versions, "version", nil, "bot version of the next seat")
-	fl.StringVar(&f.config, "config", "", "game config as a JSON object")
 	fl.StringVar(&f.rolls, "rolls", "", "toad: file of rolls, in the original input format or as a JSON array")
 	fl.StringVarP(&f.out, "out", "o", "", "output file (.rpl binary, .rlog text, - = text on stdout)")
-	fl.IntVar(&f.hashEvery, "hash-every", 100, "also record the state hash every N turns (0 = only the first and last)")
-	fl.DurationVar(&f.turnLimit, "turn-timeout", time.Second, "time an external bot has per turn")
-	fl.DurationVar(&f.startLimit, "start-timeout", 10*time.Second, "time an external bot has for its first turn, start-up included")
 	fl.StringVar(&f.outputFile, "bot-output", "", "where to save external bots' stray stdout and stderr (default FILE.output.jsonl)")
 	cmd.MarkFlagRequired("game")
 	cmd.MarkFlagRequired("out")
 	return cmd
+}
+
+// addMatchFlags adds the flags that set up a match and its external bots,
+// shared by record and tournament.
+func addMatchFlags(cmd *cobra.Command, f *recordFlags) {
+	fl := cmd.Flags()
+	fl.StringVar(&f.game, "game", "", "game to play (see 'replaylab games')")
+	fl.StringVar(&f.ruleset, "ruleset", "", "ruleset (default: the game's first)")
+	fl.StringVar(&f.config, "config", "", "game config as a JSON object")
+	fl.IntVar(&f.hashEvery, "hash-every", 100, "also record the state hash every N turns (0 = only the first and last)")
+	fl.DurationVar(&f.turnLimit, "turn-timeout", time.Second, "time an external bot has per turn")
+	fl.DurationVar(&f.startLimit, "start-timeout", 10*time.Second, "time an external bot has for its first turn, start-up included")
 }
 
 func record(ctx context.Context, f *recordFlags, stdout, stderr io.Writer) error {
@@ -89,26 +97,34 @@ func record(ctx context.Context, f *recordFlags, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	agents := make([]replay.Agent, 0, len(specs))
-	defer func() { closeAgents(agents) }()
-	external := false
-	for s, spec := range specs {
-		a, err := newAgent(ctx, g, spec, h.Setup(), s, f)
-		if err != nil {
-			return fmt.Errorf("seat %d: %w", s, err)
-		}
-		_, isProc := a.(*replay.Process)
-		external = external || isProc
-		agents = append(agents, a)
-	}
-	botOut := botOutputFor(f, external)
+	botOut := botOutputFor(f, slices.ContainsFunc(specs, isExternal))
 	if botOut != nil {
 		defer botOut.close(stderr)
 	}
 	start := time.Now()
-	l, err := play(ctx, h, agents, f.hashEvery, botOut)
+	l, err := recordMatch(ctx, g, h, specs, f, botOut)
 	if err != nil {
 		return err
+	}
+	return writeRecording(ctx, g, l, f, stdout, stderr, start)
+}
+
+// recordMatch plays the match of h between agents started from specs, one
+// per seat, and closes them. botOut, which may be nil, receives what
+// external bots wrote besides their answers, up to their exit.
+func recordMatch(ctx context.Context, g *sim.Game, h replay.Header, specs []string, f *recordFlags, botOut *outputLog) (*replay.Log, error) {
+	agents := make([]replay.Agent, 0, len(specs))
+	defer func() { closeAgents(agents) }()
+	for s, spec := range specs {
+		a, err := newAgent(ctx, g, spec, h.Setup(), s, f)
+		if err != nil {
+			return nil, fmt.Errorf("seat %d: %w", s, err)
+		}
+		agents = append(agents, a)
+	}
+	l, err := play(ctx, h, agents, f.hashEvery, botOut)
+	if err != nil {
+		return nil, err
 	}
 	for s, rest := range closeAgents(agents) {
 		if botOut != nil {
@@ -116,7 +132,7 @@ func record(ctx context.Context, f *recordFlags, stdout, stderr io.Writer) error
 		}
 	}
 	agents = nil
-	return writeRecording(ctx, g, l, f, stdout, stderr, start)
+	return l, nil
 }
 
 // recordHeader builds the header of the match the flags describe and the
@@ -278,6 +294,10 @@ func playerFor(spec string, seat int, f *recordFlags) replay.Player {
 	}
 	return p
 }
+
+// isExternal reports whether a bot spec is an external program's command
+// line rather than a built-in bot.
+func isExternal(spec string) bool { return !strings.HasPrefix(spec, "builtin:") }
 
 func newAgent(ctx context.Context, g *sim.Game, spec string, setup sim.Setup, seat int, f *recordFlags) (replay.Agent, error) {
 	if name, ok := strings.CutPrefix(spec, "builtin:"); ok {

@@ -73,25 +73,41 @@ func TestRecordInterrupted(t *testing.T) {
 	}
 	pidFile := filepath.Join(dir, "bot.pid")
 	// The bot never answers and ignores SIGTERM; the user gives up.
-	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
-	defer cancel()
-	var stdout, stderr bytes.Buffer
-	done := make(chan int)
-	go func() {
-		done <- run(ctx, []string{"record", "--game", "toad", "--seed", "1", "--turn-timeout", "1m", "--start-timeout", "1m",
-			"--bot", botSpec("noterm", pidFile, "mute"), "-o", out}, strings.NewReader(""), &stdout, &stderr)
-	}()
-	select {
-	case code := <-done:
-		if code == 0 || !strings.Contains(stderr.String(), "no replay written") {
-			t.Errorf("got exit %d and stderr %q, want a failure saying no replay was written", code, stderr.String())
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("record did not stop within 20 s of its context's end")
+	code, errOut := runInterrupted(t, "record", "--game", "toad", "--seed", "1", "--turn-timeout", "1m", "--start-timeout", "1m",
+		"--bot", botSpec("noterm", pidFile, "mute"), "-o", out)
+	if code == 0 || !strings.Contains(errOut, "no replay written") {
+		t.Errorf("got exit %d and stderr %q, want a failure saying no replay was written", code, errOut)
 	}
 	if got, err := os.ReadFile(out); err != nil || !bytes.Equal(got, old) {
 		t.Errorf("got output file %q (%v), want it untouched: %q", got, err, old)
 	}
+	checkBotEnded(t, pidFile)
+}
+
+// runInterrupted runs the program with args and a context that ends after
+// 500 ms, as a user giving up would, and returns its exit code and
+// stderr. The program must stop within 20 s of that.
+func runInterrupted(t *testing.T, args ...string) (int, string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	var stdout, stderr bytes.Buffer
+	done := make(chan int)
+	go func() { done <- run(ctx, args, strings.NewReader(""), &stdout, &stderr) }()
+	select {
+	case code := <-done:
+		return code, stderr.String()
+	case <-time.After(20 * time.Second):
+		t.Fatalf("%s did not stop within 20 s of its context's end", args[0])
+		return 0, ""
+	}
+}
+
+// checkBotEnded checks that the bot whose pid is in pidFile (a test bot
+// such as noterm writes it) no longer runs. The bot was a child of this
+// test, so once its exit has been waited for, no process has its pid.
+func checkBotEnded(t *testing.T, pidFile string) {
+	t.Helper()
 	data, err := os.ReadFile(pidFile)
 	if err != nil {
 		t.Fatal(err)
@@ -100,7 +116,6 @@ func TestRecordInterrupted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The bot was a child of this test, and its exit has been waited for.
 	if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
 		t.Errorf("the bot (pid %d) still runs: kill 0 says %v", pid, err)
 	}
