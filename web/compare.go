@@ -27,8 +27,12 @@ type fitter interface {
 	Fit(game, ruleset string) (*analytics.RatingFit, bool)
 }
 
-// ratingKey is the player a rating fit knows a bot version by.
-func ratingKey(v analytics.BotVersion) string { return v.Name + "@" + v.Version }
+// ratingKey is the player a rating fit knows a bot version by: the
+// refitter's key, its name and version quoted so that no two versions
+// share one.
+func ratingKey(v analytics.BotVersion) string {
+	return strconv.Quote(v.Name) + " " + strconv.Quote(v.Version)
+}
 
 // The bounds of a comparison's work, whatever the number of stored
 // matches: pairs are sought among each side's newest pairMatches matches,

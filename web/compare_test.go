@@ -166,7 +166,7 @@ func TestCompare(t *testing.T) {
 	if v := got.WinRateDiff; v.Value == nil || v.CI == nil || float64(*v.Value) != wd || float64(v.CI[0]) != wiv.Low || float64(v.CI[1]) != wiv.High {
 		t.Errorf("got win-rate difference %+v, want %v in [%v, %v]", v, wd, wiv.Low, wiv.High)
 	}
-	rd, err := fit.Difference("tactical@v1", "random@v1")
+	rd, err := fit.Difference(ratingKey(analytics.BotVersion{Name: "tactical", Version: "v1"}), ratingKey(analytics.BotVersion{Name: "random", Version: "v1"}))
 	if err != nil {
 		t.Fatal(err)
 	}
