@@ -8,6 +8,7 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -68,6 +69,7 @@ func newCompareFixture(t *testing.T) *compareFixture {
 	lone := recordBuiltin(t, worms.Game, "base", config, 9, []string{"random", "tactical"}, nil)
 	build(t, f.db, relabel(lone, 1, "loner", "v1"))
 	build(t, f.db, relabel(relabel(lone, 1, "hermit", "v1"), 0, "drifter", "v1"))
+	build(t, f.db, relabel(relabel(lone, 1, xssName, xssName), 0, "drifter", "v1"))
 	return f
 }
 
@@ -315,6 +317,10 @@ func TestCompareBadInput(t *testing.T) {
 			want: []string{`<form class="filters compare" method="get" action="/compare">`, `name="a" value="tactical"`, `<option value="base">base</option>`}},
 		{name: "bots page form", url: "/bots", status: 200,
 			want: []string{`<form class="filters compare" method="get" action="/compare">`, `<option value="worms">`}},
+		{name: "hostile names", url: "/compare?game=worms&a=hermit&b=" + url.QueryEscape(xssName), status: 200,
+			want: []string{"&lt;img src=x onerror=alert(1)&gt;"}, notWant: []string{xssName}},
+		{name: "hostile names api", url: "/api/v1/compare?format=csv&table=summary&game=worms&a=hermit&b=" + url.QueryEscape(xssName), status: 200,
+			want: []string{"b_bot,,,,<img src=x onerror=alert(1)> <img src=x onerror=alert(1)>"}},
 		{name: "another ruleset", url: "/compare?game=worms&ruleset=final&a=tactical&b=random", status: 200,
 			want: []string{"not enough matches: tactical v1 has none under ruleset final", noPairsNote, "No per-turn numbers stored"}},
 	} {
