@@ -356,3 +356,37 @@ func TestCompareBadInput(t *testing.T) {
 		t.Errorf("a single match each: got note %q, want it to say not enough matches", single.WinRateDiff.Note)
 	}
 }
+
+// TestCompareVersions compares two versions of one bot that played the
+// same seeds in the same seats against the same opponent, and played them
+// alike: every pair is even, and the commands never differ.
+func TestCompareVersions(t *testing.T) {
+	f := newCompareFixture(t)
+	for _, seed := range compareSeeds {
+		build(t, f.db, relabel(f.logs[seed][0], 0, "tactical", "v2"))
+	}
+	e := f.server(t, nil)
+	var got comparison
+	// v2, stored last, is tactical's newest version.
+	getJSON(t, e, "/api/v1/compare?game=worms&a=tactical&av=v1&b=tactical", http.StatusOK, &got)
+	if got.A.Version != "v1" || got.B.Version != "v2" {
+		t.Errorf("got versions %q and %q, want v1 and the newest, v2", got.A.Version, got.B.Version)
+	}
+	p := got.Paired
+	if p.Pairs != len(compareSeeds) || p.Even != len(compareSeeds) || p.PValue != nil || p.PairsNeeded != nil || !strings.HasPrefix(p.Note, "every pair was even") {
+		t.Errorf("got paired %+v, want %d even pairs, no p-value, and a note saying so", p, len(compareSeeds))
+	}
+	for _, pair := range got.Pairs {
+		if want := f.recs[pair.Seed][0].ID; pair.A != want || !slices.Equal(pair.Seats, []int{0}) {
+			t.Errorf("seed %d: got A's match %s in seats %v, want %s in seat 0", pair.Seed, pair.A, pair.Seats, want)
+		}
+	}
+	if d := got.Divergence; d == nil || d.Turn != nil || d.Note != "both matches played the same commands every turn" {
+		t.Errorf("got divergence %+v, want none, and a note", d)
+	}
+	// v1 played both seats against random, v2 only seat 0: v1's seat-1
+	// matches have no partner.
+	if got.A.Matches != 2*len(compareSeeds) || got.B.Matches != len(compareSeeds) {
+		t.Errorf("got %d and %d matches, want %d and %d", got.A.Matches, got.B.Matches, 2*len(compareSeeds), len(compareSeeds))
+	}
+}
