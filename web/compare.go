@@ -213,8 +213,9 @@ type compareRequest struct {
 }
 
 // compareRequest reads and checks the query: game (and game_b, which
-// must be the same), ruleset (the game's first by default), a and b with
-// their versions av and bv (each bot's newest by default), and seed.
+// must be the same), ruleset (by default that of A's newest match), a and
+// b with their versions av and bv (each bot's newest by default), and
+// seed.
 func (s *server) compareRequest(c echo.Context) (compareRequest, error) {
 	var r compareRequest
 	q := c.QueryParams()
@@ -231,9 +232,12 @@ func (s *server) compareRequest(c echo.Context) (compareRequest, error) {
 		return r, notFound("%v", err)
 	}
 	r.game = g
+	ctx := c.Request().Context()
 	r.ruleset = q.Get("ruleset")
 	if r.ruleset == "" {
-		r.ruleset = g.Rulesets[0]
+		if r.ruleset, err = s.latestRuleset(ctx, g, r.a.Name, q.Get("av")); err != nil {
+			return r, err
+		}
 	}
 	if !slices.Contains(g.Rulesets, r.ruleset) {
 		return r, badInput("game %s has no ruleset %q: it has %s", g.Name, r.ruleset, strings.Join(g.Rulesets, ", "))
@@ -245,7 +249,6 @@ func (s *server) compareRequest(c echo.Context) (compareRequest, error) {
 		}
 		r.seed = &seed
 	}
-	ctx := c.Request().Context()
 	if r.a.Version, err = s.botVersion(ctx, g.Name, r.ruleset, r.a.Name, q.Get("av")); err != nil {
 		return r, err
 	}
@@ -256,6 +259,17 @@ func (s *server) compareRequest(c echo.Context) (compareRequest, error) {
 		return r, badInput("A and B are both %s %s: compare two bots, or two versions of one bot", r.a.Name, r.a.Version)
 	}
 	return r, nil
+}
+
+// latestRuleset is the ruleset of the newest match of a bot (of one
+// version, when version is not empty), where its author most likely looks,
+// and the game's first when it has none.
+func (s *server) latestRuleset(ctx context.Context, g *sim.Game, name, version string) (string, error) {
+	ms, err := s.db.RecentMatches(ctx, store.MatchFilter{Game: g.Name, Bot: name, Version: version}, 1)
+	if err != nil || len(ms) == 0 {
+		return g.Rulesets[0], err
+	}
+	return ms[0].Ruleset, nil
 }
 
 // botVersion returns version when the bot has it in the game, and the

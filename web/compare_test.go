@@ -289,8 +289,14 @@ func firstDivergence(t *testing.T, e *echo.Echo, got comparison) *int {
 
 func TestCompareBadInput(t *testing.T) {
 	f := newCompareFixture(t)
+	final := recordBuiltin(t, worms.Game, "final", `{"rounds":30}`, 11, []string{"random", "tactical"}, nil)
+	build(t, f.db, relabel(final, 1, "finalist", "v1"))
 	e := f.server(t, nil)
 	for _, sc := range []scenario{
+		{name: "ruleset of A's newest match", url: "/api/v1/compare?game=worms&a=finalist&b=tactical", status: 200,
+			want: []string{`"ruleset":"final"`}},
+		{name: "ruleset of A's newest match of a version", url: "/api/v1/compare?game=worms&a=random&av=v1&b=tactical", status: 200,
+			want: []string{`"ruleset":"final"`}},
 		{name: "nothing asked", url: "/compare", status: 400, want: []string{"compare needs a game and two bots"}},
 		{name: "one bot", url: "/api/v1/compare?game=worms&a=tactical", status: 400, want: []string{`"error":"compare needs a game and two bots`}},
 		{name: "itself", url: "/compare?game=worms&a=tactical&b=tactical", status: 400,
@@ -321,8 +327,8 @@ func TestCompareBadInput(t *testing.T) {
 			want: []string{"&lt;img src=x onerror=alert(1)&gt;"}, notWant: []string{xssName}},
 		{name: "hostile names api", url: "/api/v1/compare?format=csv&table=summary&game=worms&a=hermit&b=" + url.QueryEscape(xssName), status: 200,
 			want: []string{"b_bot,,,,<img src=x onerror=alert(1)> <img src=x onerror=alert(1)>"}},
-		{name: "another ruleset", url: "/compare?game=worms&ruleset=final&a=tactical&b=random", status: 200,
-			want: []string{"not enough matches: tactical v1 has none under ruleset final", noPairsNote, "No per-turn numbers stored"}},
+		{name: "another ruleset", url: "/compare?game=worms&ruleset=final&a=loner&b=hermit", status: 200,
+			want: []string{"not enough matches: loner v1 has none under ruleset final", noPairsNote, "No per-turn numbers stored"}},
 	} {
 		t.Run(sc.name, func(t *testing.T) { sc.run(t, e) })
 	}
@@ -333,6 +339,7 @@ func TestCompareBadInput(t *testing.T) {
 		"/api/v1/compare?game=worms&a=loner&b=hermit",
 		"/api/v1/compare?game=worms&a=tactical&b=loner",
 		"/api/v1/compare?game=worms&ruleset=final&a=tactical&b=random",
+		"/api/v1/compare?game=worms&ruleset=final&a=loner&b=hermit",
 	} {
 		var got map[string]any
 		getJSON(t, e, url, http.StatusOK, &got)
