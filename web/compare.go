@@ -51,6 +51,8 @@ const (
 // one match says nothing about how much its result varies.
 const minIntervalMatches = 2
 
+// notEnoughForInterval is the note of an interval left out for want of
+// matches.
 var notEnoughForInterval = fmt.Sprintf("not enough matches for an interval: each side needs at least %d under the ruleset", minIntervalMatches)
 
 // Messages a comparison shows where a number cannot be had.
