@@ -85,6 +85,12 @@ func recordToad(t testing.TB, seed uint64, bot, name, config string) *replay.Log
 // ingest regenerates a log and stores it, returning its id.
 func ingest(t testing.TB, db *store.DB, l *replay.Log) string {
 	t.Helper()
+	return build(t, db, l).ID
+}
+
+// build regenerates a log and stores it, returning the stored record.
+func build(t testing.TB, db *store.DB, l *replay.Log) *store.Record {
+	t.Helper()
 	rec, err := regen.Build(context.Background(), l)
 	if err != nil {
 		t.Fatalf("build: %v", err)
@@ -92,7 +98,7 @@ func ingest(t testing.TB, db *store.DB, l *replay.Log) string {
 	if _, err := db.Ingest(context.Background(), rec); err != nil {
 		t.Fatalf("ingest: %v", err)
 	}
-	return rec.ID
+	return rec
 }
 
 func openDB(t testing.TB) *store.DB {

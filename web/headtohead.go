@@ -114,8 +114,8 @@ type h2hData struct {
 	APIQuery  template.URL
 }
 
-// signed shows a number with its sign, to two decimals at most.
-func signed(x float64) string {
+// signedNumber shows a number with its sign, to two decimals at most.
+func signedNumber(x float64) string {
 	s := formatNumber(x)
 	if x > 0 {
 		s = "+" + s
@@ -127,9 +127,9 @@ func signed(x float64) string {
 // is none.
 func diffText(p analytics.Pair) string {
 	if !p.HasCI {
-		return signed(p.MeanDiff) + " (one meeting: no interval)"
+		return signedNumber(p.MeanDiff) + " (one meeting: no interval)"
 	}
-	return signed(p.MeanDiff) + " ± " + formatNumber((p.DiffCI.High-p.DiffCI.Low)/2)
+	return signedNumber(p.MeanDiff) + " ± " + formatNumber((p.DiffCI.High-p.DiffCI.Low)/2)
 }
 
 // meetingsText counts meetings in words.

@@ -117,11 +117,19 @@ func shownConfig(config []byte) string {
 	if len(config) <= maxConfigShown {
 		return string(config)
 	}
-	cut := maxConfigShown
-	for cut > 0 && !utf8.RuneStart(config[cut]) {
-		cut--
+	return fmt.Sprintf("%s… (%d bytes in all, in the replay)", cutText(string(config), maxConfigShown), len(config))
+}
+
+// cutText returns the longest prefix of s of at most n bytes that ends at
+// a character boundary.
+func cutText(s string, n int) string {
+	if len(s) <= n {
+		return s
 	}
-	return fmt.Sprintf("%s… (%d bytes in all, in the replay)", config[:cut], len(config))
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // gameTitle names a game for people, falling back to its identifier for

@@ -51,6 +51,8 @@ type Config struct {
 	// MaxRegenerations bounds the uploads regenerated at once; more get
 	// 503 with Retry-After. Zero means the number of CPUs.
 	MaxRegenerations int
+	// fits gives the compare page its rating fits; tests set a fake.
+	fits fitter
 }
 
 // DefaultMaxUpload is the limit when Config.MaxUpload is zero: far above
@@ -76,6 +78,8 @@ type server struct {
 	regenerations slots
 	summaries     summaryCache
 	frames        *regen.Frames
+	// fits gives rating differences; nil means ratings not fitted yet.
+	fits fitter
 }
 
 // New builds the dashboard's router: middleware, pages, API and assets. It
@@ -102,7 +106,7 @@ func New(cfg Config) (*echo.Echo, error) {
 		return nil, err
 	}
 	s := &server{db: cfg.DB, log: cfg.Log, tpl: tpl, maxUpload: cfg.MaxUpload, uploadToken: cfg.UploadToken,
-		regenerations: make(slots, cfg.MaxRegenerations), frames: regen.NewFrames(cfg.DB, regen.DefaultCursors)}
+		regenerations: make(slots, cfg.MaxRegenerations), frames: regen.NewFrames(cfg.DB, regen.DefaultCursors), fits: cfg.fits}
 
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
@@ -146,6 +150,7 @@ func (s *server) routes(e *echo.Echo) {
 	e.GET("/bots", s.botsPage)
 	e.GET("/bots/:game/:name", s.botPage)
 	e.GET("/headtohead/:game/:ruleset", s.h2hPage)
+	e.GET("/compare", s.comparePage)
 	e.POST("/upload", s.uploadForm)
 	e.GET("/healthz", s.healthz)
 
@@ -162,6 +167,7 @@ func (s *server) routes(e *echo.Echo) {
 	api.GET("/bots", s.apiBots)
 	api.GET("/bots/:game/:name", s.apiBot)
 	api.GET("/headtohead", s.apiHeadToHead)
+	api.GET("/compare", s.apiCompare)
 	api.POST("/replays", s.apiUpload)
 
 	static, err := fs.Sub(assets, "static")
