@@ -520,3 +520,49 @@ func FuzzFitRatings(f *testing.F) {
 		}
 	})
 }
+
+// TestRatingInputPrefixes adds matches one at a time and checks that the
+// fit after each prefix is bit for bit FitRatings of that prefix, and that
+// a refused match leaves the input as it was.
+func TestRatingInputPrefixes(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	ms := randomMatches(r, 60, []string{"d", "c", "b", "a"})
+	var in RatingInput
+	for i, m := range ms {
+		if err := in.Add(m); err != nil {
+			t.Fatalf("match %d: %v", i, err)
+		}
+		if err := in.Add([]Placing{{"a", 1}}); !errors.Is(err, ErrInvalidMatch) {
+			t.Fatalf("one seat: got error %v, want %v", err, ErrInvalidMatch)
+		}
+		if got, want := in.Len(), i+1; got != want {
+			t.Fatalf("got Len %d, want %d", got, want)
+		}
+		if i%7 != 0 && i != len(ms)-1 {
+			continue
+		}
+		got, err := in.Fit(RatingPrior)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := fitOrFail(t, ms[:i+1], RatingPrior)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("prefix of %d: got %v, want %v", i+1, got.Ratings, want.Ratings)
+		}
+	}
+}
+
+func TestRatingInputTooMany(t *testing.T) {
+	var in RatingInput
+	for i := range maxPlayers / 2 {
+		if err := in.Add(duel(fmt.Sprint("a", i), fmt.Sprint("b", i), false)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := in.Add(duel("x", "y", false)); !errors.Is(err, ErrTooMany) {
+		t.Fatalf("got error %v, want %v", err, ErrTooMany)
+	}
+	if got, want := in.Len(), maxPlayers/2; got != want {
+		t.Errorf("got Len %d, want %d", got, want)
+	}
+}
