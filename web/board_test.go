@@ -37,9 +37,19 @@ var league = []leagueMatch{
 		{"greedy", 1, sim.Win}, {"random", 5, sim.Loss}}},
 }
 
-// newLeague returns a server over the league's matches. The records are
-// built directly: leaderboards and filters read no replay.
+// newLeague returns a server over the league's matches.
 func newLeague(t *testing.T) *echo.Echo {
+	t.Helper()
+	e, err := New(Config{DB: leagueDB(t), Addr: testAddr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// leagueDB returns a database of the league's matches. The records are
+// built directly: leaderboards, ratings and filters read no replay.
+func leagueDB(t *testing.T) *store.DB {
 	t.Helper()
 	db := openDB(t)
 	for i, m := range league {
@@ -57,11 +67,7 @@ func newLeague(t *testing.T) *echo.Echo {
 			t.Fatal(err)
 		}
 	}
-	e, err := New(Config{DB: db, Addr: testAddr})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return e
+	return db
 }
 
 func TestBoardsPerRuleset(t *testing.T) {

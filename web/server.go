@@ -22,6 +22,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
+	"github.com/replaylab/replaylab/analytics"
 	"github.com/replaylab/replaylab/regen"
 	"github.com/replaylab/replaylab/store"
 )
@@ -51,6 +52,10 @@ type Config struct {
 	// MaxRegenerations bounds the uploads regenerated at once; more get
 	// 503 with Retry-After. Zero means the number of CPUs.
 	MaxRegenerations int
+	// Refitter, when not nil, is notified of every stored upload; the
+	// caller runs it (Refitter.Run) for as long as the server runs.
+	// Pages only read the ratings it stores.
+	Refitter *analytics.Refitter
 }
 
 // DefaultMaxUpload is the limit when Config.MaxUpload is zero: far above
@@ -76,6 +81,7 @@ type server struct {
 	regenerations slots
 	summaries     summaryCache
 	frames        *regen.Frames
+	refit         *analytics.Refitter // nil: nobody to notify
 }
 
 // New builds the dashboard's router: middleware, pages, API and assets. It
@@ -102,7 +108,7 @@ func New(cfg Config) (*echo.Echo, error) {
 		return nil, err
 	}
 	s := &server{db: cfg.DB, log: cfg.Log, tpl: tpl, maxUpload: cfg.MaxUpload, uploadToken: cfg.UploadToken,
-		regenerations: make(slots, cfg.MaxRegenerations), frames: regen.NewFrames(cfg.DB, regen.DefaultCursors)}
+		regenerations: make(slots, cfg.MaxRegenerations), frames: regen.NewFrames(cfg.DB, regen.DefaultCursors), refit: cfg.Refitter}
 
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
@@ -160,6 +166,8 @@ func (s *server) routes(e *echo.Echo) {
 	api.GET("/matches/:id/turns.csv", s.apiTurnsCSV)
 	api.GET("/bots", s.apiBots)
 	api.GET("/bots/:game/:name", s.apiBot)
+	api.GET("/bots/:game/:name/ratings", s.apiBotRatings)
+	api.GET("/ratings", s.apiRatings)
 	api.POST("/replays", s.apiUpload)
 
 	static, err := fs.Sub(assets, "static")

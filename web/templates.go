@@ -106,6 +106,10 @@ var funcs = template.FuncMap{
 	},
 	"num":      formatNumber,
 	"interval": func(i analytics.Interval) string { return fmt.Sprintf("%.0f–%.0f%%", 100*i.Low, 100*i.High) },
+	"rating":   func(x float64) string { return strconv.FormatFloat(x, 'f', 0, 64) },
+	"ratingInterval": func(i analytics.Interval) string {
+		return fmt.Sprintf("%.0f–%.0f", i.Low, i.High)
+	},
 	"outcome":  outcomeText,
 	"query":    query,
 	"outcomes": func() []sim.Outcome { return []sim.Outcome{sim.Win, sim.Draw, sim.Loss} },
