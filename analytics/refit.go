@@ -29,10 +29,11 @@ const historyPoints = 40
 // by another process (replaylab tournament or import on the same file).
 const refitPoll = time.Minute
 
-// Problems a ruleset's fit stores instead of ratings.
+// Problems a ruleset's fit stores instead of ratings: sentences that
+// pages show as they are.
 const (
-	problemNoMatches = "not enough matches to rate: ratings compare bots that met in a match of two or more seats"
-	problemTooMany   = "too many bot versions to rate: at most 1000 per ruleset"
+	problemNoMatches = "Not enough matches to rate: ratings compare bots that met in a match, and no match here had two or more seats."
+	problemTooMany   = "Too many bot versions to rate: a fit rates at most 1000 per ruleset."
 )
 
 // Refitter keeps the stored ratings of every game and ruleset up to date
@@ -176,13 +177,13 @@ func (r *Refitter) refit(ctx context.Context, c store.RulesetCount) error {
 	case errors.Is(addErr, ErrTooMany):
 		out.Problem = problemTooMany
 	case addErr != nil:
-		out.Problem = "not rated: " + addErr.Error()
+		out.Problem = "Not rated: " + addErr.Error() + "."
 	case in.Len() == 0:
 		out.Problem = problemNoMatches
 	default:
 		fit, err = in.Fit(RatingPrior)
 		if err != nil {
-			out.Problem = "not rated: " + err.Error()
+			out.Problem = "Not rated: " + err.Error() + "."
 			break
 		}
 		for _, p := range ratedAt(seen.Matches, fit, ids) {

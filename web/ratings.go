@@ -225,9 +225,9 @@ func ratingChart(game, name string, points []store.RatingPoint) (*charts.Line, [
 		charts.WithTitleOpts(opts.Title{Title: "Rating, ruleset " + ruleset, Subtitle: "95% band", Left: "left"}),
 		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
 		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Type: "scroll", Top: "28", Left: "center"}),
-		charts.WithGridOpts(opts.Grid{Left: "40", Right: "44", Top: "64", Bottom: "40", ContainLabel: opts.Bool(true)}),
-		charts.WithXAxisOpts(opts.XAxis{Name: "matches stored", Type: "value", Min: 0}),
-		charts.WithYAxisOpts(opts.YAxis{Name: "rating", Type: "value", Scale: opts.Bool(true)}),
+		charts.WithGridOpts(opts.Grid{Left: "40", Right: "44", Top: "64", Bottom: "48", ContainLabel: opts.Bool(true)}),
+		charts.WithXAxisOpts(opts.XAxis{Name: "matches stored under the ruleset", NameLocation: "middle", NameGap: 28, Type: "value", Min: 0}),
+		charts.WithYAxisOpts(opts.YAxis{Type: "value", Scale: opts.Bool(true)}),
 		charts.WithToolboxOpts(opts.Toolbox{Show: opts.Bool(true), Right: "8", Feature: &opts.ToolBoxFeature{
 			SaveAsImage: &opts.ToolBoxFeatureSaveAsImage{Show: opts.Bool(true), Type: "png", Name: game + "-" + name + "-" + ruleset + "-rating"},
 		}}),

@@ -139,9 +139,9 @@ func TestRatingsProblem(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, sc := range []scenario{
-		{name: "api", url: "/api/v1/ratings?game=toad", status: 200, want: []string{`"matches":3`, `"problem":"not enough matches to rate`, `"ratings":[]`}},
+		{name: "api", url: "/api/v1/ratings?game=toad", status: 200, want: []string{`"matches":3`, `"problem":"Not enough matches to rate`, `"ratings":[]`}},
 		{name: "csv", url: "/api/v1/ratings?game=toad&format=csv", status: 200, want: []string{"\ntoad,classic,,,,,,,,3,"}, notWant: []string{"NaN"}},
-		{name: "page", url: "/bots", status: 200, want: []string{"Not rated: not enough matches to rate"}, notWant: []string{"NaN"}},
+		{name: "page", url: "/bots", status: 200, want: []string{"Not enough matches to rate: ratings compare bots"}, notWant: []string{"NaN"}},
 	} {
 		t.Run(sc.name, func(t *testing.T) { sc.run(t, f.e) })
 	}
