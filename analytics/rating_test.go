@@ -566,3 +566,31 @@ func TestRatingInputTooMany(t *testing.T) {
 		t.Errorf("got Len %d, want %d", got, want)
 	}
 }
+
+// BenchmarkRatingInput measures the fitting side of a background refit of
+// a million two-seat matches among 20 bot versions: adding every match
+// and fitting after historyPoints prefixes and at the end.
+func BenchmarkRatingInput(b *testing.B) {
+	const n, bots = 1_000_000, 20
+	players := make([]string, bots)
+	for i := range players {
+		players[i] = RatingKey(fmt.Sprint("bot", i), "v1")
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for b.Loop() {
+		var in RatingInput
+		m := make([]Placing, 2)
+		for i := 1; i <= n; i++ {
+			a, c := r.IntN(bots), r.IntN(bots)
+			m[0], m[1] = Placing{players[a], 1}, Placing{players[c], 1 + r.IntN(2)}
+			if err := in.Add(m); err != nil {
+				b.Fatal(err)
+			}
+			if i%(n/historyPoints) == 0 {
+				if _, err := in.Fit(RatingPrior); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	}
+}
