@@ -1,7 +1,7 @@
--- replaylab SQLite schema, version 6.
+-- replaylab SQLite schema, version 7.
 --
 -- store.Open applies this file to a fresh database inside one transaction
--- and then sets PRAGMA user_version to 6 and PRAGMA application_id to
+-- and then sets PRAGMA user_version to 7 and PRAGMA application_id to
 -- 0x52504c42 ("RPLB"), which marks the file as replaylab's: Open refuses an
 -- SQLite file with another application_id and tables of its own. A schema
 -- change edits this file and appends to store/upgrades.go the statements
@@ -60,6 +60,10 @@ CREATE TABLE matches (
 
 -- Matches of one game, newest first (an index ends with the rowid, seq).
 CREATE INDEX matches_by_game ON matches (game);
+
+-- Matches of one game under one ruleset in the order they were stored:
+-- the rating fit reads all of them in seq order, and counts them.
+CREATE INDEX matches_by_ruleset ON matches (game, ruleset);
 
 -- A bot is a name and version within one game; versions of a bot are
 -- compared against each other, so each is its own row.
@@ -287,3 +291,43 @@ CREATE TRIGGER match_players_fixed BEFORE UPDATE OF match_seq, bot_id, score, ra
 BEGIN
     SELECT RAISE(ABORT, 'a match''s players are fixed: delete the match and ingest it again');
 END;
+-- The last rating fit of each game and ruleset (analytics.Refitter): over
+-- how many matches, up to which seq, and when. problem says why there are
+-- no ratings (for example, no match had two seats); it is '' when the fit
+-- succeeded.
+CREATE TABLE rating_fits (
+    game      TEXT    NOT NULL,
+    ruleset   TEXT    NOT NULL,
+    matches   INTEGER NOT NULL CHECK (matches >= 0),
+    last_seq  INTEGER NOT NULL CHECK (last_seq >= 0), -- 0: no match
+    fitted_at INTEGER NOT NULL,
+    problem   TEXT    NOT NULL,
+    PRIMARY KEY (game, ruleset)
+) STRICT, WITHOUT ROWID;
+
+-- The latest rating of each bot version under each ruleset of its game,
+-- from the fit in rating_fits: the rating, its 95% interval and the
+-- matches it played. A refit replaces a ruleset's rows.
+CREATE TABLE ratings (
+    bot_id  INTEGER NOT NULL REFERENCES bots (id) ON DELETE CASCADE,
+    ruleset TEXT    NOT NULL,
+    rating  REAL    NOT NULL,
+    ci_low  REAL    NOT NULL,
+    ci_high REAL    NOT NULL,
+    matches INTEGER NOT NULL CHECK (matches >= 0),
+    PRIMARY KEY (bot_id, ruleset)
+) STRICT, WITHOUT ROWID;
+
+-- Rating history: the ratings of the fit over the first upto matches of
+-- the ruleset (in seq order), at a few dozen checkpoints; matches is how
+-- many of those the bot version played. A refit replaces a ruleset's rows.
+CREATE TABLE rating_history (
+    bot_id  INTEGER NOT NULL REFERENCES bots (id) ON DELETE CASCADE,
+    ruleset TEXT    NOT NULL,
+    upto    INTEGER NOT NULL CHECK (upto >= 1),
+    rating  REAL    NOT NULL,
+    ci_low  REAL    NOT NULL,
+    ci_high REAL    NOT NULL,
+    matches INTEGER NOT NULL CHECK (matches >= 0),
+    PRIMARY KEY (bot_id, ruleset, upto)
+) STRICT, WITHOUT ROWID;

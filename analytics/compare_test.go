@@ -55,7 +55,7 @@ func played(id string, seed uint64, seats ...store.PlayerSummary) store.MatchSum
 	return m
 }
 
-func seat(name string, rank int, score float64) store.PlayerSummary {
+func seatOf(name string, rank int, score float64) store.PlayerSummary {
 	return store.PlayerSummary{Name: name, Rank: rank, Score: score}
 }
 
@@ -63,18 +63,18 @@ func TestPairs(t *testing.T) {
 	a, b := BotVersion{"a", "v1"}, BotVersion{"b", "v1"}
 	// Head to head on seed 1: A won both seats, so A did better; on seed
 	// 2 each won as seat 0, which is the seat's advantage, not A's.
-	h1 := played("h1", 1, seat("a", 1, 5), seat("b", 2, 1))
-	h2 := played("h2", 1, seat("b", 2, 2), seat("a", 1, 4))
-	h3 := played("h3", 2, seat("a", 1, 5), seat("b", 2, 1))
-	h4 := played("h4", 2, seat("b", 1, 5), seat("a", 2, 1))
+	h1 := played("h1", 1, seatOf("a", 1, 5), seatOf("b", 2, 1))
+	h2 := played("h2", 1, seatOf("b", 2, 2), seatOf("a", 1, 4))
+	h3 := played("h3", 2, seatOf("a", 1, 5), seatOf("b", 2, 1))
+	h4 := played("h4", 2, seatOf("b", 1, 5), seatOf("a", 2, 1))
 	// Against x on seed 3, in seat 1: both came second, B with more points.
-	x1 := played("x1", 3, seat("x", 1, 9), seat("a", 2, 3))
-	x2 := played("x2", 3, seat("x", 1, 9), seat("b", 2, 4))
+	x1 := played("x1", 3, seatOf("x", 1, 9), seatOf("a", 2, 3))
+	x2 := played("x2", 3, seatOf("x", 1, 9), seatOf("b", 2, 4))
 	// Not pairs: another seed, another seat, another opponent.
-	n1 := played("n1", 4, seat("x", 1, 9), seat("a", 2, 3))
-	n2 := played("n2", 5, seat("x", 1, 9), seat("b", 2, 4))
-	n3 := played("n3", 3, seat("b", 1, 9), seat("x", 2, 4))
-	n4 := played("n4", 3, seat("y", 1, 9), seat("b", 2, 4))
+	n1 := played("n1", 4, seatOf("x", 1, 9), seatOf("a", 2, 3))
+	n2 := played("n2", 5, seatOf("x", 1, 9), seatOf("b", 2, 4))
+	n3 := played("n3", 3, seatOf("b", 1, 9), seatOf("x", 2, 4))
+	n4 := played("n4", 3, seatOf("y", 1, 9), seatOf("b", 2, 4))
 	aMatches := []store.MatchSummary{h1, h2, h3, h4, x1, n1}
 	bMatches := []store.MatchSummary{h1, h2, h3, h4, x2, n2, n3, n4}
 
@@ -100,7 +100,7 @@ func TestPairs(t *testing.T) {
 
 	// A match pairs once: a second recording of x2's lineup finds x1
 	// taken.
-	again := played("x1b", 3, seat("x", 1, 9), seat("a", 2, 3))
+	again := played("x1b", 3, seatOf("x", 1, 9), seatOf("a", 2, 3))
 	if got := Pairs(a, b, []store.MatchSummary{x1, again}, []store.MatchSummary{x2}); len(got) != 1 {
 		t.Errorf("got %d pairs for two A matches and one B match, want 1", len(got))
 	}

@@ -2,6 +2,7 @@ package analytics
 
 import (
 	"cmp"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -108,13 +109,22 @@ var (
 // order first, so the same matches in any order give the same bits.
 // No matches give an empty fit.
 func FitRatings(matches [][]Placing, prior float64) (*RatingFit, error) {
+	var in RatingInput
+	for i, m := range matches {
+		if err := in.Add(m); err != nil {
+			return nil, fmt.Errorf("fit ratings: match %d: %w", i, err)
+		}
+	}
+	return in.Fit(prior)
+}
+
+// Fit is FitRatings over the matches added so far. Fitting does not
+// change the input: more matches may be added and fitted again.
+func (in *RatingInput) Fit(prior float64) (*RatingFit, error) {
 	if !(prior >= 0) || math.IsInf(prior, 0) {
 		return nil, fmt.Errorf("fit ratings: prior %v is not a finite non-negative number", prior)
 	}
-	t, err := tabulate(matches)
-	if err != nil {
-		return nil, fmt.Errorf("fit ratings: %w", err)
-	}
+	t := in.table()
 	if len(t.players) == 0 {
 		return t.ratings(nil, nil), nil
 	}
@@ -173,71 +183,128 @@ type table struct {
 	wins     []float64 // per player: the numerator of the MM update
 }
 
-// tabulate checks matches, indexes the players in sorted order and merges
-// equal outcomes, in an order that does not depend on the order of
-// matches.
-func tabulate(matches [][]Placing) (*table, error) {
-	seen := map[string]bool{}
-	for i, m := range matches {
-		if len(m) < 2 || len(m) > maxSeats {
-			return nil, fmt.Errorf("match %d: %w: %d seats, want 2 to %d", i, ErrInvalidMatch, len(m), maxSeats)
+// RatingInput gathers matches for FitRatings one at a time. It keeps
+// each distinct placing once, with how often it occurred, so its memory
+// grows with the distinct outcomes rather than the matches, and fitting
+// the matches added so far costs the same after a thousand matches as
+// after a million: a rating history fits successive prefixes of one run
+// of matches this way. The zero value is an empty input.
+type RatingInput struct {
+	ids      map[string]int // Player → id, in order of first appearance
+	players  []string       // by id
+	outcomes map[string]*outcome
+	n        int    // matches added
+	key      []byte // scratch for Add
+	seats    []seat // scratch for Add
+}
+
+// seat is one seat of a match being added: its player's id and rank.
+type seat struct{ player, rank int }
+
+// Add adds one match. A match is 2 to 32 seats, each with a player and a
+// rank of 1 or more; the error wraps ErrInvalidMatch otherwise, or
+// ErrTooMany when the match brings the players past 1000, and the input
+// is left as it was.
+func (in *RatingInput) Add(m []Placing) error {
+	if len(m) < 2 || len(m) > maxSeats {
+		return fmt.Errorf("%w: %d seats, want 2 to %d", ErrInvalidMatch, len(m), maxSeats)
+	}
+	fresh := 0
+	for s, p := range m {
+		if p.Player == "" {
+			return fmt.Errorf("%w: seat %d has no player", ErrInvalidMatch, s)
 		}
-		for s, p := range m {
-			if p.Player == "" {
-				return nil, fmt.Errorf("match %d: %w: seat %d has no player", i, ErrInvalidMatch, s)
-			}
-			if p.Rank < 1 {
-				return nil, fmt.Errorf("match %d: %w: seat %d has rank %d, want 1 or more", i, ErrInvalidMatch, s, p.Rank)
-			}
-			seen[p.Player] = true
+		if p.Rank < 1 {
+			return fmt.Errorf("%w: seat %d has rank %d, want 1 or more", ErrInvalidMatch, s, p.Rank)
+		}
+		if _, ok := in.ids[p.Player]; !ok && !slices.ContainsFunc(m[:s], func(q Placing) bool { return q.Player == p.Player }) {
+			fresh++
 		}
 	}
-	if len(seen) > maxPlayers {
-		return nil, fmt.Errorf("%w: %d, at most %d", ErrTooMany, len(seen), maxPlayers)
+	if n := len(in.players) + fresh; n > maxPlayers {
+		return fmt.Errorf("%w: %d, at most %d", ErrTooMany, n, maxPlayers)
 	}
-	t := &table{}
-	for p := range seen {
-		t.players = append(t.players, p)
+	if in.ids == nil {
+		in.ids = map[string]int{}
+		in.outcomes = map[string]*outcome{}
 	}
+	in.seats = in.seats[:0]
+	for _, p := range m {
+		id, ok := in.ids[p.Player]
+		if !ok {
+			id = len(in.players)
+			in.ids[p.Player] = id
+			in.players = append(in.players, p.Player)
+		}
+		in.seats = append(in.seats, seat{id, p.Rank})
+	}
+	ss := in.seats
+	slices.SortFunc(ss, func(a, b seat) int {
+		return cmp.Or(cmp.Compare(a.rank, b.rank), cmp.Compare(a.player, b.player))
+	})
+	// The key is the players best first, each followed by whether the
+	// next seat ties with it: equal keys are equal outcomes.
+	key := in.key[:0]
+	for s, st := range ss {
+		tie := byte(0)
+		if s+1 < len(ss) && ss[s+1].rank == st.rank {
+			tie = 1
+		}
+		key = append(binary.AppendUvarint(key, uint64(st.player)), tie)
+	}
+	in.key = key
+	in.n++
+	if o, ok := in.outcomes[string(key)]; ok {
+		o.count++
+		return nil
+	}
+	o := &outcome{seats: make([]int, len(ss)), count: 1}
+	for s, st := range ss {
+		o.seats[s] = st.player
+		if s > 0 && st.rank != ss[s-1].rank {
+			o.ends = append(o.ends, s)
+		}
+	}
+	o.ends = append(o.ends, len(ss))
+	in.outcomes[string(key)] = o
+	return nil
+}
+
+// Len returns the number of matches added.
+func (in *RatingInput) Len() int { return in.n }
+
+// table indexes the players of in in sorted order and lists its outcomes
+// in a canonical order, so that the table does not depend on the order
+// the matches were added in.
+func (in *RatingInput) table() *table {
+	t := &table{players: slices.Clone(in.players)}
 	slices.Sort(t.players)
-	index := make(map[string]int, len(t.players))
-	for i, p := range t.players {
-		index[p] = i
+	index := make([]int, len(in.players)) // id → row
+	for id, p := range in.players {
+		index[id], _ = slices.BinarySearch(t.players, p)
 	}
 	t.matches = make([]int, len(t.players))
-	type seat struct{ player, rank int }
-	all := make([]outcome, 0, len(matches))
-	for _, m := range matches {
-		ss := make([]seat, len(m))
-		for s, p := range m {
-			ss[s] = seat{index[p.Player], p.Rank}
+	t.outcomes = make([]outcome, 0, len(in.outcomes))
+	for _, o := range in.outcomes {
+		r := outcome{seats: make([]int, len(o.seats)), ends: o.ends, count: o.count}
+		for s, id := range o.seats {
+			r.seats[s] = index[id]
 		}
-		slices.SortFunc(ss, func(a, b seat) int {
-			return cmp.Or(cmp.Compare(a.rank, b.rank), cmp.Compare(a.player, b.player))
-		})
-		o := outcome{seats: make([]int, len(ss)), count: 1}
-		for s, st := range ss {
-			o.seats[s] = st.player
-			if s > 0 && st.rank != ss[s-1].rank {
-				o.ends = append(o.ends, s)
-			}
-			if !slices.Contains(o.seats[:s], st.player) {
-				t.matches[st.player]++
+		start := 0
+		for _, end := range r.ends {
+			slices.Sort(r.seats[start:end])
+			start = end
+		}
+		for s, p := range r.seats {
+			if !slices.Contains(r.seats[:s], p) {
+				t.matches[p] += int(o.count)
 			}
 		}
-		o.ends = append(o.ends, len(ss))
-		all = append(all, o)
+		t.outcomes = append(t.outcomes, r)
 	}
-	slices.SortFunc(all, func(a, b outcome) int {
+	slices.SortFunc(t.outcomes, func(a, b outcome) int {
 		return cmp.Or(slices.Compare(a.seats, b.seats), slices.Compare(a.ends, b.ends))
 	})
-	for _, o := range all {
-		if n := len(t.outcomes); n > 0 && slices.Equal(t.outcomes[n-1].seats, o.seats) && slices.Equal(t.outcomes[n-1].ends, o.ends) {
-			t.outcomes[n-1].count++
-			continue
-		}
-		t.outcomes = append(t.outcomes, o)
-	}
 	t.wins = make([]float64, len(t.players))
 	for _, o := range t.outcomes {
 		o.groups(func(members []int, later bool) {
@@ -247,7 +314,7 @@ func tabulate(matches [][]Placing) (*table, error) {
 			}
 		})
 	}
-	return t, nil
+	return t
 }
 
 // groups calls fn for every tied group of o, best first; later says

@@ -520,3 +520,77 @@ func FuzzFitRatings(f *testing.F) {
 		}
 	})
 }
+
+// TestRatingInputPrefixes adds matches one at a time and checks that the
+// fit after each prefix is bit for bit FitRatings of that prefix, and that
+// a refused match leaves the input as it was.
+func TestRatingInputPrefixes(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	ms := randomMatches(r, 60, []string{"d", "c", "b", "a"})
+	var in RatingInput
+	for i, m := range ms {
+		if err := in.Add(m); err != nil {
+			t.Fatalf("match %d: %v", i, err)
+		}
+		if err := in.Add([]Placing{{"a", 1}}); !errors.Is(err, ErrInvalidMatch) {
+			t.Fatalf("one seat: got error %v, want %v", err, ErrInvalidMatch)
+		}
+		if got, want := in.Len(), i+1; got != want {
+			t.Fatalf("got Len %d, want %d", got, want)
+		}
+		if i%7 != 0 && i != len(ms)-1 {
+			continue
+		}
+		got, err := in.Fit(RatingPrior)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := fitOrFail(t, ms[:i+1], RatingPrior)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("prefix of %d: got %v, want %v", i+1, got.Ratings, want.Ratings)
+		}
+	}
+}
+
+func TestRatingInputTooMany(t *testing.T) {
+	var in RatingInput
+	for i := range maxPlayers / 2 {
+		if err := in.Add(duel(fmt.Sprint("a", i), fmt.Sprint("b", i), false)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := in.Add(duel("x", "y", false)); !errors.Is(err, ErrTooMany) {
+		t.Fatalf("got error %v, want %v", err, ErrTooMany)
+	}
+	if got, want := in.Len(), maxPlayers/2; got != want {
+		t.Errorf("got Len %d, want %d", got, want)
+	}
+}
+
+// BenchmarkRatingInput measures the fitting side of a background refit of
+// a million two-seat matches among 20 bot versions: adding every match
+// and fitting after historyPoints prefixes and at the end.
+func BenchmarkRatingInput(b *testing.B) {
+	const n, bots = 1_000_000, 20
+	players := make([]string, bots)
+	for i := range players {
+		players[i] = RatingKey(fmt.Sprint("bot", i), "v1")
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for b.Loop() {
+		var in RatingInput
+		m := make([]Placing, 2)
+		for i := 1; i <= n; i++ {
+			a, c := r.IntN(bots), r.IntN(bots)
+			m[0], m[1] = Placing{players[a], 1}, Placing{players[c], 1 + r.IntN(2)}
+			if err := in.Add(m); err != nil {
+				b.Fatal(err)
+			}
+			if i%(n/historyPoints) == 0 {
+				if _, err := in.Fit(RatingPrior); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	}
+}

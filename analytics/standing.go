@@ -13,6 +13,11 @@ type Standing struct {
 	store.BotSummary
 	WinRate float64
 	WinCI   Interval
+	// Rated says whether the board's last rating fit rated this version;
+	// Rating and RatingCI (95%) are that rating then (see WithRatings).
+	Rated    bool
+	Rating   float64
+	RatingCI Interval
 }
 
 // Standings computes the standing of every bot version and ranks them by
@@ -45,6 +50,9 @@ func Standings(bots []store.BotSummary) []Standing {
 type Board struct {
 	Game, Ruleset string
 	Standings     []Standing
+	// Fit is the board's last stored rating fit (WithRatings), nil before
+	// the first one.
+	Fit *store.RatingBoard
 }
 
 // Boards splits bot records into one leaderboard per game and ruleset,
@@ -70,4 +78,47 @@ func Boards(bots []store.BotSummary) []Board {
 		boards[i] = Board{Game: k.game, Ruleset: k.ruleset, Standings: Standings(byKey[k])}
 	}
 	return boards
+}
+
+// WithRatings attaches the stored rating fits to the boards of the same
+// game and ruleset, and ranks each rated board by rating: the rated
+// versions best first, then any version the last fit did not cover yet
+// (its matches arrived since), in the order Standings gave. fits is
+// store.DB.Ratings' answer; a board without a fit keeps its order.
+func WithRatings(boards []Board, fits []store.RatingBoard) {
+	type key struct{ game, ruleset string }
+	byKey := make(map[key]*store.RatingBoard, len(fits))
+	for i := range fits {
+		byKey[key{fits[i].Game, fits[i].Ruleset}] = &fits[i]
+	}
+	type version struct{ name, version string }
+	for i := range boards {
+		b := &boards[i]
+		b.Fit = byKey[key{b.Game, b.Ruleset}]
+		if b.Fit == nil || len(b.Fit.Ratings) == 0 {
+			continue
+		}
+		rated := make(map[version]store.BotRating, len(b.Fit.Ratings))
+		for _, r := range b.Fit.Ratings {
+			rated[version{r.Name, r.Version}] = r
+		}
+		for j := range b.Standings {
+			s := &b.Standings[j]
+			if r, ok := rated[version{s.Name, s.Version}]; ok {
+				s.Rated, s.Rating, s.RatingCI = true, r.Rating, Interval{r.Low, r.High}
+			}
+		}
+		slices.SortStableFunc(b.Standings, func(x, y Standing) int {
+			if x.Rated != y.Rated {
+				if x.Rated {
+					return -1
+				}
+				return 1
+			}
+			if !x.Rated {
+				return 0
+			}
+			return cmp.Compare(y.Rating, x.Rating)
+		})
+	}
 }

@@ -76,3 +76,49 @@ func TestBoards(t *testing.T) {
 		t.Errorf("Boards(nil): got %+v, want none", got)
 	}
 }
+
+func TestWithRatings(t *testing.T) {
+	bots := []store.BotSummary{
+		{Game: "worms", Ruleset: "base", Name: "a", Version: "1", Matches: 10, Wins: 9, Losses: 1},
+		{Game: "worms", Ruleset: "base", Name: "b", Version: "1", Matches: 10, Wins: 5, Losses: 5},
+		{Game: "worms", Ruleset: "base", Name: "c", Version: "1", Matches: 10, Wins: 1, Losses: 9},
+		{Game: "worms", Ruleset: "base", Name: "new", Version: "1", Matches: 1, Wins: 1},
+		{Game: "worms", Ruleset: "final", Name: "a", Version: "1", Matches: 3, Wins: 3},
+		{Game: "toad", Ruleset: "classic", Name: "a", Version: "1", Matches: 3, Wins: 3},
+	}
+	fits := []store.RatingBoard{
+		{Game: "toad", Ruleset: "classic", Problem: "not enough matches"},
+		// Ratings can disagree with win rates: b beat stronger opposition.
+		{Game: "worms", Ruleset: "base", Matches: 15, Ratings: []store.BotRating{
+			{Name: "b", Version: "1", Rating: 1600, Low: 1500, High: 1700},
+			{Name: "a", Version: "1", Rating: 1550, Low: 1450, High: 1650},
+			{Name: "c", Version: "1", Rating: 1350, Low: 1250, High: 1450},
+		}},
+	}
+	boards := Boards(bots)
+	WithRatings(boards, fits)
+	tests := []struct {
+		ruleset string
+		fitted  bool
+		order   []string
+		rated   []bool
+	}{
+		{"classic", true, []string{"a"}, []bool{false}},
+		{"base", true, []string{"b", "a", "c", "new"}, []bool{true, true, true, false}},
+		{"final", false, []string{"a"}, []bool{false}},
+	}
+	for i, tt := range tests {
+		b := boards[i]
+		if b.Ruleset != tt.ruleset || (b.Fit != nil) != tt.fitted {
+			t.Errorf("board %d: got %s with fit %v, want %s fitted %v", i, b.Ruleset, b.Fit, tt.ruleset, tt.fitted)
+		}
+		for j, s := range b.Standings {
+			if s.Name != tt.order[j] || s.Rated != tt.rated[j] {
+				t.Errorf("%s rank %d: got %s rated %v, want %s rated %v", tt.ruleset, j, s.Name, s.Rated, tt.order[j], tt.rated[j])
+			}
+		}
+	}
+	if s := boards[1].Standings[0]; s.Rating != 1600 || s.RatingCI != (Interval{1500, 1700}) {
+		t.Errorf("b: got %v in %v, want 1600 in [1500, 1700]", s.Rating, s.RatingCI)
+	}
+}

@@ -186,4 +186,37 @@ var upgrades = []string{
 	// Version 6 indexes replays by game, ruleset and seed, so a tournament
 	// finds the matches it already played on a seed without a scan.
 	`CREATE INDEX replays_by_seed ON replays (game, ruleset, seed);`,
+	// Version 7 stores bot ratings, fitted in the background: the index
+	// the fit reads matches by, and tables for the latest ratings and
+	// their history. They start empty; the first refit fills them.
+	`
+	CREATE INDEX matches_by_ruleset ON matches (game, ruleset);
+	CREATE TABLE rating_fits (
+	    game      TEXT    NOT NULL,
+	    ruleset   TEXT    NOT NULL,
+	    matches   INTEGER NOT NULL CHECK (matches >= 0),
+	    last_seq  INTEGER NOT NULL CHECK (last_seq >= 0),
+	    fitted_at INTEGER NOT NULL,
+	    problem   TEXT    NOT NULL,
+	    PRIMARY KEY (game, ruleset)
+	) STRICT, WITHOUT ROWID;
+	CREATE TABLE ratings (
+	    bot_id  INTEGER NOT NULL REFERENCES bots (id) ON DELETE CASCADE,
+	    ruleset TEXT    NOT NULL,
+	    rating  REAL    NOT NULL,
+	    ci_low  REAL    NOT NULL,
+	    ci_high REAL    NOT NULL,
+	    matches INTEGER NOT NULL CHECK (matches >= 0),
+	    PRIMARY KEY (bot_id, ruleset)
+	) STRICT, WITHOUT ROWID;
+	CREATE TABLE rating_history (
+	    bot_id  INTEGER NOT NULL REFERENCES bots (id) ON DELETE CASCADE,
+	    ruleset TEXT    NOT NULL,
+	    upto    INTEGER NOT NULL CHECK (upto >= 1),
+	    rating  REAL    NOT NULL,
+	    ci_low  REAL    NOT NULL,
+	    ci_high REAL    NOT NULL,
+	    matches INTEGER NOT NULL CHECK (matches >= 0),
+	    PRIMARY KEY (bot_id, ruleset, upto)
+	) STRICT, WITHOUT ROWID;`,
 }

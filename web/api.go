@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -317,7 +318,8 @@ func (s *server) apiTurnsCSV(c echo.Context) error {
 }
 
 // boards returns the leaderboards of one game, or of every game when game
-// is empty, one per game and ruleset; a ruleset keeps only its boards.
+// is empty, one per game and ruleset, ranked by rating where rated; a
+// ruleset keeps only its boards.
 func (s *server) boards(c echo.Context, game, ruleset string) ([]boardView, error) {
 	bots, err := s.db.Bots(c.Request().Context(), game)
 	if err != nil {
@@ -326,6 +328,9 @@ func (s *server) boards(c echo.Context, game, ruleset string) ([]boardView, erro
 	bs := analytics.Boards(bots)
 	if ruleset != "" {
 		bs = slices.DeleteFunc(bs, func(b analytics.Board) bool { return b.Ruleset != ruleset })
+	}
+	if err := s.rate(c.Request().Context(), bs, game, ruleset); err != nil {
+		return nil, err
 	}
 	return boardViews(bs), nil
 }
@@ -345,38 +350,67 @@ func (s *server) apiBots(c echo.Context) error {
 	return c.JSON(http.StatusOK, out)
 }
 
-// botProfile is one bot of one game: its versions' records under each
-// ruleset and its recent matches.
+// botProfile is one bot of one game: its versions' records and ratings
+// under each ruleset, its recent matches and its rating history charts.
 type botProfile struct {
 	Game   string
 	Name   string
 	Boards []boardView
 	Recent []store.MatchSummary
 	Total  int
+	Charts []chartView
+	Assets []string // the scripts the charts need
 }
 
 // recentLimit is how many recent matches overview and bot pages list.
 const recentLimit = 15
 
-func (s *server) botProfile(c echo.Context) (botProfile, error) {
+// botParams reads the bot the URL's :game and :name name.
+func botParams(c echo.Context) (game, name string, err error) {
 	// Echo leaves path parameters as they came, percent-escapes included;
 	// bot names may hold any character.
 	game, err1 := url.PathUnescape(c.Param("game"))
 	name, err2 := url.PathUnescape(c.Param("name"))
 	if err := errors.Join(err1, err2); err != nil {
-		return botProfile{}, badInput("bot path: %v", err)
+		return "", "", badInput("bot path: %v", err)
 	}
+	return game, name, nil
+}
+
+// botBoards returns a bot's leaderboards: one per ruleset it played,
+// holding its versions, with their ratings.
+func (s *server) botBoards(ctx context.Context, game, name string) ([]boardView, error) {
+	bots, err := s.db.Bots(ctx, game)
+	if err != nil {
+		return nil, err
+	}
+	mine := slices.DeleteFunc(bots, func(b store.BotSummary) bool { return b.Name != name })
+	if len(mine) == 0 {
+		return nil, notFound("no bot %q has played %s", name, game)
+	}
+	bs := analytics.Boards(mine)
+	if err := s.rate(ctx, bs, game, ""); err != nil {
+		return nil, err
+	}
+	return boardViews(bs), nil
+}
+
+func (s *server) botProfile(c echo.Context) (botProfile, error) {
+	game, name, err := botParams(c)
+	if err != nil {
+		return botProfile{}, err
+	}
+	ctx := c.Request().Context()
 	p := botProfile{Game: game, Name: name}
-	bots, err := s.db.Bots(c.Request().Context(), p.Game)
+	if p.Boards, err = s.botBoards(ctx, game, name); err != nil {
+		return p, err
+	}
+	history, err := s.db.RatingHistory(ctx, game, name)
 	if err != nil {
 		return p, err
 	}
-	mine := slices.DeleteFunc(bots, func(b store.BotSummary) bool { return b.Name != p.Name })
-	if len(mine) == 0 {
-		return p, notFound("no bot %q has played %s", p.Name, p.Game)
-	}
-	p.Boards = boardViews(analytics.Boards(mine))
-	p.Recent, p.Total, err = s.db.BotMatches(c.Request().Context(), p.Game, p.Name, recentLimit)
+	p.Charts, p.Assets = ratingCharts(game, name, history)
+	p.Recent, p.Total, err = s.db.BotMatches(ctx, p.Game, p.Name, recentLimit)
 	return p, err
 }
 

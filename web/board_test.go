@@ -43,9 +43,25 @@ func newLeague(t *testing.T) *echo.Echo {
 	return serveMatches(t, league)
 }
 
-// serveMatches returns a server over the given matches. The records are
-// built directly: leaderboards and filters read no replay.
+// serveMatches returns a server over the given matches.
 func serveMatches(t *testing.T, matches []leagueMatch) *echo.Echo {
+	t.Helper()
+	e, err := New(Config{DB: matchesDB(t, matches), Addr: testAddr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// leagueDB returns a database of the league's matches.
+func leagueDB(t *testing.T) *store.DB {
+	t.Helper()
+	return matchesDB(t, league)
+}
+
+// matchesDB returns a database of the given matches. The records are
+// built directly: leaderboards, ratings and filters read no replay.
+func matchesDB(t *testing.T, matches []leagueMatch) *store.DB {
 	t.Helper()
 	db := openDB(t)
 	for i, m := range matches {
@@ -63,11 +79,7 @@ func serveMatches(t *testing.T, matches []leagueMatch) *echo.Echo {
 			t.Fatal(err)
 		}
 	}
-	e, err := New(Config{DB: db, Addr: testAddr})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return e
+	return db
 }
 
 func TestBoardsPerRuleset(t *testing.T) {

@@ -5,7 +5,6 @@ import (
 	"html/template"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
@@ -51,7 +50,7 @@ func linePoints(n int) int {
 // escaped, so no string in it can end the block.
 type chartView struct {
 	ID     string
-	Title  string
+	Title  string // what the chart shows, for screen readers
 	Option map[string]any
 	// Data holds the numbers of every line, one array per series, as
 	// JSON; charts.js puts them into the option's series. They travel
@@ -96,7 +95,7 @@ func (s *server) matchCharts(ctx context.Context, m store.MatchSummary, g *sim.G
 		// downsampling drops the turn they sit at.
 		line := lineChart(m, md, lines[i], marks)
 		line.Validate() // prefixes the assets with echartsHost
-		views = append(views, chartView{ID: line.ChartID, Title: md.Label, Option: line.JSON(), Data: seriesData(lines[i], bound)})
+		views = append(views, chartView{ID: line.ChartID, Title: md.Label + " per turn", Option: line.JSON(), Data: seriesData(lines[i], bound)})
 		for _, a := range line.JSAssets.Values {
 			if !slices.Contains(assets, a) {
 				assets = append(assets, a)
@@ -218,15 +217,18 @@ func seriesData(lines []analytics.Line, bound int) template.JS {
 			if j > 0 {
 				b = append(b, ',')
 			}
-			b = append(b, '[')
-			b = strconv.AppendInt(b, int64(d.Turns[j]), 10)
-			b = append(b, ',')
-			b = appendNumber(b, v)
-			b = append(b, ']')
+			b = appendPair(b, float64(d.Turns[j]), v)
 		}
 		b = append(b, ']')
 	}
 	return template.JS(append(b, ']'))
+}
+
+// appendPair appends the JSON array [x, y].
+func appendPair(b []byte, x, y float64) []byte {
+	b = appendNumber(append(b, '['), x)
+	b = appendNumber(append(b, ','), y)
+	return append(b, ']')
 }
 
 // markPoints puts the events of l's player (or unit) on l, one point per

@@ -27,13 +27,6 @@ type fitter interface {
 	Fit(game, ruleset string) (*analytics.RatingFit, bool)
 }
 
-// ratingKey is the player a rating fit knows a bot version by: the
-// refitter's key, its name and version quoted so that no two versions
-// share one.
-func ratingKey(v analytics.BotVersion) string {
-	return strconv.Quote(v.Name) + " " + strconv.Quote(v.Version)
-}
-
 // The bounds of a comparison's work, whatever the number of stored
 // matches: pairs are sought among each side's newest pairMatches matches,
 // distributions and curves read the lines of its newest seriesMatches,
@@ -396,7 +389,7 @@ func (s *server) ratingDiff(r compareRequest) estimate {
 	if !ok || fit == nil {
 		return estimate{Note: notFittedNote}
 	}
-	d, err := fit.Difference(ratingKey(r.a), ratingKey(r.b))
+	d, err := fit.Difference(analytics.RatingKey(r.a.Name, r.a.Version), analytics.RatingKey(r.b.Name, r.b.Version))
 	if errors.Is(err, analytics.ErrUnknownPlayer) {
 		return estimate{Note: fmt.Sprintf("not enough matches: %s %s and %s %s are not both rated under ruleset %s yet",
 			r.a.Name, r.a.Version, r.b.Name, r.b.Version, r.ruleset)}

@@ -95,7 +95,7 @@ func (f *compareFixture) fit(t *testing.T) *analytics.RatingFit {
 	for _, m := range ms {
 		var ps []analytics.Placing
 		for _, p := range m.Players {
-			ps = append(ps, analytics.Placing{Player: ratingKey(analytics.BotVersion{Name: p.Name, Version: p.Version}), Rank: p.Rank})
+			ps = append(ps, analytics.Placing{Player: analytics.RatingKey(p.Name, p.Version), Rank: p.Rank})
 		}
 		placings = append(placings, ps)
 	}
@@ -168,7 +168,7 @@ func TestCompare(t *testing.T) {
 	if v := got.WinRateDiff; v.Value == nil || v.CI == nil || float64(*v.Value) != wd || float64(v.CI[0]) != wiv.Low || float64(v.CI[1]) != wiv.High {
 		t.Errorf("got win-rate difference %+v, want %v in [%v, %v]", v, wd, wiv.Low, wiv.High)
 	}
-	rd, err := fit.Difference(ratingKey(analytics.BotVersion{Name: "tactical", Version: "v1"}), ratingKey(analytics.BotVersion{Name: "random", Version: "v1"}))
+	rd, err := fit.Difference(analytics.RatingKey("tactical", "v1"), analytics.RatingKey("random", "v1"))
 	if err != nil {
 		t.Fatal(err)
 	}

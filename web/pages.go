@@ -257,5 +257,9 @@ func (s *server) botPage(c echo.Context) error {
 		return err
 	}
 	g, _ := games.Lookup(p.Game)
-	return s.render(c, http.StatusOK, "bot", botData{page: page{Title: p.Name + " (" + gameTitle(g, p.Game) + ")", Nav: "bots"}, botProfile: p, GameTitle: gameTitle(g, p.Game)})
+	pg := page{Title: p.Name + " (" + gameTitle(g, p.Game) + ")", Nav: "bots"}
+	if len(p.Charts) > 0 {
+		pg.Scripts = append(p.Assets, "/static/js/charts.js")
+	}
+	return s.render(c, http.StatusOK, "bot", botData{page: pg, botProfile: p, GameTitle: gameTitle(g, p.Game)})
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
+	"github.com/replaylab/replaylab/analytics"
 	"github.com/replaylab/replaylab/regen"
 	"github.com/replaylab/replaylab/store"
 )
@@ -53,6 +54,10 @@ type Config struct {
 	MaxRegenerations int
 	// fits gives the compare page its rating fits; tests set a fake.
 	fits fitter
+	// Refitter, when not nil, is notified of every stored upload; the
+	// caller runs it (Refitter.Run) for as long as the server runs.
+	// Pages only read the ratings it stores.
+	Refitter *analytics.Refitter
 }
 
 // DefaultMaxUpload is the limit when Config.MaxUpload is zero: far above
@@ -80,6 +85,7 @@ type server struct {
 	frames        *regen.Frames
 	// fits gives rating differences; nil means ratings not fitted yet.
 	fits fitter
+	refit         *analytics.Refitter // nil: nobody to notify
 }
 
 // New builds the dashboard's router: middleware, pages, API and assets. It
@@ -106,7 +112,11 @@ func New(cfg Config) (*echo.Echo, error) {
 		return nil, err
 	}
 	s := &server{db: cfg.DB, log: cfg.Log, tpl: tpl, maxUpload: cfg.MaxUpload, uploadToken: cfg.UploadToken,
-		regenerations: make(slots, cfg.MaxRegenerations), frames: regen.NewFrames(cfg.DB, regen.DefaultCursors), fits: cfg.fits}
+		regenerations: make(slots, cfg.MaxRegenerations), frames: regen.NewFrames(cfg.DB, regen.DefaultCursors),
+		fits: cfg.fits, refit: cfg.Refitter}
+	if s.fits == nil && cfg.Refitter != nil {
+		s.fits = cfg.Refitter
+	}
 
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
@@ -168,6 +178,8 @@ func (s *server) routes(e *echo.Echo) {
 	api.GET("/bots/:game/:name", s.apiBot)
 	api.GET("/headtohead", s.apiHeadToHead)
 	api.GET("/compare", s.apiCompare)
+	api.GET("/bots/:game/:name/ratings", s.apiBotRatings)
+	api.GET("/ratings", s.apiRatings)
 	api.POST("/replays", s.apiUpload)
 
 	static, err := fs.Sub(assets, "static")

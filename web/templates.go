@@ -107,6 +107,10 @@ var funcs = template.FuncMap{
 	},
 	"num":      formatNumber,
 	"interval": func(i [2]float64) string { return fmt.Sprintf("%.0f–%.0f%%", 100*i[0], 100*i[1]) },
+	"rating":   func(x *float64) string { return strconv.FormatFloat(*x, 'f', 0, 64) },
+	"ratingInterval": func(i *[2]float64) string {
+		return fmt.Sprintf("%.0f–%.0f", i[0], i[1])
+	},
 	"outcome":  outcomeText,
 	"query":    query,
 	"outcomes": func() []sim.Outcome { return []sim.Outcome{sim.Win, sim.Draw, sim.Loss} },

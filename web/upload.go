@@ -72,6 +72,9 @@ func (s *server) upload(c echo.Context) (id string, created bool, err error) {
 		return "", false, err
 	}
 	created, err = s.db.Ingest(r.Context(), rec)
+	if created {
+		s.matchesStored()
+	}
 	return rec.ID, created, err
 }
 

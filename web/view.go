@@ -231,6 +231,9 @@ type standingJSON struct {
 	WinRate   float64    `json:"win_rate"`
 	WinCI     [2]float64 `json:"win_rate_ci95"`
 	MeanScore float64    `json:"mean_score"`
+	// Rating and RatingCI are null until the version is rated.
+	Rating   *float64    `json:"rating"`
+	RatingCI *[2]float64 `json:"rating_ci95"`
 }
 
 // boardView is a leaderboard as pages show it: its standings in their
@@ -241,13 +244,14 @@ type standingJSON struct {
 type boardView struct {
 	Game, Ruleset string
 	Standings     []standingJSON
+	Fit           *store.RatingBoard // nil before the first fit
 }
 
 // boardViews converts leaderboards for pages and the API.
 func boardViews(bs []analytics.Board) []boardView {
 	out := make([]boardView, len(bs))
 	for i, b := range bs {
-		out[i] = boardView{b.Game, b.Ruleset, standingsJSON(b.Standings)}
+		out[i] = boardView{b.Game, b.Ruleset, standingsJSON(b.Standings), b.Fit}
 	}
 	return out
 }
@@ -256,7 +260,10 @@ func standingsJSON(ss []analytics.Standing) []standingJSON {
 	out := make([]standingJSON, len(ss))
 	for i, s := range ss {
 		out[i] = standingJSON{s.Game, s.Ruleset, s.Name, s.Version, botURL(s.Game, s.Name), s.Matches, s.Wins, s.Draws, s.Losses,
-			s.WinRate, [2]float64{s.WinCI.Low, s.WinCI.High}, s.MeanScore}
+			s.WinRate, [2]float64{s.WinCI.Low, s.WinCI.High}, s.MeanScore, nil, nil}
+		if s.Rated {
+			out[i].Rating, out[i].RatingCI = &s.Rating, &[2]float64{s.RatingCI.Low, s.RatingCI.High}
+		}
 	}
 	return out
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/labstack/gommon/bytes"
 	"github.com/spf13/cobra"
 
+	"github.com/replaylab/replaylab/analytics"
 	"github.com/replaylab/replaylab/store"
 	"github.com/replaylab/replaylab/web"
 )
@@ -114,8 +115,9 @@ func serve(ctx context.Context, f *serveFlags, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer ln.Close()
+	refit := analytics.NewRefitter(db, log)
 	handler, err := web.New(web.Config{DB: db, Log: log, MaxUpload: maxUpload, UploadToken: f.token,
-		Addr: ln.Addr().String(), PublicURLs: f.publicURLs, MaxRegenerations: f.maxRegenerations})
+		Addr: ln.Addr().String(), PublicURLs: f.publicURLs, MaxRegenerations: f.maxRegenerations, Refitter: refit})
 	if err != nil {
 		return err
 	}
@@ -127,6 +129,19 @@ func serve(ctx context.Context, f *serveFlags, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
+	// The refitter's first pass rates every stored match: those of
+	// earlier runs, restored or added by --demo just now. It stops before
+	// the database closes (deferred above, so it runs after this).
+	refitCtx, stopRefit := context.WithCancel(ctx)
+	refitDone := make(chan struct{})
+	go func() {
+		refit.Run(refitCtx)
+		close(refitDone)
+	}()
+	defer func() {
+		stopRefit()
+		<-refitDone
+	}()
 	srv := &http.Server{
 		Handler:           handler,
 		ReadHeaderTimeout: 10 * time.Second,

@@ -161,6 +161,26 @@ func TestServeDemo(t *testing.T) {
 	if !strings.Contains(stdout.String(), "demo: stored") {
 		t.Errorf("no demo progress on stdout: %s", stdout.String())
 	}
+	// The refitter rates the demo in the background: every match ends up
+	// in a fit, and some game is rated.
+	var fits []struct {
+		Matches int
+		Ratings []struct{ Rating float64 }
+	}
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(50 * time.Millisecond) {
+		getJSON(t, base+"/api/v1/ratings", &fits)
+		fitted, rated := 0, 0
+		for _, f := range fits {
+			fitted += f.Matches
+			rated += len(f.Ratings)
+		}
+		if fitted == len(demoPlan()) && rated > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("ratings after a minute: got %+v, want fits over all %d demo matches", fits, len(demoPlan()))
+		}
+	}
 	if code := stop(); code != 0 {
 		t.Fatalf("serve exited with %d after a graceful shutdown, want 0", code)
 	}

@@ -1,4 +1,5 @@
-// charts.js draws the match page's charts from their JSON blocks: the
+// charts.js draws the charts of a match page (or a bot page's rating
+// charts) from their JSON blocks: the
 // option built by go-echarts on the server and, apart, the numbers of its
 // series (one array per series: the values of turns 0, 1, 2..., or, for a
 // long match downsampled on the server, [turn, value] pairs). It keeps the charts sized to their boxes,
@@ -24,7 +25,9 @@
     chart.setOption(option);
     // A click anywhere in the plot, not only on a point (lines are drawn
     // without symbols), picks the turn under the pointer.
-    chart.getZr().on('click', function (e) {
+    // Charts of a section without an inspector (a bot's ratings) are not
+    // about turns.
+    if (inspector) chart.getZr().on('click', function (e) {
       var at = [e.offsetX, e.offsetY];
       if (!chart.containPixel('grid', at)) return;
       var turn = Math.round(chart.convertFromPixel({ gridIndex: 0 }, at)[0]);

@@ -1,0 +1,336 @@
+package analytics
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/replaylab/replaylab/sim"
+	"github.com/replaylab/replaylab/store"
+)
+
+// seated is one seat of a test match: a bot version and its rank.
+type seated struct {
+	name, version string
+	rank          int
+}
+
+// openStore opens a fresh database in a temporary directory.
+func openStore(t *testing.T) *store.DB {
+	t.Helper()
+	db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "ratings.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// storeMatch stores a match of game and ruleset with the given seats; n
+// makes its id.
+func storeMatch(t *testing.T, db *store.DB, n int, game, ruleset string, seats []seated) {
+	t.Helper()
+	sum := sha256.Sum256(fmt.Appendf(nil, "%s %s %d", game, ruleset, n))
+	rec := &store.Record{ID: hex.EncodeToString(sum[:]), Game: game, Ruleset: ruleset, Config: []byte("{}"),
+		Encoded: []byte("test"), Result: sim.Result{Winner: -1, Reason: "test"}}
+	for _, s := range seats {
+		o := sim.Loss
+		switch {
+		case s.rank == 1 && slices.ContainsFunc(seats, func(x seated) bool { return x.rank != 1 }):
+			o = sim.Win
+		case s.rank == 1:
+			o = sim.Draw
+		}
+		rec.Players = append(rec.Players, store.Player{Name: s.name, Version: s.version})
+		rec.Result.Players = append(rec.Result.Players, sim.PlayerResult{Rank: s.rank, Outcome: o})
+	}
+	if _, err := db.Ingest(context.Background(), rec); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// randomSeats plays n matches of two or three seats among bot versions.
+func randomSeats(r *rand.Rand, n int) [][]seated {
+	bots := []seated{{"astar", "v1", 0}, {"astar", "v2", 0}, {"greedy", "v1", 0}, {"random", "", 0}}
+	ms := make([][]seated, n)
+	for i := range ms {
+		m := make([]seated, 2+r.IntN(2))
+		for s := range m {
+			b := r.IntN(len(bots))
+			m[s] = bots[b]
+			m[s].rank = max(1, 1+r.IntN(len(m))-b/2)
+		}
+		ms[i] = m
+	}
+	return ms
+}
+
+// placings turns test matches into FitRatings input with RatingKey keys.
+func placings(ms [][]seated) [][]Placing {
+	out := make([][]Placing, len(ms))
+	for i, m := range ms {
+		for _, s := range m {
+			out[i] = append(out[i], Placing{RatingKey(s.name, s.version), s.rank})
+		}
+	}
+	return out
+}
+
+// storedRatings returns the stored ratings of one game and ruleset, with
+// the time of the fit cleared.
+func storedRatings(t *testing.T, db *store.DB, game, ruleset string) store.RatingBoard {
+	t.Helper()
+	bs, err := db.Ratings(context.Background(), game, ruleset)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bs) != 1 {
+		t.Fatalf("%s/%s: got %d boards, want 1", game, ruleset, len(bs))
+	}
+	bs[0].FittedAt = time.Time{}
+	return bs[0]
+}
+
+func newTestRefitter(db *store.DB) *Refitter {
+	return NewRefitter(db, slog.New(slog.DiscardHandler))
+}
+
+// TestRefitMatchesFitRatings checks that the stored ratings are those of
+// FitRatings over the same matches, that the in-memory fit is that fit,
+// and that other rulesets' matches stay out of it.
+func TestRefitMatchesFitRatings(t *testing.T) {
+	ctx := context.Background()
+	db := openStore(t)
+	ms := randomSeats(rand.New(rand.NewPCG(7, 8)), 120)
+	for i, m := range ms {
+		storeMatch(t, db, i, "worms", "base", m)
+	}
+	storeMatch(t, db, 0, "worms", "final", []seated{{"other", "v1", 1}, {"astar", "v1", 2}})
+	r := newTestRefitter(db)
+	if err := r.Refit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	want, err := FitRatings(placings(ms), RatingPrior)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := storedRatings(t, db, "worms", "base")
+	if got.Matches != len(ms) || got.Problem != "" || len(got.Ratings) != len(want.Ratings) {
+		t.Fatalf("got %+v, want %d matches and %d ratings", got, len(ms), len(want.Ratings))
+	}
+	for i, w := range want.Ratings {
+		g := got.Ratings[i]
+		if RatingKey(g.Name, g.Version) != w.Player || g.Rating != w.Rating || g.Low != w.CI.Low || g.High != w.CI.High || g.Matches != w.Matches {
+			t.Errorf("rating %d: got %+v, want %+v", i, g, w)
+		}
+	}
+	f, ok := r.Fit("worms", "base")
+	if !ok || !reflect.DeepEqual(f, want) {
+		t.Errorf("Fit: got %v, %v; want the fit of FitRatings", f, ok)
+	}
+	d, err := f.Difference(RatingKey("astar", "v2"), RatingKey("astar", "v1"))
+	if err != nil || math.IsNaN(d.Diff) {
+		t.Errorf("Difference: got %v, %v; want a number", d, err)
+	}
+	if _, ok := r.Fit("worms", "nosuch"); ok {
+		t.Error("Fit of a ruleset without matches: got a fit, want none")
+	}
+}
+
+// TestRefitOrderIndependent stores the same matches in two orders: the
+// stored ratings are identical, bit for bit.
+func TestRefitOrderIndependent(t *testing.T) {
+	ctx := context.Background()
+	ms := randomSeats(rand.New(rand.NewPCG(9, 10)), 80)
+	var boards []store.RatingBoard
+	for run, seed := range []uint64{1, 2} {
+		db := openStore(t)
+		for _, i := range rand.New(rand.NewPCG(seed, seed)).Perm(len(ms)) {
+			m := slices.Clone(ms[i])
+			if run == 1 {
+				slices.Reverse(m) // the seats in another order too
+			}
+			storeMatch(t, db, i, "worms", "base", m)
+		}
+		if err := newTestRefitter(db).Refit(ctx); err != nil {
+			t.Fatal(err)
+		}
+		boards = append(boards, storedRatings(t, db, "worms", "base"))
+	}
+	if !reflect.DeepEqual(boards[0], boards[1]) {
+		t.Errorf("got %+v\nand %+v, want the same ratings", boards[0], boards[1])
+	}
+}
+
+// TestRefitHistory checks the checkpoints of the rating history: evenly
+// spaced, at most historyPoints of them, the last over all matches, each
+// the fit of that prefix.
+func TestRefitHistory(t *testing.T) {
+	ctx := context.Background()
+	for _, n := range []int{1, 7, 40, 103} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			db := openStore(t)
+			ms := randomSeats(rand.New(rand.NewPCG(uint64(n), 11)), n)
+			for i, m := range ms {
+				storeMatch(t, db, i, "snake", "base", m)
+			}
+			if err := newTestRefitter(db).Refit(ctx); err != nil {
+				t.Fatal(err)
+			}
+			points := map[int]map[string]store.BotRating{}
+			for _, name := range []string{"astar", "greedy", "random"} {
+				h, err := db.RatingHistory(ctx, "snake", name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, p := range h {
+					if points[p.Upto] == nil {
+						points[p.Upto] = map[string]store.BotRating{}
+					}
+					points[p.Upto][RatingKey(p.Name, p.Version)] = p.BotRating
+				}
+			}
+			var got, want []int
+			for upto := range points {
+				got = append(got, upto)
+			}
+			for i := 1; i <= historyPoints; i++ {
+				want = append(want, (i*n+historyPoints-1)/historyPoints) // ceil(i·n/historyPoints)
+			}
+			slices.Sort(got)
+			if want = slices.Compact(want); !slices.Equal(got, want) {
+				t.Errorf("got checkpoints %v, want %v", got, want)
+			}
+			for upto, rs := range points {
+				want, err := FitRatings(placings(ms[:upto]), RatingPrior)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, w := range want.Ratings {
+					if g, ok := rs[w.Player]; !ok || g.Rating != w.Rating || g.Low != w.CI.Low || g.Matches != w.Matches {
+						t.Errorf("after %d matches, %s: got %+v, want %+v", upto, w.Player, g, w)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestRefitProblems checks rulesets that cannot be rated get a clear
+// problem instead of ratings, and no NaN anywhere.
+func TestRefitProblems(t *testing.T) {
+	ctx := context.Background()
+	db := openStore(t)
+	storeMatch(t, db, 1, "toad", "classic", []seated{{"astar", "v1", 1}})
+	storeMatch(t, db, 2, "toad", "classic", []seated{{"random", "v1", 1}})
+	storeMatch(t, db, 3, "worms", "base", []seated{{"a", "1", 1}, {"b", "1", 2}})
+	storeMatch(t, db, 4, "worms", "final", []seated{{"a", "1", 1}, {"a", "1", 1}})
+	r := newTestRefitter(db)
+	if err := r.Refit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := storedRatings(t, db, "toad", "classic"); got.Problem != problemNoMatches || len(got.Ratings) != 0 || got.Matches != 2 {
+		t.Errorf("single-seat matches: got %+v, want the problem %q", got, problemNoMatches)
+	}
+	if _, ok := r.Fit("toad", "classic"); ok {
+		t.Error("single-seat matches: got an in-memory fit, want none")
+	}
+	for _, ruleset := range []string{"base", "final"} {
+		got := storedRatings(t, db, "worms", ruleset)
+		if got.Problem != "" || len(got.Ratings) == 0 {
+			t.Errorf("worms/%s, one match: got %+v, want ratings", ruleset, got)
+		}
+		for _, rt := range got.Ratings {
+			for _, v := range []float64{rt.Rating, rt.Low, rt.High} {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					t.Errorf("worms/%s: got %+v, want finite numbers", ruleset, rt)
+				}
+			}
+		}
+	}
+}
+
+// TestRefitOnlyChanged checks that a pass refits only the rulesets whose
+// matches changed.
+func TestRefitOnlyChanged(t *testing.T) {
+	ctx := context.Background()
+	db := openStore(t)
+	storeMatch(t, db, 1, "worms", "base", []seated{{"a", "1", 1}, {"b", "1", 2}})
+	storeMatch(t, db, 2, "worms", "final", []seated{{"a", "1", 1}, {"b", "1", 2}})
+	r := newTestRefitter(db)
+	if err := r.Refit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	fitted := func(ruleset string) time.Time {
+		bs, err := db.Ratings(ctx, "worms", ruleset)
+		if err != nil || len(bs) != 1 {
+			t.Fatalf("got %v, %v; want one board", bs, err)
+		}
+		return bs[0].FittedAt
+	}
+	base, final := fitted("base"), fitted("final")
+	time.Sleep(5 * time.Millisecond) // fit times are in milliseconds
+	storeMatch(t, db, 3, "worms", "base", []seated{{"a", "1", 2}, {"b", "1", 1}})
+	if err := r.Refit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if !fitted("base").After(base) {
+		t.Error("base, with a new match: got no refit, want one")
+	}
+	if !fitted("final").Equal(final) {
+		t.Error("final, unchanged: got a refit, want none")
+	}
+	if got := storedRatings(t, db, "worms", "base"); got.Matches != 2 {
+		t.Errorf("base: got %d matches, want 2", got.Matches)
+	}
+}
+
+// TestRefitterRun checks Run rates matches stored before it started and
+// after a Notify, that a burst of Notify calls never blocks, and that Run
+// ends with its context and leaves no goroutine behind.
+func TestRefitterRun(t *testing.T) {
+	db := openStore(t)
+	storeMatch(t, db, 1, "worms", "base", []seated{{"a", "1", 1}, {"b", "1", 2}})
+	before := runtime.NumGoroutine()
+	ctx, cancel := context.WithCancel(context.Background())
+	r := newTestRefitter(db)
+	done := make(chan struct{})
+	go func() {
+		r.Run(ctx)
+		close(done)
+	}()
+	waitFor(t, "the first pass", func() bool { _, ok := r.Fit("worms", "base"); return ok })
+	storeMatch(t, db, 2, "worms", "final", []seated{{"a", "1", 1}, {"b", "1", 2}})
+	for range 1000 {
+		r.Notify()
+	}
+	waitFor(t, "the notified pass", func() bool { _, ok := r.Fit("worms", "final"); return ok })
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Run did not return after its context ended")
+	}
+	waitFor(t, "goroutines to end", func() bool { return runtime.NumGoroutine() <= before })
+}
+
+// waitFor polls cond until it holds, failing after a few seconds.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); !cond(); {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}

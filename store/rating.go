@@ -1,0 +1,306 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+)
+
+// Placing is one seat of a match as a rating fit reads it.
+type Placing struct {
+	Seat    int
+	BotID   int64
+	Name    string
+	Version string
+	Rank    int
+}
+
+// MatchPlacings is the seats of one match, in seat order.
+type MatchPlacings struct {
+	Seq   int64
+	Seats []Placing
+}
+
+// Placings calls fn with every match of a game under one ruleset, in the
+// order they were stored (seq order), from one snapshot of the database.
+// It reads one row per seat through the matches_by_ruleset index and the
+// key of match_players, so a million matches stream without sorting; fn's
+// error stops it and is returned as it is.
+func (db *DB) Placings(ctx context.Context, game, ruleset string, fn func(MatchPlacings) error) error {
+	tx, err := db.readTx(ctx)
+	if err != nil {
+		return fmt.Errorf("placings: %w", err)
+	}
+	defer tx.Rollback()
+	rows, err := tx.QueryContext(ctx, `
+		SELECT m.seq, mp.seat, b.id, b.name, b.version, mp.rank
+		FROM matches m
+		JOIN match_players mp ON mp.match_seq = m.seq
+		JOIN bots b ON b.id = mp.bot_id
+		WHERE m.game = ? AND m.ruleset = ?
+		ORDER BY m.seq, mp.seat`, game, ruleset)
+	if err != nil {
+		return fmt.Errorf("placings: %w", err)
+	}
+	defer rows.Close()
+	var cur MatchPlacings
+	for rows.Next() {
+		var seq int64
+		var p Placing
+		if err := rows.Scan(&seq, &p.Seat, &p.BotID, &p.Name, &p.Version, &p.Rank); err != nil {
+			return fmt.Errorf("placings: %w", err)
+		}
+		if seq != cur.Seq && len(cur.Seats) > 0 {
+			if err := fn(cur); err != nil {
+				return err
+			}
+			cur.Seats = nil
+		}
+		cur.Seq = seq
+		cur.Seats = append(cur.Seats, p)
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("placings: %w", err)
+	}
+	if len(cur.Seats) > 0 {
+		return fn(cur)
+	}
+	return nil
+}
+
+// RulesetCount is how many matches a game has under one ruleset, and the
+// seq of the last one: together they tell whether its matches changed
+// since a rating fit.
+type RulesetCount struct {
+	Game, Ruleset string
+	Matches       int
+	LastSeq       int64
+}
+
+// RulesetCounts returns the match count of every game and ruleset with
+// matches, ordered by game and ruleset. It reads the matches_by_ruleset
+// index only.
+func (db *DB) RulesetCounts(ctx context.Context) ([]RulesetCount, error) {
+	rows, err := db.read.QueryContext(ctx, `
+		SELECT game, ruleset, count(*), max(seq) FROM matches GROUP BY game, ruleset ORDER BY game, ruleset`)
+	if err != nil {
+		return nil, fmt.Errorf("ruleset counts: %w", err)
+	}
+	defer rows.Close()
+	cs := []RulesetCount{}
+	for rows.Next() {
+		var c RulesetCount
+		if err := rows.Scan(&c.Game, &c.Ruleset, &c.Matches, &c.LastSeq); err != nil {
+			return nil, fmt.Errorf("ruleset counts: %w", err)
+		}
+		cs = append(cs, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("ruleset counts: %w", err)
+	}
+	return cs, nil
+}
+
+// Rated is one bot version's rating as a fit wrote it: the rating, its 95%
+// interval and the matches the version played in the fit.
+type Rated struct {
+	BotID     int64
+	Rating    float64
+	Low, High float64
+	Matches   int
+}
+
+// RatedAt is a bot version's rating after the first Upto matches of its
+// ruleset.
+type RatedAt struct {
+	Upto int
+	Rated
+}
+
+// FittedRatings is what a rating fit of one game and ruleset writes.
+type FittedRatings struct {
+	Game, Ruleset string
+	// Matches and LastSeq are the RulesetCount the fit saw.
+	Matches  int
+	LastSeq  int64
+	FittedAt time.Time
+	// Problem, when not empty, says why there are no ratings, for people.
+	Problem string
+	Latest  []Rated
+	History []RatedAt
+}
+
+// SaveRatings replaces the ratings and rating history of f's game and
+// ruleset with f's, in one transaction, so readers see either the old fit
+// or the new one whole.
+func (db *DB) SaveRatings(ctx context.Context, f *FittedRatings) error {
+	tx, err := db.write.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("save ratings: %w", err)
+	}
+	defer tx.Rollback()
+	if err := saveRatings(ctx, tx, f); err != nil {
+		return fmt.Errorf("save ratings of %s/%s: %w", f.Game, f.Ruleset, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("save ratings of %s/%s: %w", f.Game, f.Ruleset, err)
+	}
+	return nil
+}
+
+func saveRatings(ctx context.Context, tx *sql.Tx, f *FittedRatings) error {
+	for _, table := range []string{"ratings", "rating_history"} {
+		// The table name is one of two constants, not input.
+		if _, err := tx.ExecContext(ctx, `DELETE FROM `+table+`
+			WHERE ruleset = ? AND bot_id IN (SELECT id FROM bots WHERE game = ?)`, f.Ruleset, f.Game); err != nil {
+			return err
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `
+		INSERT OR REPLACE INTO rating_fits (game, ruleset, matches, last_seq, fitted_at, problem)
+		VALUES (?, ?, ?, ?, ?, ?)`,
+		f.Game, f.Ruleset, f.Matches, f.LastSeq, f.FittedAt.UnixMilli(), f.Problem); err != nil {
+		return err
+	}
+	latest, err := tx.PrepareContext(ctx, `
+		INSERT INTO ratings (bot_id, ruleset, rating, ci_low, ci_high, matches) VALUES (?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer latest.Close()
+	for _, r := range f.Latest {
+		if _, err := latest.ExecContext(ctx, r.BotID, f.Ruleset, r.Rating, r.Low, r.High, r.Matches); err != nil {
+			return fmt.Errorf("bot %d: %w", r.BotID, err)
+		}
+	}
+	history, err := tx.PrepareContext(ctx, `
+		INSERT INTO rating_history (bot_id, ruleset, upto, rating, ci_low, ci_high, matches) VALUES (?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer history.Close()
+	for _, r := range f.History {
+		if _, err := history.ExecContext(ctx, r.BotID, f.Ruleset, r.Upto, r.Rating, r.Low, r.High, r.Matches); err != nil {
+			return fmt.Errorf("bot %d after %d matches: %w", r.BotID, r.Upto, err)
+		}
+	}
+	return nil
+}
+
+// BotRating is a stored rating of one bot version.
+type BotRating struct {
+	Name, Version string
+	Rating        float64
+	Low, High     float64 // the 95% interval
+	Matches       int
+}
+
+// RatingBoard is the stored rating fit of one game and ruleset.
+type RatingBoard struct {
+	Game, Ruleset string
+	Matches       int // matches the fit covered
+	FittedAt      time.Time
+	Problem       string      // why Ratings is empty, when it is
+	Ratings       []BotRating // best first
+}
+
+// Ratings returns the stored rating fits of a game, or of every game when
+// game is empty, keeping one ruleset's when ruleset is not empty; ordered
+// by game and ruleset. A game and ruleset never fitted has no board.
+func (db *DB) Ratings(ctx context.Context, game, ruleset string) ([]RatingBoard, error) {
+	tx, err := db.readTx(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("ratings: %w", err)
+	}
+	defer tx.Rollback()
+	boards, err := findRatingFits(ctx, tx, game, ruleset)
+	if err != nil {
+		return nil, fmt.Errorf("ratings: %w", err)
+	}
+	rows, err := tx.QueryContext(ctx, `
+		SELECT b.game, r.ruleset, b.name, b.version, r.rating, r.ci_low, r.ci_high, r.matches
+		FROM ratings r JOIN bots b ON b.id = r.bot_id
+		WHERE (?1 = '' OR b.game = ?1) AND (?2 = '' OR r.ruleset = ?2)
+		ORDER BY b.game, r.ruleset, r.rating DESC, b.name, b.version`, game, ruleset)
+	if err != nil {
+		return nil, fmt.Errorf("ratings: %w", err)
+	}
+	defer rows.Close()
+	i := 0
+	for rows.Next() {
+		var g, rs string
+		var r BotRating
+		if err := rows.Scan(&g, &rs, &r.Name, &r.Version, &r.Rating, &r.Low, &r.High, &r.Matches); err != nil {
+			return nil, fmt.Errorf("ratings: %w", err)
+		}
+		for i < len(boards) && (boards[i].Game < g || boards[i].Game == g && boards[i].Ruleset < rs) {
+			i++
+		}
+		if i == len(boards) || boards[i].Game != g || boards[i].Ruleset != rs {
+			return nil, fmt.Errorf("ratings: %s/%s has ratings but no fit", g, rs)
+		}
+		boards[i].Ratings = append(boards[i].Ratings, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("ratings: %w", err)
+	}
+	return boards, nil
+}
+
+// findRatingFits returns the boards of the selected fits without ratings.
+func findRatingFits(ctx context.Context, tx *sql.Tx, game, ruleset string) ([]RatingBoard, error) {
+	rows, err := tx.QueryContext(ctx, `
+		SELECT game, ruleset, matches, fitted_at, problem FROM rating_fits
+		WHERE (?1 = '' OR game = ?1) AND (?2 = '' OR ruleset = ?2)
+		ORDER BY game, ruleset`, game, ruleset)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	boards := []RatingBoard{}
+	for rows.Next() {
+		var b RatingBoard
+		var at int64
+		if err := rows.Scan(&b.Game, &b.Ruleset, &b.Matches, &at, &b.Problem); err != nil {
+			return nil, err
+		}
+		b.FittedAt = time.UnixMilli(at).UTC()
+		boards = append(boards, b)
+	}
+	return boards, rows.Err()
+}
+
+// RatingPoint is a bot version's rating after the first Upto matches of a
+// ruleset.
+type RatingPoint struct {
+	Ruleset string
+	Upto    int
+	BotRating
+}
+
+// RatingHistory returns the stored rating history of every version of a
+// bot of a game, ordered by ruleset, version and Upto.
+func (db *DB) RatingHistory(ctx context.Context, game, name string) ([]RatingPoint, error) {
+	rows, err := db.read.QueryContext(ctx, `
+		SELECT h.ruleset, h.upto, b.name, b.version, h.rating, h.ci_low, h.ci_high, h.matches
+		FROM bots b JOIN rating_history h ON h.bot_id = b.id
+		WHERE b.game = ? AND b.name = ?
+		ORDER BY h.ruleset, b.version, h.upto`, game, name)
+	if err != nil {
+		return nil, fmt.Errorf("rating history: %w", err)
+	}
+	defer rows.Close()
+	ps := []RatingPoint{}
+	for rows.Next() {
+		var p RatingPoint
+		if err := rows.Scan(&p.Ruleset, &p.Upto, &p.Name, &p.Version, &p.Rating, &p.Low, &p.High, &p.Matches); err != nil {
+			return nil, fmt.Errorf("rating history: %w", err)
+		}
+		ps = append(ps, p)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("rating history: %w", err)
+	}
+	return ps, nil
+}
