@@ -84,8 +84,8 @@ type server struct {
 	summaries     summaryCache
 	frames        *regen.Frames
 	// fits gives rating differences; nil means ratings not fitted yet.
-	fits fitter
-	refit         *analytics.Refitter // nil: nobody to notify
+	fits  fitter
+	refit *analytics.Refitter // nil: nobody to notify
 }
 
 // New builds the dashboard's router: middleware, pages, API and assets. It
