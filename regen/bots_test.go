@@ -1,0 +1,160 @@
+package regen_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/replaylab/replaylab/internal/golden"
+	"github.com/replaylab/replaylab/regen"
+	"github.com/replaylab/replaylab/replay"
+	"github.com/replaylab/replaylab/sim"
+	"github.com/replaylab/replaylab/sim/games"
+)
+
+// A pairing is a match-up of built-in bots in one ruleset of a game, as
+// `replaylab record --bot builtin:X` plays it: one bot name per seat.
+type pairing struct {
+	game    *sim.Game
+	ruleset string
+	bots    []string
+}
+
+func (p pairing) String() string {
+	return p.game.Name + "/" + p.ruleset + "/" + strings.Join(p.bots, "-")
+}
+
+// pairings lists, for every ruleset of every registered game at its default
+// player count, each built-in bot in every seat, then its bots taken in
+// turn seat after seat until each has played, so each bot meets others.
+func pairings() []pairing {
+	var ps []pairing
+	for _, g := range games.All() {
+		for _, rs := range g.Rulesets {
+			for _, b := range g.Bots {
+				ps = append(ps, pairing{g, rs, seatsOf(g, func(int) string { return b.Name })})
+			}
+			for first := 0; len(g.Bots) > 1 && g.DefaultPlayers > 1 && first < len(g.Bots); first += g.DefaultPlayers {
+				ps = append(ps, pairing{g, rs, seatsOf(g, func(s int) string { return g.Bots[(first+s)%len(g.Bots)].Name })})
+			}
+		}
+	}
+	return ps
+}
+
+func seatsOf(g *sim.Game, name func(seat int) string) []string {
+	bots := make([]string, g.DefaultPlayers)
+	for s := range bots {
+		bots[s] = name(s)
+	}
+	return bots
+}
+
+// recordPairing records one match of p with the recorder the record
+// command uses, hashing every 100 turns like its default.
+func recordPairing(tb testing.TB, p pairing, seed uint64) *replay.Log {
+	tb.Helper()
+	h := replay.Header{Format: replay.Format, Game: p.game.Name, Ruleset: p.ruleset, Seed: seed}
+	for _, b := range p.bots {
+		h.Players = append(h.Players, replay.Player{Name: b, Version: "builtin"})
+	}
+	agents := make([]replay.Agent, len(p.bots))
+	for s, b := range p.bots {
+		a, err := replay.NewBuiltin(p.game, b, h.Setup(), s)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		agents[s] = a
+	}
+	rec := replay.Recorder{Header: h, Agents: agents, HashEvery: 100}
+	l, err := rec.Record(context.Background())
+	if err != nil {
+		tb.Fatalf("record %v seed %d: %v", p, seed, err)
+	}
+	return l
+}
+
+// TestBuiltinBotsGolden locks what every built-in bot plays: the match id
+// (a digest of every command) and the final state of fixed seeds of every
+// pairing. Making a bot faster must not change a single command.
+func TestBuiltinBotsGolden(t *testing.T) {
+	var b bytes.Buffer
+	for _, p := range pairings() {
+		for seed := uint64(1); seed <= 3; seed++ {
+			l := recordPairing(t, p, seed)
+			id, err := l.ID()
+			if err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(&b, "%v seed=%d turns=%d end=%016x id=%s\n", p, seed, len(l.Turns), l.End.Sum, id)
+		}
+	}
+	golden.Check(t, "testdata/bots.txt", b.Bytes())
+}
+
+// benchSeeds are the seeds each benchmark op plays, the same for recording
+// and regenerating.
+var benchSeeds = []uint64{11, 12}
+
+// BenchmarkRecord measures recording a match with built-in bots
+// (replay.Recorder, as `replaylab record` and `replaylab tournament` do);
+// BenchmarkRegen regenerating the same matches into store records
+// (regen.Build, as ingesting them does) and BenchmarkRun replaying them
+// (replay.Run, the check `replaylab record` makes). Read the ratio of the
+// ns/match of each pairing from one run:
+//
+//	go test ./regen -run '^$' -bench 'Record|Regen|Run' -benchtime 5x
+func BenchmarkRecord(b *testing.B) {
+	for _, p := range pairings() {
+		b.Run(p.String(), func(b *testing.B) {
+			for b.Loop() {
+				for _, seed := range benchSeeds {
+					recordPairing(b, p, seed)
+				}
+			}
+			reportPerMatch(b)
+		})
+	}
+}
+
+func BenchmarkRegen(b *testing.B) {
+	benchLogs(b, func(l *replay.Log) error {
+		_, err := regen.Build(context.Background(), l)
+		return err
+	})
+}
+
+func BenchmarkRun(b *testing.B) {
+	benchLogs(b, func(l *replay.Log) error {
+		_, err := replay.Run(context.Background(), l, nil)
+		return err
+	})
+}
+
+// benchLogs records the benchmark matches of every pairing once, then
+// times f over them.
+func benchLogs(b *testing.B, f func(*replay.Log) error) {
+	for _, p := range pairings() {
+		b.Run(p.String(), func(b *testing.B) {
+			var logs []*replay.Log
+			for _, seed := range benchSeeds {
+				logs = append(logs, recordPairing(b, p, seed))
+			}
+			for b.Loop() {
+				for _, l := range logs {
+					if err := f(l); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			reportPerMatch(b)
+		})
+	}
+}
+
+func reportPerMatch(b *testing.B) {
+	b.Helper()
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(benchSeeds)), "ns/match")
+}
