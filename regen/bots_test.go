@@ -3,6 +3,8 @@ package regen_test
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -92,6 +94,33 @@ func TestBuiltinBotsGolden(t *testing.T) {
 		}
 	}
 	golden.Check(t, "testdata/bots.txt", b.Bytes())
+}
+
+// TestViewJSONGolden locks the views external bots receive: a digest of
+// the JSON of every seat's view at every turn of a match of every pairing.
+// Views may change shape in memory for the built-in bots, never on the
+// wire.
+func TestViewJSONGolden(t *testing.T) {
+	var b bytes.Buffer
+	for _, p := range pairings() {
+		sum := sha256.New()
+		_, err := replay.Run(context.Background(), recordPairing(t, p, 1), func(tv *replay.TurnView) error {
+			for s := range p.bots {
+				data, err := json.Marshal(tv.Match.View(s))
+				if err != nil {
+					return fmt.Errorf("turn %d seat %d: %w", tv.Turn, s, err)
+				}
+				sum.Write(data)
+				sum.Write([]byte{'\n'})
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatalf("%v: %v", p, err)
+		}
+		fmt.Fprintf(&b, "%v seed=1 views=%x\n", p, sum.Sum(nil))
+	}
+	golden.Check(t, "testdata/views.txt", b.Bytes())
 }
 
 // benchSeeds are the seeds each benchmark op plays, the same for recording
