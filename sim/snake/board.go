@@ -1,6 +1,7 @@
 package snake
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -35,14 +36,14 @@ const (
 // The glyphs of B11 for the bot's own snake and for the others; the enemy
 // body uses the official clients' ─ │ rather than the README's — |.
 var (
-	ownGlyphs   = [numParts]string{"▲", "▼", "◄", "►", "☻", "♥", "♠", "&", "╙", "╓", "╕", "╘", "~", "═", "║", "╗", "╝", "╔", "╚"}
-	enemyGlyphs = [numParts]string{"˄", "˅", "<", ">", "☺", "♣", "♦", "ø", "¤", "æ", "ö", "×", "*", "─", "│", "┐", "┘", "┌", "└"}
+	ownGlyphs   = [numParts]rune{'▲', '▼', '◄', '►', '☻', '♥', '♠', '&', '╙', '╓', '╕', '╘', '~', '═', '║', '╗', '╝', '╔', '╚'}
+	enemyGlyphs = [numParts]rune{'˄', '˅', '<', '>', '☺', '♣', '♦', 'ø', '¤', 'æ', 'ö', '×', '*', '─', '│', '┐', '┘', '┌', '└'}
 )
 
 // objectGlyphs draws the cells no snake covers.
-var objectGlyphs = [...]string{
-	empty: " ", wall: "☼", start: "#", outside: "☼",
-	apple: "○", stone: "●", gold: "$", furyPill: "®", flyingPill: "©",
+var objectGlyphs = [...]rune{
+	empty: ' ', wall: '☼', start: '#', outside: '☼',
+	apple: '○', stone: '●', gold: '$', furyPill: '®', flyingPill: '©',
 }
 
 // Arm bits: which neighbours of a body cell belong to the same snake.
@@ -185,18 +186,17 @@ func (m *match) layout() *viewCache {
 func (m *match) board(seat int) []string {
 	v := m.layout()
 	rows := make([]string, m.size)
-	var b strings.Builder
+	row := make([]rune, m.size)
 	for y := range m.size {
-		b.Reset()
-		for x := range m.size {
-			b.WriteString(m.glyph(v, seat, m.cell(x, y)))
+		for x := range row {
+			row[x] = m.glyph(v, seat, m.cell(x, y))
 		}
-		rows[y] = b.String()
+		rows[y] = string(row)
 	}
 	return rows
 }
 
-func (m *match) glyph(v *viewCache, seat int, c int32) string {
+func (m *match) glyph(v *viewCache, seat int, c int32) rune {
 	switch s := int(v.seat[c]); {
 	case s < 0:
 		return objectGlyphs[m.grid[c]]
@@ -211,21 +211,39 @@ func (m *match) glyph(v *viewCache, seat int, c int32) string {
 // "board=<glyphs>", here as {"board": "<glyphs>"}, the size x size glyphs
 // row by row from the top-left, with the bot's own snake in own glyphs.
 type View struct {
-	Board string `json:"board"`
+	Board Board `json:"board"`
+}
+
+// Board is the glyphs of a View, one rune per cell, a string in JSON.
+// Runes spare a built-in bot writing and reading UTF-8 text every tick.
+type Board []rune
+
+// MarshalJSON writes the board as a JSON string.
+func (b Board) MarshalJSON() ([]byte, error) { return json.Marshal(string(b)) }
+
+// UnmarshalJSON reads a JSON string; invalid UTF-8 reads as U+FFFD, as
+// ranging over the string would.
+func (b *Board) UnmarshalJSON(data []byte) error {
+	var s string
+	if err := json.Unmarshal(data, &s); err != nil {
+		return err
+	}
+	*b = []rune(s)
+	return nil
 }
 
 // View returns a *View for seat.
 func (m *match) View(seat int) any {
 	v := m.layout()
-	buf := make([]byte, 0, m.size*m.size*3)
+	board := make(Board, 0, m.size*m.size)
 	for y := range m.size {
 		c := m.cell(0, y)
 		for range m.size {
-			buf = append(buf, m.glyph(v, seat, c)...)
+			board = append(board, m.glyph(v, seat, c))
 			c++
 		}
 	}
-	return &View{Board: string(buf)}
+	return &View{Board: board}
 }
 
 // Render draws the observer's board (every snake in enemy glyphs) and a

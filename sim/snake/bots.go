@@ -1,8 +1,6 @@
 package snake
 
 import (
-	"unicode/utf8"
-
 	"github.com/replaylab/replaylab/sim"
 	"github.com/replaylab/replaylab/sim/rng"
 )
@@ -57,13 +55,12 @@ var glyphs = func() *[maxGlyph]glyphInfo {
 		bodyH: armLeft | armRight, bodyV: armUp | armDown, bodyLeftDown: armLeft | armDown,
 		bodyLeftUp: armLeft | armUp, bodyRightDown: armRight | armDown, bodyRightUp: armRight | armUp,
 	}
-	for own, set := range [2]*[numParts]string{&enemyGlyphs, &ownGlyphs} {
+	for own, set := range [2]*[numParts]rune{&enemyGlyphs, &ownGlyphs} {
 		head, body := kEnemyHead, kEnemyBody
 		if own == 1 {
 			head, body = kOwnHead, kOwnBody
 		}
-		for p, s := range set {
-			r, _ := utf8.DecodeRuneInString(s)
+		for p, r := range set {
 			info := glyphInfo{kind: body, arms: arms[p], dir: noDir}
 			if p <= headSleep {
 				info.kind = head
@@ -90,7 +87,7 @@ type botBoard struct {
 }
 
 // parse reads a View's board; false if it is not a square of glyphs.
-func (b *botBoard) parse(board string) bool {
+func (b *botBoard) parse(board Board) bool {
 	b.cells = b.cells[:0]
 	for _, r := range board {
 		var g glyphInfo // unknown glyphs read as free
@@ -235,6 +232,7 @@ const (
 	valueGold  = 8
 	valueFury  = 6
 	valuePrey  = 6
+	maxValue   = valueGold // the most any target is worth
 )
 
 func (b *greedyBot) Act(v any) string {
@@ -305,7 +303,9 @@ func (b *greedyBot) passable(c int, dist int) bool {
 
 // search walks breadth-first from head over passable cells, remembering
 // each cell's distance and first step, and returns the target with the
-// lowest distance less value, or -1 when none is in reach.
+// lowest distance less value, the first found of the lowest, or -1 when
+// none is in reach. It stops where no cell further away can cost less, so
+// distances beyond are left unset.
 func (b *greedyBot) search(head int) int {
 	bd := &b.board
 	for i := range b.dist {
@@ -322,6 +322,9 @@ func (b *greedyBot) search(head int) int {
 	}
 	for qi := 0; qi < len(b.queue); qi++ {
 		c := b.queue[qi]
+		if b.dist[c]-maxValue >= bestCost {
+			break // the queue is in order of distance: no cell left can cost less
+		}
 		cost := b.dist[c] - b.value(c)
 		if b.value(c) > -100 && cost < bestCost {
 			bestCell, bestCost = c, cost
