@@ -132,10 +132,15 @@ func (m *match) field() FieldView {
 	return f
 }
 
-// View returns the controller's view for seat.
+// View returns the controller's view for seat. Every seat's view of a
+// turn shares one field, built for the first of them.
 func (m *match) View(seat int) any {
+	if m.view == nil || m.viewTurn != m.turn {
+		f := m.field()
+		m.view, m.viewTurn = &f, m.turn
+	}
 	p := &m.players[seat]
-	return &View{Team: string(m.teams[p.team].symbol), Player: string(p.symbol), Field: m.field()}
+	return &View{Team: string(m.teams[p.team].symbol), Player: string(p.symbol), Field: *m.view}
 }
 
 // Frame is the inspector's state after a turn: the field, what each player
