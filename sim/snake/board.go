@@ -3,6 +3,7 @@ package snake
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/replaylab/replaylab/sim"
@@ -63,6 +64,7 @@ type viewCache struct {
 	part  []uint8
 	head  []bool // whether the claim is a head (heads win shared cells)
 	order []int
+	board Board // the observer's board, drawn by the first View of the turn
 }
 
 // arm is the arm bit from cell a toward its neighbour b, or 0.
@@ -145,7 +147,7 @@ func (m *match) layout() *viewCache {
 	for i := range v.seat {
 		v.seat[i] = -1
 	}
-	v.order = v.order[:0]
+	v.order, v.board = v.order[:0], Board{}
 	for i := range m.snakes {
 		v.order = append(v.order, i)
 	}
@@ -214,36 +216,87 @@ type View struct {
 	Board Board `json:"board"`
 }
 
-// Board is the glyphs of a View, one rune per cell, a string in JSON.
-// Runes spare a built-in bot writing and reading UTF-8 text every tick.
-type Board []rune
+// Board is the glyphs of a View, a string in JSON. In memory it keeps
+// them as runes along with what each means to a bot (readGlyph), so a
+// built-in bot neither writes nor reads UTF-8 text every tick. The match
+// draws the board once a tick, every seat's view shares it, and a view
+// lists the cells of its seat's own snake, drawn over the shared board.
+type Board struct {
+	glyphs []rune      // shared by the views of a tick: never written
+	cells  []glyphInfo // readGlyph of each of glyphs, shared likewise
+	own    []ownCell
+}
 
-// MarshalJSON writes the board as a JSON string.
-func (b Board) MarshalJSON() ([]byte, error) { return json.Marshal(string(b)) }
+// ownCell is a cell of a seat's own snake: its index in a Board and glyph.
+type ownCell struct {
+	i     int32
+	glyph rune
+}
 
-// UnmarshalJSON reads a JSON string; invalid UTF-8 reads as U+FFFD, as
-// ranging over the string would.
+func newBoard(glyphs []rune) Board {
+	cells := make([]glyphInfo, len(glyphs))
+	for i, r := range glyphs {
+		cells[i] = readGlyph(r)
+	}
+	return Board{glyphs: glyphs, cells: cells}
+}
+
+// read returns dst filled with what each glyph means to a bot.
+func (b Board) read(dst []glyphInfo) []glyphInfo {
+	dst = append(dst[:0], b.cells...)
+	for _, o := range b.own {
+		dst[o.i] = readGlyph(o.glyph)
+	}
+	return dst
+}
+
+// String returns the glyphs.
+func (b Board) String() string {
+	glyphs := slices.Clone(b.glyphs)
+	for _, o := range b.own {
+		glyphs[o.i] = o.glyph
+	}
+	return string(glyphs)
+}
+
+// MarshalJSON writes the glyphs as a JSON string.
+func (b Board) MarshalJSON() ([]byte, error) { return json.Marshal(b.String()) }
+
+// UnmarshalJSON reads a JSON string of glyphs; invalid UTF-8 reads as
+// U+FFFD, as ranging over the string would.
 func (b *Board) UnmarshalJSON(data []byte) error {
 	var s string
 	if err := json.Unmarshal(data, &s); err != nil {
 		return err
 	}
-	*b = []rune(s)
+	*b = newBoard([]rune(s))
 	return nil
 }
 
 // View returns a *View for seat.
 func (m *match) View(seat int) any {
 	v := m.layout()
-	board := make(Board, 0, m.size*m.size)
-	for y := range m.size {
-		c := m.cell(0, y)
-		for range m.size {
-			board = append(board, m.glyph(v, seat, c))
-			c++
+	if v.board.glyphs == nil {
+		glyphs := make([]rune, 0, m.size*m.size)
+		for y := range m.size {
+			c := m.cell(0, y)
+			for range m.size {
+				glyphs = append(glyphs, m.glyph(v, -1, c))
+				c++
+			}
+		}
+		v.board = newBoard(glyphs)
+	}
+	b := v.board
+	if seat >= 0 && seat < len(m.snakes) {
+		for _, c := range m.snakes[seat].body {
+			if int(v.seat[c]) == seat {
+				x, y := m.xy(c)
+				b.own = append(b.own, ownCell{int32(y*m.size + x), ownGlyphs[v.part[c]]})
+			}
 		}
 	}
-	return &View{Board: board}
+	return &View{Board: b}
 }
 
 // Render draws the observer's board (every snake in enemy glyphs) and a

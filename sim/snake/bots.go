@@ -34,7 +34,7 @@ func (k cellKind) enterable() bool { return k <= kFlying && k != kBlock }
 // none).
 type glyphInfo struct {
 	kind cellKind
-	arms int
+	arms uint8
 	dir  int8
 	fury bool // a head in fury
 	idle bool // a sleeping or dead head
@@ -50,7 +50,7 @@ var glyphs = func() *[maxGlyph]glyphInfo {
 		' ': {kind: kFree}, '☼': {kind: kBlock}, '#': {kind: kBlock},
 		'○': {kind: kApple}, '$': {kind: kGold}, '®': {kind: kFury}, '©': {kind: kFlying}, '●': {kind: kStone},
 	}
-	arms := [numParts]int{
+	arms := [numParts]uint8{
 		tailArmUp: armUp, tailArmDown: armDown, tailArmLeft: armLeft, tailArmRight: armRight,
 		bodyH: armLeft | armRight, bodyV: armUp | armDown, bodyLeftDown: armLeft | armDown,
 		bodyLeftUp: armLeft | armUp, bodyRightDown: armRight | armDown, bodyRightUp: armRight | armUp,
@@ -80,7 +80,15 @@ var glyphs = func() *[maxGlyph]glyphInfo {
 	return &table
 }()
 
-// botBoard is a parsed board.
+// readGlyph is what a glyph means; unknown glyphs read as free.
+func readGlyph(r rune) glyphInfo {
+	if r >= 0 && r < maxGlyph {
+		return glyphs[r]
+	}
+	return glyphInfo{}
+}
+
+// botBoard is a board as a bot reads it.
 type botBoard struct {
 	n     int
 	cells []glyphInfo
@@ -88,14 +96,7 @@ type botBoard struct {
 
 // parse reads a View's board; false if it is not a square of glyphs.
 func (b *botBoard) parse(board Board) bool {
-	b.cells = b.cells[:0]
-	for _, r := range board {
-		var g glyphInfo // unknown glyphs read as free
-		if r >= 0 && r < maxGlyph {
-			g = glyphs[r]
-		}
-		b.cells = append(b.cells, g)
-	}
+	b.cells = board.read(b.cells)
 	n := 0
 	for n*n < len(b.cells) {
 		n++
@@ -124,7 +125,7 @@ func (b *botBoard) step(c int, d int8) int {
 }
 
 // dirArm maps a direction to its arm bit.
-var dirArm = [4]int{armUp, armDown, armLeft, armRight}
+var dirArm = [4]uint8{armUp, armDown, armLeft, armRight}
 
 // ownHead finds the bot's moving head, or -1 when it sleeps or is dead.
 func (b *botBoard) ownHead() int {
