@@ -92,6 +92,9 @@ func readGlyph(r rune) glyphInfo {
 type botBoard struct {
 	n     int
 	cells []glyphInfo
+	// next[c*4+d] is the neighbour of cell c in direction d, -1 off the
+	// board, for boards of n by n cells.
+	next []int32
 }
 
 // parse reads a View's board; false if it is not a square of glyphs.
@@ -101,13 +104,28 @@ func (b *botBoard) parse(board Board) bool {
 	for n*n < len(b.cells) {
 		n++
 	}
-	b.n = n
-	return n > 0 && n*n == len(b.cells)
+	if n*n != len(b.cells) || n == 0 {
+		return false
+	}
+	if n != b.n || b.next == nil {
+		b.n, b.next = n, make([]int32, 0, 4*n*n)
+		for c := range n * n {
+			for d := int8(0); d < 4; d++ {
+				b.next = append(b.next, int32(neighbour(n, c, d)))
+			}
+		}
+	}
+	return true
 }
 
-// step is the neighbour of cell c in direction d, or -1 off the board.
-func (b *botBoard) step(c int, d int8) int {
-	x, y := c%b.n, c/b.n
+// step is the neighbour of cell c in direction d (up to right), or -1 off
+// the board.
+func (b *botBoard) step(c int, d int8) int { return int(b.next[c*4+int(d)]) }
+
+// neighbour is the neighbour of cell c of an n by n board in direction d,
+// or -1 off the board.
+func neighbour(n, c int, d int8) int {
+	x, y := c%n, c/n
 	switch d {
 	case up:
 		y--
@@ -118,10 +136,10 @@ func (b *botBoard) step(c int, d int8) int {
 	case right:
 		x++
 	}
-	if x < 0 || y < 0 || x >= b.n || y >= b.n {
+	if x < 0 || y < 0 || x >= n || y >= n {
 		return -1
 	}
-	return y*b.n + x
+	return y*n + x
 }
 
 // dirArm maps a direction to its arm bit.
