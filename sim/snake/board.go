@@ -221,6 +221,8 @@ type View struct {
 // built-in bot neither writes nor reads UTF-8 text every tick. The match
 // draws the board once a tick, every seat's view shares it, and a view
 // lists the cells of its seat's own snake, drawn over the shared board.
+// Every cell in own glyphs is listed in own, so bots find their snake
+// there without scanning the board.
 type Board struct {
 	glyphs []rune      // shared by the views of a tick: never written
 	cells  []glyphInfo // readGlyph of each of glyphs, shared likewise
@@ -233,12 +235,17 @@ type ownCell struct {
 	glyph rune
 }
 
+// newBoard reads glyphs; their own snake's cells, if any, go to own too.
 func newBoard(glyphs []rune) Board {
-	cells := make([]glyphInfo, len(glyphs))
+	b := Board{glyphs: glyphs, cells: make([]glyphInfo, len(glyphs))}
 	for i, r := range glyphs {
-		cells[i] = readGlyph(r)
+		g := readGlyph(r)
+		b.cells[i] = g
+		if g.kind == kOwnHead || g.kind == kOwnBody {
+			b.own = append(b.own, ownCell{int32(i), r})
+		}
 	}
-	return Board{glyphs: glyphs, cells: cells}
+	return b
 }
 
 // read returns dst filled with what each glyph means to a bot.
@@ -287,7 +294,7 @@ func (m *match) View(seat int) any {
 		}
 		v.board = newBoard(glyphs)
 	}
-	b := v.board
+	b := Board{glyphs: v.board.glyphs, cells: v.board.cells} // the observer sees no own snake
 	if seat >= 0 && seat < len(m.snakes) {
 		for _, c := range m.snakes[seat].body {
 			if int(v.seat[c]) == seat {

@@ -92,6 +92,7 @@ func readGlyph(r rune) glyphInfo {
 type botBoard struct {
 	n     int
 	cells []glyphInfo
+	own   []int32 // the cells of the bot's own snake
 	// next[c*4+d] is the neighbour of cell c in direction d, -1 off the
 	// board, for boards of n by n cells.
 	next []int32
@@ -100,6 +101,10 @@ type botBoard struct {
 // parse reads a View's board; false if it is not a square of glyphs.
 func (b *botBoard) parse(board Board) bool {
 	b.cells = board.read(b.cells)
+	b.own = b.own[:0]
+	for _, o := range board.own {
+		b.own = append(b.own, o.i)
+	}
 	n := 0
 	for n*n < len(b.cells) {
 		n++
@@ -145,14 +150,16 @@ func neighbour(n, c int, d int8) int {
 // dirArm maps a direction to its arm bit.
 var dirArm = [4]uint8{armUp, armDown, armLeft, armRight}
 
-// ownHead finds the bot's moving head, or -1 when it sleeps or is dead.
+// ownHead finds the bot's moving head, the first on the board if it
+// shows more than one, or -1 when it sleeps or is dead.
 func (b *botBoard) ownHead() int {
-	for c, g := range b.cells {
-		if g.kind == kOwnHead && !g.idle {
-			return c
+	head := -1
+	for _, o := range b.own {
+		if c := int(o); b.cells[c].kind == kOwnHead && !b.cells[c].idle && (head < 0 || c < head) {
+			head = c
 		}
 	}
-	return -1
+	return head
 }
 
 // length traces a snake from its head along the arms of its body glyphs
