@@ -214,7 +214,8 @@ func (m *match) View(seat int) any {
 
 func (m *match) viewPlayer(s int, own bool) ViewPlayer {
 	p := &m.players[s]
-	vp := ViewPlayer{ID: s + 1, Score: m.score(s), CurrentWormID: p.active + 1, PreviousCommand: m.previousCommand(s)}
+	vp := ViewPlayer{ID: s + 1, Score: m.score(s), CurrentWormID: p.active + 1, PreviousCommand: m.previousCommand(s),
+		Worms: make([]ViewWorm, 0, wormsPerPlayer)}
 	if m.rules.final {
 		vp.RemainingWormSelections = p.tokens
 	}
