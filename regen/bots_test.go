@@ -172,10 +172,11 @@ var benchSeeds = []uint64{11, 12}
 // (replay.Recorder, as `replaylab record` and `replaylab tournament` do);
 // BenchmarkRegen regenerating the same matches into store records
 // (regen.Build, as ingesting them does) and BenchmarkRun replaying them
-// (replay.Run, the check `replaylab record` makes). Read the ratio of the
-// ns/match of each pairing from one run:
+// (replay.Run, the check `replaylab record` makes). Read the ratios of
+// each pairing's cpu-ns/match from one run, one core per match as in a
+// tournament:
 //
-//	go test ./regen -run '^$' -bench 'Record|Regen|Run' -benchtime 5x
+//	go test ./regen -run '^$' -bench 'Record|Regen|Run' -benchtime 3x -count 3 -cpu 1
 func BenchmarkRecord(b *testing.B) {
 	for _, p := range pairings() {
 		b.Run(p.String(), func(b *testing.B) {
