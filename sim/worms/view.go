@@ -199,14 +199,24 @@ func (m *match) View(seat int) any {
 		v.LavaDamage = lavaDamage
 	}
 	// occ holds 1 + the index of the living worm on a cell, so the match's
-	// own indexes serve as indexes in occupiers.
-	v.Map.grid = &mapGrid{terrain: m.grid, pack: m.pack, occ: m.occ}
+	// own indexes serve as indexes in occupiers. Both seats' views of a
+	// round share its grid (views are read, never written).
+	if m.viewGrid == nil || m.viewRound != m.round {
+		g := &mapGrid{terrain: m.grid, pack: m.pack, occ: m.occ}
+		for i := range m.worms {
+			if w := &m.worms[i]; !w.alive() {
+				if c := &g.occ[w.y*mapSize+w.x]; int(*c) == i+1 {
+					*c = 0
+				}
+			}
+		}
+		m.viewGrid, m.viewRound = g, m.round
+	}
+	v.Map.grid = m.viewGrid
 	v.Map.occupiers = make([]ViewOccupier, numWorms)
 	for g := range m.worms {
-		if w := &m.worms[g]; w.alive() {
+		if m.worms[g].alive() {
 			v.Map.occupiers[g] = ViewOccupier{ViewWorm: m.viewWorm(g, g/wormsPerPlayer == seat), PlayerID: g/wormsPerPlayer + 1}
-		} else if c := &v.Map.grid.occ[w.y*mapSize+w.x]; int(*c) == g+1 {
-			*c = 0
 		}
 	}
 	return v
