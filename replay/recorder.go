@@ -23,9 +23,8 @@ type Recorder struct {
 }
 
 // Record plays the match to its end and returns its log, with the end
-// record when the header's format has one (replaylab/2). Agents answer
-// concurrently when there is more than one (bots of simultaneous-move games
-// think at the same time). It does not close the agents.
+// record when the header's format has one (replaylab/2). External agents
+// answer concurrently (see ask). It does not close the agents.
 func (r *Recorder) Record(ctx context.Context) (*Log, error) {
 	l := &Log{Header: r.Header}
 	_, m, err := l.Header.start()
@@ -78,18 +77,25 @@ func (r *Recorder) Record(ctx context.Context) (*Log, error) {
 	return l, nil
 }
 
+// ask collects every seat's answer to turn. Processes answer concurrently
+// (bots of simultaneous-move games think at the same time); built-in bots
+// answer on the calling goroutine meanwhile, as handing each of them to a
+// goroutine every turn costs more than most of them think.
 func (r *Recorder) ask(ctx context.Context, turn int, m sim.Match, answers []Answer) {
-	if len(r.Agents) == 1 {
-		answers[0] = r.Agents[0].Act(ctx, turn, m.View(0))
-		return
-	}
 	views := make([]any, len(r.Agents))
 	for s := range views {
 		views[s] = m.View(s) // the match is not safe for concurrent use
 	}
 	var wg sync.WaitGroup
 	for s, a := range r.Agents {
-		wg.Go(func() { answers[s] = a.Act(ctx, turn, views[s]) })
+		if _, inline := a.(builtin); !inline {
+			wg.Go(func() { answers[s] = a.Act(ctx, turn, views[s]) })
+		}
+	}
+	for s, a := range r.Agents {
+		if _, inline := a.(builtin); inline {
+			answers[s] = a.Act(ctx, turn, views[s])
+		}
 	}
 	wg.Wait()
 }

@@ -328,6 +328,11 @@ type match struct {
 	queue  []int32
 	found  []int32
 	target int32 // the Extroverts' destination this step
+
+	// View scratch: the company info every view shares (it never changes
+	// and views are only read) and the vision mask.
+	companyInfo map[string]int
+	mask        []bool
 }
 
 // Game is the AWAP 2019 career fair.

@@ -95,30 +95,36 @@ func (m *match) visible(ti int, mask []bool) int {
 	return n
 }
 
-// View returns the player's view for seat (its team).
+// View returns the player's view for seat (its team). Views share their
+// CompanyInfo map: readers must not write to it.
 func (m *match) View(seat int) any {
 	b := m.b
 	t := &m.teams[seat]
-	v := &View{Step: m.turn, Phase: m.phase(), Rows: b.rows, Cols: b.cols, Vision: b.vision, TeamSize: teamSize,
-		Score: t.score, CompanyInfo: make(map[string]int, len(m.companies))}
-	for _, c := range m.companies {
-		v.CompanyInfo[c.name] = c.value
+	if m.companyInfo == nil {
+		m.companyInfo = make(map[string]int, len(m.companies))
+		for _, c := range m.companies {
+			m.companyInfo[c.name] = c.value
+		}
+		m.mask = make([]bool, b.rows*b.cols)
 	}
-	mask := make([]bool, b.rows*b.cols)
-	m.visible(seat, mask)
+	v := &View{Step: m.turn, Phase: m.phase(), Rows: b.rows, Cols: b.cols, Vision: b.vision, TeamSize: teamSize,
+		Score: t.score, CompanyInfo: m.companyInfo}
+	m.visible(seat, m.mask)
+	tiles := make([]TileView, b.rows*b.cols)
 	v.Board = make([][]TileView, b.rows)
 	for x := range v.Board {
-		v.Board[x] = make([]TileView, b.cols)
+		v.Board[x] = tiles[x*b.cols : (x+1)*b.cols : (x+1)*b.cols]
 		for y := range v.Board[x] {
 			tl := b.tile(x, y)
 			tv := TileView{X: x, Y: y, Threshold: 1, Line: m.company(b.lineOf[tl]), Booth: m.company(b.boothOf[tl])}
-			if mask[tl] {
+			if m.mask[tl] {
 				tv.Visible, tv.NumBots, tv.InLine = true, int(m.population(tl)), int(m.queued[tl])
 				tv.EndOfLine, tv.Threshold = m.endOfLine(tl), int(thresholdOf(m.population(tl)))
 			}
 			v.Board[x][y] = tv
 		}
 	}
+	v.States = make([]State, 0, len(t.bots))
 	for id, i := range t.bots {
 		bt := &m.bots[i]
 		x, y := b.rc(bt.loc)

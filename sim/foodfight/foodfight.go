@@ -414,6 +414,10 @@ type match struct {
 	events     []sim.Event
 	// tieBroken says the tie-break changed a score (A.11).
 	tieBroken bool
+	// view is the field of the views of turn viewTurn, shared by every
+	// seat's view of that turn (views are read, never written).
+	view     *FieldView
+	viewTurn int
 }
 
 // draw samples a "μ ± σ" quantity (A.3): μ·exp(Z·σ/μ).

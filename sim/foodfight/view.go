@@ -112,10 +112,12 @@ func tableTypes(set uint8) []string {
 
 // field builds the field snapshot of A.14.
 func (m *match) field() FieldView {
-	f := FieldView{TurnNumber: m.turn + 1, Type: m.mtype.name, Food: make([]FoodView, len(m.food)), Collisions: make([]CollisionView, len(m.collisions))}
+	f := FieldView{TurnNumber: m.turn + 1, Type: m.mtype.name, Teams: make([]TeamView, 0, len(m.teams)),
+		Food: make([]FoodView, len(m.food)), Collisions: make([]CollisionView, len(m.collisions))}
 	for ti := range m.teams {
 		t := &m.teams[ti]
-		tv := TeamView{Symbol: string(t.symbol), Table: TableView{Location: xy(t.table), Food: tableTypes(t.tableFood)}, Score: scoreOf(&t.counts), Points: t.points()}
+		tv := TeamView{Symbol: string(t.symbol), Players: make([]PlayerView, 0, len(t.seats)),
+			Table: TableView{Location: xy(t.table), Food: tableTypes(t.tableFood)}, Score: scoreOf(&t.counts), Points: t.points()}
 		for _, s := range t.seats {
 			p := &m.players[s]
 			tv.Players = append(tv.Players, PlayerView{Symbol: string(p.symbol), Location: xy(p.loc), Height: p.height, Heading: p.heading,
@@ -132,10 +134,15 @@ func (m *match) field() FieldView {
 	return f
 }
 
-// View returns the controller's view for seat.
+// View returns the controller's view for seat. Every seat's view of a
+// turn shares one field, built for the first of them.
 func (m *match) View(seat int) any {
+	if m.view == nil || m.viewTurn != m.turn {
+		f := m.field()
+		m.view, m.viewTurn = &f, m.turn
+	}
 	p := &m.players[seat]
-	return &View{Team: string(m.teams[p.team].symbol), Player: string(p.symbol), Field: m.field()}
+	return &View{Team: string(m.teams[p.team].symbol), Player: string(p.symbol), Field: *m.view}
 }
 
 // Frame is the inspector's state after a turn: the field, what each player

@@ -1,7 +1,9 @@
 package snake
 
 import (
+	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/replaylab/replaylab/sim"
@@ -35,14 +37,14 @@ const (
 // The glyphs of B11 for the bot's own snake and for the others; the enemy
 // body uses the official clients' ─ │ rather than the README's — |.
 var (
-	ownGlyphs   = [numParts]string{"▲", "▼", "◄", "►", "☻", "♥", "♠", "&", "╙", "╓", "╕", "╘", "~", "═", "║", "╗", "╝", "╔", "╚"}
-	enemyGlyphs = [numParts]string{"˄", "˅", "<", ">", "☺", "♣", "♦", "ø", "¤", "æ", "ö", "×", "*", "─", "│", "┐", "┘", "┌", "└"}
+	ownGlyphs   = [numParts]rune{'▲', '▼', '◄', '►', '☻', '♥', '♠', '&', '╙', '╓', '╕', '╘', '~', '═', '║', '╗', '╝', '╔', '╚'}
+	enemyGlyphs = [numParts]rune{'˄', '˅', '<', '>', '☺', '♣', '♦', 'ø', '¤', 'æ', 'ö', '×', '*', '─', '│', '┐', '┘', '┌', '└'}
 )
 
 // objectGlyphs draws the cells no snake covers.
-var objectGlyphs = [...]string{
-	empty: " ", wall: "☼", start: "#", outside: "☼",
-	apple: "○", stone: "●", gold: "$", furyPill: "®", flyingPill: "©",
+var objectGlyphs = [...]rune{
+	empty: ' ', wall: '☼', start: '#', outside: '☼',
+	apple: '○', stone: '●', gold: '$', furyPill: '®', flyingPill: '©',
 }
 
 // Arm bits: which neighbours of a body cell belong to the same snake.
@@ -62,6 +64,7 @@ type viewCache struct {
 	part  []uint8
 	head  []bool // whether the claim is a head (heads win shared cells)
 	order []int
+	board Board // the observer's board, drawn by the first View of the turn
 }
 
 // arm is the arm bit from cell a toward its neighbour b, or 0.
@@ -144,7 +147,7 @@ func (m *match) layout() *viewCache {
 	for i := range v.seat {
 		v.seat[i] = -1
 	}
-	v.order = v.order[:0]
+	v.order, v.board = v.order[:0], Board{}
 	for i := range m.snakes {
 		v.order = append(v.order, i)
 	}
@@ -185,18 +188,17 @@ func (m *match) layout() *viewCache {
 func (m *match) board(seat int) []string {
 	v := m.layout()
 	rows := make([]string, m.size)
-	var b strings.Builder
+	row := make([]rune, m.size)
 	for y := range m.size {
-		b.Reset()
-		for x := range m.size {
-			b.WriteString(m.glyph(v, seat, m.cell(x, y)))
+		for x := range row {
+			row[x] = m.glyph(v, seat, m.cell(x, y))
 		}
-		rows[y] = b.String()
+		rows[y] = string(row)
 	}
 	return rows
 }
 
-func (m *match) glyph(v *viewCache, seat int, c int32) string {
+func (m *match) glyph(v *viewCache, seat int, c int32) rune {
 	switch s := int(v.seat[c]); {
 	case s < 0:
 		return objectGlyphs[m.grid[c]]
@@ -211,21 +213,97 @@ func (m *match) glyph(v *viewCache, seat int, c int32) string {
 // "board=<glyphs>", here as {"board": "<glyphs>"}, the size x size glyphs
 // row by row from the top-left, with the bot's own snake in own glyphs.
 type View struct {
-	Board string `json:"board"`
+	Board Board `json:"board"`
+}
+
+// Board is the glyphs of a View, a string in JSON. In memory it keeps
+// them as runes along with what each means to a bot (readGlyph), so a
+// built-in bot neither writes nor reads UTF-8 text every tick. The match
+// draws the board once a tick, every seat's view shares it, and a view
+// lists the cells of its seat's own snake, drawn over the shared board.
+// Every cell in own glyphs is listed in own, so bots find their snake
+// there without scanning the board.
+type Board struct {
+	glyphs []rune      // shared by the views of a tick: never written
+	cells  []glyphInfo // readGlyph of each of glyphs, shared likewise
+	own    []ownCell
+}
+
+// ownCell is a cell of a seat's own snake: its index in a Board and glyph.
+type ownCell struct {
+	i     int32
+	glyph rune
+}
+
+// newBoard reads glyphs; their own snake's cells, if any, go to own too.
+func newBoard(glyphs []rune) Board {
+	b := Board{glyphs: glyphs, cells: make([]glyphInfo, len(glyphs))}
+	for i, r := range glyphs {
+		g := readGlyph(r)
+		b.cells[i] = g
+		if g.kind == kOwnHead || g.kind == kOwnBody {
+			b.own = append(b.own, ownCell{int32(i), r})
+		}
+	}
+	return b
+}
+
+// read returns dst filled with what each glyph means to a bot.
+func (b Board) read(dst []glyphInfo) []glyphInfo {
+	dst = append(dst[:0], b.cells...)
+	for _, o := range b.own {
+		dst[o.i] = readGlyph(o.glyph)
+	}
+	return dst
+}
+
+// String returns the glyphs.
+func (b Board) String() string {
+	glyphs := slices.Clone(b.glyphs)
+	for _, o := range b.own {
+		glyphs[o.i] = o.glyph
+	}
+	return string(glyphs)
+}
+
+// MarshalJSON writes the glyphs as a JSON string.
+func (b Board) MarshalJSON() ([]byte, error) { return json.Marshal(b.String()) }
+
+// UnmarshalJSON reads a JSON string of glyphs; invalid UTF-8 reads as
+// U+FFFD, as ranging over the string would.
+func (b *Board) UnmarshalJSON(data []byte) error {
+	var s string
+	if err := json.Unmarshal(data, &s); err != nil {
+		return err
+	}
+	*b = newBoard([]rune(s))
+	return nil
 }
 
 // View returns a *View for seat.
 func (m *match) View(seat int) any {
 	v := m.layout()
-	buf := make([]byte, 0, m.size*m.size*3)
-	for y := range m.size {
-		c := m.cell(0, y)
-		for range m.size {
-			buf = append(buf, m.glyph(v, seat, c)...)
-			c++
+	if v.board.glyphs == nil {
+		glyphs := make([]rune, 0, m.size*m.size)
+		for y := range m.size {
+			c := m.cell(0, y)
+			for range m.size {
+				glyphs = append(glyphs, m.glyph(v, -1, c))
+				c++
+			}
+		}
+		v.board = newBoard(glyphs)
+	}
+	b := Board{glyphs: v.board.glyphs, cells: v.board.cells} // the observer sees no own snake
+	if seat >= 0 && seat < len(m.snakes) {
+		for _, c := range m.snakes[seat].body {
+			if int(v.seat[c]) == seat {
+				x, y := m.xy(c)
+				b.own = append(b.own, ownCell{int32(y*m.size + x), ownGlyphs[v.part[c]]})
+			}
 		}
 	}
-	return &View{Board: string(buf)}
+	return &View{Board: b}
 }
 
 // Render draws the observer's board (every snake in enemy glyphs) and a

@@ -1,8 +1,6 @@
 package snake
 
 import (
-	"unicode/utf8"
-
 	"github.com/replaylab/replaylab/sim"
 	"github.com/replaylab/replaylab/sim/rng"
 )
@@ -36,7 +34,7 @@ func (k cellKind) enterable() bool { return k <= kFlying && k != kBlock }
 // none).
 type glyphInfo struct {
 	kind cellKind
-	arms int
+	arms uint8
 	dir  int8
 	fury bool // a head in fury
 	idle bool // a sleeping or dead head
@@ -52,18 +50,17 @@ var glyphs = func() *[maxGlyph]glyphInfo {
 		' ': {kind: kFree}, '☼': {kind: kBlock}, '#': {kind: kBlock},
 		'○': {kind: kApple}, '$': {kind: kGold}, '®': {kind: kFury}, '©': {kind: kFlying}, '●': {kind: kStone},
 	}
-	arms := [numParts]int{
+	arms := [numParts]uint8{
 		tailArmUp: armUp, tailArmDown: armDown, tailArmLeft: armLeft, tailArmRight: armRight,
 		bodyH: armLeft | armRight, bodyV: armUp | armDown, bodyLeftDown: armLeft | armDown,
 		bodyLeftUp: armLeft | armUp, bodyRightDown: armRight | armDown, bodyRightUp: armRight | armUp,
 	}
-	for own, set := range [2]*[numParts]string{&enemyGlyphs, &ownGlyphs} {
+	for own, set := range [2]*[numParts]rune{&enemyGlyphs, &ownGlyphs} {
 		head, body := kEnemyHead, kEnemyBody
 		if own == 1 {
 			head, body = kOwnHead, kOwnBody
 		}
-		for p, s := range set {
-			r, _ := utf8.DecodeRuneInString(s)
+		for p, r := range set {
 			info := glyphInfo{kind: body, arms: arms[p], dir: noDir}
 			if p <= headSleep {
 				info.kind = head
@@ -83,33 +80,57 @@ var glyphs = func() *[maxGlyph]glyphInfo {
 	return &table
 }()
 
-// botBoard is a parsed board.
+// readGlyph is what a glyph means; unknown glyphs read as free.
+func readGlyph(r rune) glyphInfo {
+	if r >= 0 && r < maxGlyph {
+		return glyphs[r]
+	}
+	return glyphInfo{}
+}
+
+// botBoard is a board as a bot reads it.
 type botBoard struct {
 	n     int
 	cells []glyphInfo
+	own   []int32 // the cells of the bot's own snake
+	// next[c*4+d] is the neighbour of cell c in direction d, -1 off the
+	// board, for boards of n by n cells.
+	next []int32
 }
 
 // parse reads a View's board; false if it is not a square of glyphs.
-func (b *botBoard) parse(board string) bool {
-	b.cells = b.cells[:0]
-	for _, r := range board {
-		var g glyphInfo // unknown glyphs read as free
-		if r >= 0 && r < maxGlyph {
-			g = glyphs[r]
-		}
-		b.cells = append(b.cells, g)
+func (b *botBoard) parse(board Board) bool {
+	b.cells = board.read(b.cells)
+	b.own = b.own[:0]
+	for _, o := range board.own {
+		b.own = append(b.own, o.i)
 	}
 	n := 0
 	for n*n < len(b.cells) {
 		n++
 	}
-	b.n = n
-	return n > 0 && n*n == len(b.cells)
+	if n*n != len(b.cells) || n == 0 {
+		return false
+	}
+	if n != b.n || b.next == nil {
+		b.n, b.next = n, make([]int32, 0, 4*n*n)
+		for c := range n * n {
+			for d := int8(0); d < 4; d++ {
+				b.next = append(b.next, int32(neighbour(n, c, d)))
+			}
+		}
+	}
+	return true
 }
 
-// step is the neighbour of cell c in direction d, or -1 off the board.
-func (b *botBoard) step(c int, d int8) int {
-	x, y := c%b.n, c/b.n
+// step is the neighbour of cell c in direction d (up to right), or -1 off
+// the board.
+func (b *botBoard) step(c int, d int8) int { return int(b.next[c*4+int(d)]) }
+
+// neighbour is the neighbour of cell c of an n by n board in direction d,
+// or -1 off the board.
+func neighbour(n, c int, d int8) int {
+	x, y := c%n, c/n
 	switch d {
 	case up:
 		y--
@@ -120,23 +141,25 @@ func (b *botBoard) step(c int, d int8) int {
 	case right:
 		x++
 	}
-	if x < 0 || y < 0 || x >= b.n || y >= b.n {
+	if x < 0 || y < 0 || x >= n || y >= n {
 		return -1
 	}
-	return y*b.n + x
+	return y*n + x
 }
 
 // dirArm maps a direction to its arm bit.
-var dirArm = [4]int{armUp, armDown, armLeft, armRight}
+var dirArm = [4]uint8{armUp, armDown, armLeft, armRight}
 
-// ownHead finds the bot's moving head, or -1 when it sleeps or is dead.
+// ownHead finds the bot's moving head, the first on the board if it
+// shows more than one, or -1 when it sleeps or is dead.
 func (b *botBoard) ownHead() int {
-	for c, g := range b.cells {
-		if g.kind == kOwnHead && !g.idle {
-			return c
+	head := -1
+	for _, o := range b.own {
+		if c := int(o); b.cells[c].kind == kOwnHead && !b.cells[c].idle && (head < 0 || c < head) {
+			head = c
 		}
 	}
-	return -1
+	return head
 }
 
 // length traces a snake from its head along the arms of its body glyphs
@@ -235,6 +258,7 @@ const (
 	valueGold  = 8
 	valueFury  = 6
 	valuePrey  = 6
+	maxValue   = valueGold // the most any target is worth
 )
 
 func (b *greedyBot) Act(v any) string {
@@ -305,7 +329,9 @@ func (b *greedyBot) passable(c int, dist int) bool {
 
 // search walks breadth-first from head over passable cells, remembering
 // each cell's distance and first step, and returns the target with the
-// lowest distance less value, or -1 when none is in reach.
+// lowest distance less value, the first found of the lowest, or -1 when
+// none is in reach. It stops where no cell further away can cost less, so
+// distances beyond are left unset.
 func (b *greedyBot) search(head int) int {
 	bd := &b.board
 	for i := range b.dist {
@@ -322,6 +348,9 @@ func (b *greedyBot) search(head int) int {
 	}
 	for qi := 0; qi < len(b.queue); qi++ {
 		c := b.queue[qi]
+		if b.dist[c]-maxValue >= bestCost {
+			break // the queue is in order of distance: no cell left can cost less
+		}
 		cost := b.dist[c] - b.value(c)
 		if b.value(c) > -100 && cost < bestCost {
 			bestCell, bestCost = c, cost

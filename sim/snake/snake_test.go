@@ -542,14 +542,14 @@ func TestGameDefinition(t *testing.T) {
 func TestViewPerspective(t *testing.T) {
 	m := scenario(t, 10, "☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼", "☼ aaA         ☼", "☼        B    ☼", "☼        b    ☼", pens)
 	row := func(board string, y int) string { return string([]rune(board)[y*15 : y*15+15]) }
-	v0 := m.View(0).(*View).Board
+	v0 := m.View(0).(*View).Board.String()
 	if got, want := row(v0, 1), "☼ ╘═►         ☼"; got != want {
 		t.Errorf("seat 0 row 1 = %q, want %q", got, want)
 	}
 	if got, want := row(v0, 2), "☼        ˄    ☼"; got != want {
 		t.Errorf("seat 0 row 2 = %q, want %q", got, want)
 	}
-	v1 := m.View(1).(*View).Board
+	v1 := m.View(1).(*View).Board.String()
 	if got, want := row(v1, 1)+row(v1, 3), "☼ ×─>         ☼☼        ╙    ☼"; got != want {
 		t.Errorf("seat 1 rows 1 and 3 = %q, want %q", got, want)
 	}

@@ -10,35 +10,21 @@ import (
 // Bots read only the View, as an external bot reads state.json: a copy of
 // them outside replaylab would play the same commands.
 
-// board is a bot's reading of the view's map.
+// board is a bot's reading of the view.
 type board struct {
 	v      *View
-	cell   [numCells]cellType
-	occ    [numCells]int // 0 none, else playerId*10 + worm id
+	grid   *mapGrid // v.Map's
 	me     *ViewWorm
 	myID   int // player id, 1 or 2
 	enemy  []ViewWorm
 	friend []ViewWorm // own living worms other than the active one
 }
 
-var cellByName = map[string]cellType{"AIR": air, "DIRT": dirt, "DEEP_SPACE": deepSpace, "LAVA": lava}
-
 func readBoard(v *View) (*board, bool) {
-	if len(v.Map) != mapSize {
+	if v.Map.grid == nil {
 		return nil, false
 	}
-	b := &board{v: v, myID: v.MyPlayer.ID}
-	for y, row := range v.Map {
-		if len(row) != mapSize {
-			return nil, false
-		}
-		for x, c := range row {
-			b.cell[y*mapSize+x] = cellByName[c.Type]
-			if c.Occupier != nil {
-				b.occ[y*mapSize+x] = c.Occupier.PlayerID*10 + c.Occupier.ID
-			}
-		}
-	}
+	b := &board{v: v, grid: v.Map.grid, myID: v.MyPlayer.ID}
 	for i := range v.MyPlayer.Worms {
 		w := &v.MyPlayer.Worms[i]
 		switch {
@@ -59,7 +45,16 @@ func readBoard(v *View) (*board, bool) {
 	return b, b.me != nil && onMap(b.me.Position.X, b.me.Position.Y)
 }
 
-func (b *board) at(x, y int) cellType { return b.cell[y*mapSize+x] }
+func (b *board) at(x, y int) cellType { return b.grid.terrain[y*mapSize+x] }
+
+// occ is the worm on cell c as playerId*10 + worm id, 0 for none.
+func (b *board) occ(c int) int {
+	if i := b.grid.occ[c]; i > 0 {
+		o := &b.v.Map.occupiers[i-1]
+		return o.PlayerID*10 + o.ID
+	}
+	return 0
+}
 
 // randomBot plays a uniformly random legal command of its active worm:
 // a move, a dig, a shot in any direction, or a banana or snowball it can
@@ -87,7 +82,7 @@ func (rb *randomBot) Act(view any) string {
 			continue
 		}
 		switch c := b.at(nx, ny); {
-		case c.open() && b.occ[ny*mapSize+nx] == 0:
+		case c.open() && b.occ(ny*mapSize+nx) == 0:
 			opts = append(opts, coord("move", nx, ny))
 		case c == dirt:
 			opts = append(opts, coord("dig", nx, ny))
@@ -124,11 +119,13 @@ func coord(word string, x, y int) string {
 // active one is frozen or has nothing to hit, and walks (digging where
 // needed) to the nearest cell with a clear line of fire, away from the
 // coming lava.
-type tacticalBot struct{}
+type tacticalBot struct {
+	rt routes // scratch space of approach, reused from turn to turn
+}
 
-func newTactical(sim.Setup, int, uint64) (sim.Bot, error) { return tacticalBot{}, nil }
+func newTactical(sim.Setup, int, uint64) (sim.Bot, error) { return &tacticalBot{}, nil }
 
-func (tacticalBot) Act(view any) string {
+func (t *tacticalBot) Act(view any) string {
 	v, ok := sim.ReadView[View](view)
 	if !ok {
 		return "nothing"
@@ -160,7 +157,7 @@ func (tacticalBot) Act(view any) string {
 	if inert(me) {
 		return "shoot N" // always valid: keeps the do-nothing streak at 0
 	}
-	return b.approach(me)
+	return b.approach(me, &t.rt)
 }
 
 // inert reports a worm that will be frozen during the coming round (the
@@ -277,7 +274,7 @@ func (b *board) lineHitsEnemy(x, y, dx, dy int) bool {
 		if !b.at(cx, cy).open() {
 			return false
 		}
-		if o := b.occ[cy*mapSize+cx]; o != 0 {
+		if o := b.occ(cy*mapSize + cx); o != 0 {
 			return o/10 != b.myID
 		}
 	}
@@ -287,13 +284,14 @@ func (b *board) lineHitsEnemy(x, y, dx, dy int) bool {
 // approach steps toward the nearest cell from which an enemy can be shot
 // (through open cells), or toward the nearest enemy when none is open,
 // digging through dirt.
-func (b *board) approach(me *ViewWorm) string {
+func (b *board) approach(me *ViewWorm, rt *routes) string {
 	start := me.Position.Y*mapSize + me.Position.X
-	var rt routes
-	b.findRoutes(start, &rt)
-	goal := b.firingCell(&rt)
+	clear(rt.goal[:])
+	b.firingCells(func(c int) { rt.goal[c] = true })
+	b.findRoutes(start, rt)
+	goal := b.firingCell(rt)
 	if goal < 0 {
-		goal = b.cellNextToEnemy(&rt)
+		goal = b.cellNextToEnemy(rt)
 	}
 	if goal < 0 || goal == start {
 		return b.fallback(me)
@@ -303,37 +301,51 @@ func (b *board) approach(me *ViewWorm) string {
 		return b.fallback(me)
 	}
 	x, y := next%mapSize, next/mapSize
-	if b.cell[next] == dirt {
+	if b.grid.terrain[next] == dirt {
 		return coord("dig", x, y)
 	}
 	return coord("move", x, y)
 }
 
+// maxRouteCost bounds the cost of a walk findRoutes looks for.
+const maxRouteCost = 64
+
 // routes are the cheapest walks from one cell: cost[c] is the cost of
 // reaching c (1<<30 out of reach) and from[c] the cell before it on the
-// way (-1 for the start).
+// way (-1 for the start). goal marks the cells whose cost is wanted most.
 type routes struct {
 	cost, from [numCells]int
+	goal       [numCells]bool
+	step       [numCells]int       // stepCost of each cell, 0 where no worm can
+	buckets    [maxRouteCost][]int // Dijkstra's queue, kept for its storage
 }
 
 // findRoutes fills rt with the cheapest walks from start, below a cost of
-// 64. Deep space and worms block; see stepCost for the rest.
+// maxRouteCost. Deep space and worms block; see stepCost for the rest. It
+// stops once the cheapest goal cell is settled, with every cell that costs
+// no more: the costs left above that are not final, but they are higher,
+// so no cheapest goal, nor the walk to it, depends on them.
 func (b *board) findRoutes(start int, rt *routes) {
 	safe := b.safeRadius(b.v.CurrentRound + 3)
 	for i := range rt.cost {
 		rt.cost[i] = 1 << 30
+		rt.step[i] = b.stepCost(i, safe)
 	}
 	rt.cost[start] = 0
 	rt.from[start] = -1
 	// Dijkstra on small integer costs with a bucket queue.
-	buckets := make([][]int, 64)
-	buckets[0] = append(buckets[0], start)
-	for d := 0; d < len(buckets); d++ {
-		for k := 0; k < len(buckets[d]); k++ {
-			c := buckets[d][k]
+	for d := range rt.buckets {
+		rt.buckets[d] = rt.buckets[d][:0]
+	}
+	rt.buckets[0] = append(rt.buckets[0], start)
+	for d := 0; d < len(rt.buckets); d++ {
+		reached := false
+		for k := 0; k < len(rt.buckets[d]); k++ {
+			c := rt.buckets[d][k]
 			if rt.cost[c] != d {
 				continue
 			}
+			reached = reached || rt.goal[c]
 			cx, cy := c%mapSize, c/mapSize
 			for _, dir := range directions {
 				nx, ny := cx+dir.dx, cy+dir.dy
@@ -341,27 +353,30 @@ func (b *board) findRoutes(start int, rt *routes) {
 					continue
 				}
 				n := ny*mapSize + nx
-				step, ok := b.stepCost(n, safe)
-				if !ok {
+				step := rt.step[n]
+				if step == 0 {
 					continue
 				}
-				if nd := d + step; nd < rt.cost[n] && nd < len(buckets) {
+				if nd := d + step; nd < rt.cost[n] && nd < len(rt.buckets) {
 					rt.cost[n], rt.from[n] = nd, c
-					buckets[nd] = append(buckets[nd], n)
+					rt.buckets[nd] = append(rt.buckets[nd], n)
 				}
 			}
+		}
+		if reached {
+			return
 		}
 	}
 }
 
-// stepCost is the cost of stepping into cell n, false where no worm can:
-// 1, 2 for dirt (a dig, then a move), 6 for lava, and 4 more beyond the
-// safe radius the lava will have shrunk to (0 for no lava).
-func (b *board) stepCost(n int, safe float64) (int, bool) {
+// stepCost is the cost of stepping into cell n, 0 where no worm can: 1, 2
+// for dirt (a dig, then a move), 6 for lava, and 4 more beyond the safe
+// radius the lava will have shrunk to (0 for no lava).
+func (b *board) stepCost(n int, safe float64) int {
 	step := 1
-	switch t := b.cell[n]; {
-	case t == deepSpace, b.occ[n] != 0:
-		return 0, false
+	switch t := b.grid.terrain[n]; {
+	case t == deepSpace, b.occ(n) != 0:
+		return 0
 	case t == dirt:
 		step = 2
 	case t == lava:
@@ -370,13 +385,25 @@ func (b *board) stepCost(n int, safe float64) (int, bool) {
 	if safe > 0 && centreDist[n] > safe {
 		step += 4
 	}
-	return step, true
+	return step
 }
 
 // firingCell is the cheapest cell to reach from which a shot along one of
-// the eight lines would hit an enemy through open cells, or -1.
+// the eight lines would hit an enemy through open cells, the first of the
+// cheapest in the order of firingCells, or -1.
 func (b *board) firingCell(rt *routes) int {
 	goal, goalCost := -1, 1<<30
+	b.firingCells(func(c int) {
+		if rt.cost[c] < goalCost {
+			goal, goalCost = c, rt.cost[c]
+		}
+	})
+	return goal
+}
+
+// firingCells calls f with each cell from which a shot would hit an enemy,
+// enemy by enemy, line by line outward.
+func (b *board) firingCells(f func(c int)) {
 	for _, e := range b.enemy {
 		for _, dir := range directions {
 			for k := 1; k <= 4; k++ {
@@ -384,16 +411,13 @@ func (b *board) firingCell(rt *routes) int {
 				if !onMap(x, y) || !inThrowRange(x, y, e.Position.X, e.Position.Y, weaponRange) || !b.at(x, y).open() {
 					break
 				}
-				if c := y*mapSize + x; rt.cost[c] < goalCost {
-					goal, goalCost = c, rt.cost[c]
-				}
-				if b.occ[y*mapSize+x] != 0 {
+				f(y*mapSize + x)
+				if b.occ(y*mapSize+x) != 0 {
 					break
 				}
 			}
 		}
 	}
-	return goal
 }
 
 // cellNextToEnemy is the cheapest cell to reach next to an enemy, or -1.

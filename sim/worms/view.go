@@ -1,5 +1,12 @@
 package worms
 
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+)
+
 // View is what a bot sees before a round, with the field names of the
 // official state.json (rules §11). Null fields are omitted, as Gson does:
 // only the bot's own worms carry their weapons, only its own player its
@@ -14,7 +21,7 @@ type View struct {
 	ConsecutiveDoNothingCount int          `json:"consecutiveDoNothingCount"`
 	MyPlayer                  ViewPlayer   `json:"myPlayer"`
 	Opponents                 []ViewPlayer `json:"opponents"`
-	Map                       [][]ViewCell `json:"map"` // map[y][x]
+	Map                       Map          `json:"map"`
 	VisualizerEvents          []struct{}   `json:"visualizerEvents"`
 }
 
@@ -65,7 +72,98 @@ type ViewSnow struct {
 	FreezeRadius   int `json:"freezeRadius"`
 }
 
-// ViewCell is a map cell in a View.
+// Map is the map of a View, map[y][x] of ViewCell in JSON. In memory it
+// is a copy of the match's terrain, health packs and occupied cells, so a
+// view costs a built-in bot a few copies of the board; only a view sent to
+// an external bot is spelled out cell by cell.
+type Map struct {
+	grid      *mapGrid // nil in a zero View
+	occupiers []ViewOccupier
+}
+
+// mapGrid holds the cells of a Map, each at y*mapSize + x.
+type mapGrid struct {
+	terrain [numCells]cellType
+	pack    [numCells]bool // a health pack lies here
+	occ     [numCells]int8 // 1 + index in Map.occupiers, 0 for none
+}
+
+// ErrMap reports a view's map that no match of this game shows: not
+// mapSize by mapSize, cells out of place, unknown terrain or power-ups.
+var ErrMap = errors.New("not a map of this game")
+
+// MarshalJSON spells the map out as rows of ViewCell.
+func (mp Map) MarshalJSON() ([]byte, error) {
+	if mp.grid == nil {
+		return []byte("null"), nil
+	}
+	cells := make([]ViewCell, numCells)
+	rows := make([][]ViewCell, mapSize)
+	for y := range rows {
+		rows[y] = cells[y*mapSize : (y+1)*mapSize : (y+1)*mapSize]
+		for x := range rows[y] {
+			c, vc := y*mapSize+x, &rows[y][x]
+			vc.X, vc.Y, vc.Type = x, y, mp.grid.terrain[c].String()
+			if mp.grid.pack[c] {
+				vc.Powerup = &ViewPowerup{Type: "HEALTH_PACK", Value: packHP}
+			}
+			if o := mp.grid.occ[c]; o > 0 {
+				vc.Occupier = &mp.occupiers[o-1]
+			}
+		}
+	}
+	return json.Marshal(rows)
+}
+
+// UnmarshalJSON reads the rows of ViewCell MarshalJSON writes, and returns
+// an error wrapping ErrMap for a map no match shows.
+func (mp *Map) UnmarshalJSON(data []byte) error {
+	var rows [][]ViewCell
+	if err := json.Unmarshal(data, &rows); err != nil {
+		return err
+	}
+	if rows == nil {
+		*mp = Map{}
+		return nil
+	}
+	if len(rows) != mapSize {
+		return fmt.Errorf("%w: %d rows, want %d", ErrMap, len(rows), mapSize)
+	}
+	m := Map{grid: &mapGrid{}}
+	for y, row := range rows {
+		if len(row) != mapSize {
+			return fmt.Errorf("%w: row %d has %d cells, want %d", ErrMap, y, len(row), mapSize)
+		}
+		for x, vc := range row {
+			c := y*mapSize + x
+			if vc.X != x || vc.Y != y {
+				return fmt.Errorf("%w: cell (%d, %d) at [%d][%d]", ErrMap, vc.X, vc.Y, y, x)
+			}
+			t := slices.Index(cellNames[:], vc.Type)
+			if t < 0 {
+				return fmt.Errorf("%w: terrain %q at (%d, %d)", ErrMap, vc.Type, x, y)
+			}
+			m.grid.terrain[c] = cellType(t)
+			if p := vc.Powerup; p != nil {
+				if *p != (ViewPowerup{Type: "HEALTH_PACK", Value: packHP}) {
+					return fmt.Errorf("%w: power-up %+v at (%d, %d)", ErrMap, *p, x, y)
+				}
+				m.grid.pack[c] = true
+			}
+			if vc.Occupier != nil {
+				if len(m.occupiers) == numWorms {
+					return fmt.Errorf("%w: more than %d occupied cells", ErrMap, numWorms)
+				}
+				m.occupiers = append(m.occupiers, *vc.Occupier)
+				m.grid.occ[c] = int8(len(m.occupiers))
+			}
+		}
+	}
+	*mp = m
+	return nil
+}
+
+// ViewCell is a map cell in a View's JSON.
 type ViewCell struct {
 	X        int           `json:"x"`
 	Y        int           `json:"y"`
@@ -100,20 +198,25 @@ func (m *match) View(seat int) any {
 	if m.rules.final {
 		v.LavaDamage = lavaDamage
 	}
-	cells := make([]ViewCell, numCells)
-	v.Map = make([][]ViewCell, mapSize)
-	for y := range mapSize {
-		v.Map[y] = cells[y*mapSize : (y+1)*mapSize : (y+1)*mapSize]
-		for x := range mapSize {
-			c := y*mapSize + x
-			cell := &cells[c]
-			cell.X, cell.Y, cell.Type = x, y, m.grid[c].String()
-			if m.pack[c] {
-				cell.Powerup = &ViewPowerup{Type: "HEALTH_PACK", Value: packHP}
+	// occ holds 1 + the index of the living worm on a cell, so the match's
+	// own indexes serve as indexes in occupiers. Both seats' views of a
+	// round share its grid (views are read, never written).
+	if m.viewGrid == nil || m.viewRound != m.round {
+		g := &mapGrid{terrain: m.grid, pack: m.pack, occ: m.occ}
+		for i := range m.worms {
+			if w := &m.worms[i]; !w.alive() {
+				if c := &g.occ[w.y*mapSize+w.x]; int(*c) == i+1 {
+					*c = 0
+				}
 			}
-			if g := int(m.occ[c]) - 1; g >= 0 && m.worms[g].alive() {
-				cell.Occupier = &ViewOccupier{ViewWorm: m.viewWorm(g, g/wormsPerPlayer == seat), PlayerID: g/wormsPerPlayer + 1}
-			}
+		}
+		m.viewGrid, m.viewRound = g, m.round
+	}
+	v.Map.grid = m.viewGrid
+	v.Map.occupiers = make([]ViewOccupier, numWorms)
+	for g := range m.worms {
+		if m.worms[g].alive() {
+			v.Map.occupiers[g] = ViewOccupier{ViewWorm: m.viewWorm(g, g/wormsPerPlayer == seat), PlayerID: g/wormsPerPlayer + 1}
 		}
 	}
 	return v
@@ -121,7 +224,8 @@ func (m *match) View(seat int) any {
 
 func (m *match) viewPlayer(s int, own bool) ViewPlayer {
 	p := &m.players[s]
-	vp := ViewPlayer{ID: s + 1, Score: m.score(s), CurrentWormID: p.active + 1, PreviousCommand: m.previousCommand(s)}
+	vp := ViewPlayer{ID: s + 1, Score: m.score(s), CurrentWormID: p.active + 1, PreviousCommand: m.previousCommand(s),
+		Worms: make([]ViewWorm, 0, wormsPerPlayer)}
 	if m.rules.final {
 		vp.RemainingWormSelections = p.tokens
 	}

@@ -260,6 +260,10 @@ type match struct {
 	cmds   [numSeats]string
 	events []sim.Event
 	shots  []Shot
+
+	// viewGrid is the map grid of the views of round viewRound.
+	viewGrid  *mapGrid
+	viewRound int
 }
 
 // newMatch starts a match (Game.Start) from a checked setup: rules §5,
