@@ -1,11 +1,24 @@
 package web
 
 import (
+	"compress/gzip"
 	"context"
+	"database/sql"
 	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+
+	"github.com/replaylab/replaylab/analytics"
 	"github.com/replaylab/replaylab/store"
 )
 
@@ -43,5 +56,181 @@ func TestSummaryCache(t *testing.T) {
 	}
 	if len(c.m) != 2 {
 		t.Errorf("a failed lookup was cached: %d entries", len(c.m))
+	}
+}
+
+// getPage GETs url from e, taking gzip when gzipped is set, and returns
+// the status and the body, decompressed.
+func getPage(t *testing.T, e *echo.Echo, url string, gzipped bool) (int, string) {
+	t.Helper()
+	req := httptest.NewRequest(http.MethodGet, url, nil)
+	req.Host = testAddr
+	if gzipped {
+		req.Header.Set(echo.HeaderAcceptEncoding, "gzip")
+	}
+	rec := httptest.NewRecorder()
+	e.ServeHTTP(rec, req)
+	var body io.Reader = rec.Body
+	if rec.Header().Get(echo.HeaderContentEncoding) == "gzip" {
+		if !gzipped {
+			t.Fatalf("GET %s: gzip sent to a client that does not take it", url)
+		}
+		zr, err := gzip.NewReader(rec.Body)
+		if err != nil {
+			t.Fatalf("GET %s: %v", url, err)
+		}
+		body = zr
+	}
+	b, err := io.ReadAll(body)
+	if err != nil {
+		t.Fatalf("GET %s: %v", url, err)
+	}
+	return rec.Code, string(b)
+}
+
+// TestPageCacheRendersOncePerVersion counts a kept route's renderings: one
+// per data version and encoding, none for a repeated request, and every
+// time for an answer that is not a 200.
+func TestPageCacheRendersOncePerVersion(t *testing.T) {
+	db := openDB(t)
+	renders := 0
+	e := echo.New()
+	e.Use(newPageCache(db).keep, middleware.GzipWithConfig(middleware.GzipConfig{MinLength: 1024}))
+	e.GET("/bots", func(c echo.Context) error {
+		renders++
+		switch c.QueryParam("fail") {
+		case "error":
+			return errors.New("render failed")
+		case "status":
+			return c.String(http.StatusNotFound, "no such page")
+		}
+		c.Response().Header().Set("X-Render", fmt.Sprint(renders))
+		return c.String(http.StatusOK, strings.Repeat(fmt.Sprintf("rendering %d of /bots\n", renders), 100))
+	})
+	ingestNth := func(n int) func() {
+		return func() {
+			if _, err := db.Ingest(context.Background(), syntheticRecord(t, n, 1)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for _, step := range []struct {
+		name    string
+		before  func()
+		url     string
+		gzipped bool
+		status  int
+		renders int // renderings so far
+		render  int // the rendering the body must be
+	}{
+		{"first request", nil, "/bots", false, 200, 1, 1},
+		{"the same again", nil, "/bots", false, 200, 1, 1},
+		{"gzipped", nil, "/bots", true, 200, 2, 2},
+		{"gzipped again", nil, "/bots", true, 200, 2, 2},
+		{"another query", nil, "/bots?x=1", false, 200, 3, 3},
+		{"after a new match", ingestNth(3), "/bots", false, 200, 4, 4},
+		{"the same again after it", nil, "/bots", false, 200, 4, 4},
+		{"gzipped after it", nil, "/bots", true, 200, 5, 5},
+		{"after a second match", ingestNth(4), "/bots", true, 200, 6, 6},
+		{"a failure", nil, "/bots?fail=error", false, 500, 7, 0},
+		{"the failure again", nil, "/bots?fail=error", false, 500, 8, 0},
+		{"a 404", nil, "/bots?fail=status", false, 404, 9, 0},
+		{"the 404 again", nil, "/bots?fail=status", false, 404, 10, 0},
+	} {
+		if step.before != nil {
+			step.before()
+		}
+		status, body := getPage(t, e, step.url, step.gzipped)
+		if status != step.status {
+			t.Errorf("%s: got status %d, want %d", step.name, status, step.status)
+		}
+		if renders != step.renders {
+			t.Errorf("%s: got %d renderings, want %d", step.name, renders, step.renders)
+		}
+		if want := fmt.Sprintf("rendering %d of", step.render); step.render > 0 && !strings.HasPrefix(body, want) {
+			t.Errorf("%s: got body %.40q, want rendering %d", step.name, body, step.render)
+		}
+	}
+}
+
+// TestKeptPagesFollowTheData changes the stored matches and ratings under
+// a running server: every kept page shows each change on the next request.
+func TestKeptPagesFollowTheData(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "kept.db")
+	db, err := store.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	ingest(t, db, recordToad(t, 1, "astar", "astar", `{"turns":20}`))
+	e, err := New(Config{DB: db, Addr: testAddr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages := []string{"/", "/bots", "/api/v1/bots", "/api/v1/ratings", "/api/v1/ratings?format=csv"}
+	check := func(t *testing.T, urls []string, want, notWant string) {
+		t.Helper()
+		for _, url := range urls {
+			for _, gzipped := range []bool{false, true} {
+				// Twice: the second answer is the kept one.
+				for range 2 {
+					status, body := getPage(t, e, url, gzipped)
+					if status != http.StatusOK {
+						t.Fatalf("GET %s: got status %d, want 200", url, status)
+					}
+					if want != "" && !strings.Contains(body, want) {
+						t.Errorf("GET %s (gzip %v): body lacks %q", url, gzipped, want)
+					}
+					if notWant != "" && strings.Contains(body, notWant) {
+						t.Errorf("GET %s (gzip %v): body has %q", url, gzipped, notWant)
+					}
+				}
+			}
+		}
+	}
+	const newcomer = "newcomer"
+	check(t, pages, "", newcomer)
+	id := ingest(t, db, recordToad(t, 2, "astar", newcomer, `{"turns":20}`))
+	t.Run("new match", func(t *testing.T) {
+		check(t, slices.Concat(pages[:3], []string{"/bots/toad/" + newcomer, "/api/v1/bots/toad/" + newcomer}), newcomer, "")
+	})
+	t.Run("refit", func(t *testing.T) {
+		// River Toad has one seat: its fit stores the problem it met.
+		if err := analytics.NewRefitter(db, slog.New(slog.DiscardHandler)).Refit(ctx); err != nil {
+			t.Fatal(err)
+		}
+		check(t, pages[3:], "Not enough matches to rate", "")
+	})
+	t.Run("deleted match", func(t *testing.T) {
+		raw, err := sql.Open("sqlite3", "file:"+path+"?_foreign_keys=on&_busy_timeout=5000")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer raw.Close()
+		if _, err := raw.Exec(`DELETE FROM replays WHERE id = ?`, id); err != nil {
+			t.Fatal(err)
+		}
+		check(t, pages[:3], "", newcomer)
+	})
+}
+
+// TestKeptPagesAreRoutes catches a kept route that names no route, which
+// would leave its page rendered on every request.
+func TestKeptPagesAreRoutes(t *testing.T) {
+	e, err := New(Config{DB: openDB(t), Addr: testAddr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	routes := map[string]bool{}
+	for _, r := range e.Routes() {
+		if r.Method == http.MethodGet {
+			routes[r.Path] = true
+		}
+	}
+	for _, p := range keptPages {
+		if !routes[p] {
+			t.Errorf("kept page %s: no GET route has that path", p)
+		}
 	}
 }
