@@ -60,8 +60,8 @@ func TestSummaryCache(t *testing.T) {
 }
 
 // getPage GETs url from e, taking gzip when gzipped is set, and returns
-// the status and the body, decompressed.
-func getPage(t *testing.T, e *echo.Echo, url string, gzipped bool) (int, string) {
+// the answer and its body, decompressed.
+func getPage(t *testing.T, e *echo.Echo, url string, gzipped bool) (*httptest.ResponseRecorder, string) {
 	t.Helper()
 	req := httptest.NewRequest(http.MethodGet, url, nil)
 	req.Host = testAddr
@@ -85,7 +85,7 @@ func getPage(t *testing.T, e *echo.Echo, url string, gzipped bool) (int, string)
 	if err != nil {
 		t.Fatalf("GET %s: %v", url, err)
 	}
-	return rec.Code, string(b)
+	return rec, string(b)
 }
 
 // TestPageCacheRendersOncePerVersion counts a kept route's renderings: one
@@ -140,15 +140,18 @@ func TestPageCacheRendersOncePerVersion(t *testing.T) {
 		if step.before != nil {
 			step.before()
 		}
-		status, body := getPage(t, e, step.url, step.gzipped)
-		if status != step.status {
-			t.Errorf("%s: got status %d, want %d", step.name, status, step.status)
+		res, body := getPage(t, e, step.url, step.gzipped)
+		if res.Code != step.status {
+			t.Errorf("%s: got status %d, want %d", step.name, res.Code, step.status)
 		}
 		if renders != step.renders {
 			t.Errorf("%s: got %d renderings, want %d", step.name, renders, step.renders)
 		}
 		if want := fmt.Sprintf("rendering %d of", step.render); step.render > 0 && !strings.HasPrefix(body, want) {
 			t.Errorf("%s: got body %.40q, want rendering %d", step.name, body, step.render)
+		}
+		if got, want := res.Header().Get("X-Render"), fmt.Sprint(step.render); step.render > 0 && got != want {
+			t.Errorf("%s: got header X-Render %q, want %q", step.name, got, want)
 		}
 	}
 }
@@ -175,9 +178,12 @@ func TestKeptPagesFollowTheData(t *testing.T) {
 			for _, gzipped := range []bool{false, true} {
 				// Twice: the second answer is the kept one.
 				for range 2 {
-					status, body := getPage(t, e, url, gzipped)
-					if status != http.StatusOK {
-						t.Fatalf("GET %s: got status %d, want 200", url, status)
+					res, body := getPage(t, e, url, gzipped)
+					if res.Code != http.StatusOK {
+						t.Fatalf("GET %s: got status %d, want 200", url, res.Code)
+					}
+					if cd := res.Header().Get(echo.HeaderContentDisposition); strings.Contains(url, "format=csv") && !strings.Contains(cd, "attachment") {
+						t.Errorf("GET %s (gzip %v): got Content-Disposition %q, want an attachment", url, gzipped, cd)
 					}
 					if want != "" && !strings.Contains(body, want) {
 						t.Errorf("GET %s (gzip %v): body lacks %q", url, gzipped, want)
