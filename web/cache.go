@@ -81,12 +81,15 @@ var keptPages = []string{
 	"/api/v1/ratings",
 }
 
-// pageCacheBytes bounds the memory the kept answers take, and
-// maxKeptPage one answer: a head-to-head board of maxMatrixBots versions
-// is about 400 kB before compression.
+// pageCacheBytes bounds the memory the kept answers' bodies take,
+// maxKeptPage one answer (a head-to-head board of maxMatrixBots versions
+// is about 400 kB before compression), and pageCacheEntries their number,
+// which a client asking for many tiny answers (an unknown ?game=) would
+// otherwise grow.
 const (
-	pageCacheBytes = 32 << 20
-	maxKeptPage    = 4 << 20
+	pageCacheBytes   = 32 << 20
+	maxKeptPage      = 4 << 20
+	pageCacheEntries = 1024
 )
 
 // pageCache keeps the answers of keptPages as they were sent, headers and
@@ -176,9 +179,10 @@ func (pc *pageCache) put(key pageKey, version int64, p *sentPage) {
 	}
 	if old, ok := pc.pages[key]; ok {
 		pc.size -= len(old.body)
+		delete(pc.pages, key)
 	}
 	for k, old := range pc.pages { // evict arbitrary answers: map order is random
-		if pc.size+len(p.body) <= pageCacheBytes {
+		if pc.size+len(p.body) <= pageCacheBytes && len(pc.pages) < pageCacheEntries {
 			break
 		}
 		delete(pc.pages, k)

@@ -240,3 +240,60 @@ func TestKeptPagesAreRoutes(t *testing.T) {
 		}
 	}
 }
+
+// TestPageCacheBounds fills the cache past its bounds and across
+// versions: it keeps at most pageCacheEntries answers and pageCacheBytes
+// bytes, counts its bytes right, drops an older version's answers and
+// never takes an answer older than those it holds.
+func TestPageCacheBounds(t *testing.T) {
+	pc := newPageCache(nil)
+	check := func(t *testing.T, version int64) {
+		t.Helper()
+		sum := 0
+		for _, p := range pc.pages {
+			sum += len(p.body)
+		}
+		if pc.size != sum || pc.size > pageCacheBytes || len(pc.pages) > pageCacheEntries || pc.version != version {
+			t.Errorf("got %d answers, %d bytes counted, %d held, version %d; want at most %d answers and %d bytes, counted right, version %d",
+				len(pc.pages), pc.size, sum, pc.version, pageCacheEntries, pageCacheBytes, version)
+		}
+	}
+	put := func(version int64, n, size int) {
+		for i := range n {
+			pc.put(pageKey{uri: fmt.Sprintf("/bots?i=%d", i)}, version, &sentPage{body: make([]byte, size)})
+		}
+	}
+	t.Run("many tiny answers", func(t *testing.T) {
+		put(1, pageCacheEntries+10, 3)
+		check(t, 1)
+		if len(pc.pages) != pageCacheEntries {
+			t.Errorf("got %d answers, want %d", len(pc.pages), pageCacheEntries)
+		}
+	})
+	t.Run("large answers", func(t *testing.T) {
+		put(1, pageCacheBytes/maxKeptPage+3, maxKeptPage)
+		check(t, 1)
+	})
+	t.Run("the same answers again", func(t *testing.T) {
+		put(1, 5, 100)
+		check(t, 1)
+	})
+	t.Run("an older version", func(t *testing.T) {
+		before := len(pc.pages)
+		pc.put(pageKey{uri: "/old"}, 0, &sentPage{body: []byte("old")})
+		check(t, 1)
+		if _, ok := pc.get(pageKey{uri: "/old"}, 0); ok || len(pc.pages) != before {
+			t.Errorf("an answer of an older version was kept")
+		}
+	})
+	t.Run("a newer version", func(t *testing.T) {
+		put(2, 1, 10)
+		check(t, 2)
+		if len(pc.pages) != 1 {
+			t.Errorf("got %d answers after a newer version's, want 1", len(pc.pages))
+		}
+		if _, ok := pc.get(pageKey{uri: "/bots?i=0"}, 1); ok {
+			t.Errorf("an answer was served to a request of another version")
+		}
+	})
+}
