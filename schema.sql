@@ -331,3 +331,37 @@ CREATE TABLE rating_history (
     matches INTEGER NOT NULL CHECK (matches >= 0),
     PRIMARY KEY (bot_id, ruleset, upto)
 ) STRICT, WITHOUT ROWID;
+
+-- A counter of the changes to what the leaderboards, the overview, the
+-- bot, head-to-head and ratings pages show, all of which derive from the
+-- stored matches and rating fits: the triggers below add one on every
+-- match stored, changed or deleted and every fit saved or removed (a
+-- fit's ratings and history are only written with its rating_fits row).
+-- The web server keeps rendered pages for as long as it is unchanged
+-- (DB.DataVersion), by any process writing the file.
+CREATE TABLE data_version (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    n  INTEGER NOT NULL
+) STRICT;
+INSERT INTO data_version (id, n) VALUES (1, 0);
+CREATE TRIGGER data_version_match_added AFTER INSERT ON matches BEGIN
+    UPDATE data_version SET n = n + 1;
+END;
+CREATE TRIGGER data_version_match_changed AFTER UPDATE ON matches BEGIN
+    UPDATE data_version SET n = n + 1;
+END;
+CREATE TRIGGER data_version_match_deleted AFTER DELETE ON matches BEGIN
+    UPDATE data_version SET n = n + 1;
+END;
+CREATE TRIGGER data_version_player_changed AFTER UPDATE ON match_players BEGIN
+    UPDATE data_version SET n = n + 1;
+END;
+CREATE TRIGGER data_version_fit_added AFTER INSERT ON rating_fits BEGIN
+    UPDATE data_version SET n = n + 1;
+END;
+CREATE TRIGGER data_version_fit_changed AFTER UPDATE ON rating_fits BEGIN
+    UPDATE data_version SET n = n + 1;
+END;
+CREATE TRIGGER data_version_fit_deleted AFTER DELETE ON rating_fits BEGIN
+    UPDATE data_version SET n = n + 1;
+END;

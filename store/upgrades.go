@@ -219,4 +219,34 @@ var upgrades = []string{
 	    matches INTEGER NOT NULL CHECK (matches >= 0),
 	    PRIMARY KEY (bot_id, ruleset, upto)
 	) STRICT, WITHOUT ROWID;`,
+	// Version 8 counts the changes to the stored matches and rating fits
+	// (data_version, see schema.sql), so that rendered leaderboards can be
+	// kept until one happens.
+	`
+	CREATE TABLE data_version (
+	    id INTEGER PRIMARY KEY CHECK (id = 1),
+	    n  INTEGER NOT NULL
+	) STRICT;
+	INSERT INTO data_version (id, n) VALUES (1, 0);
+	CREATE TRIGGER data_version_match_added AFTER INSERT ON matches BEGIN
+	    UPDATE data_version SET n = n + 1;
+	END;
+	CREATE TRIGGER data_version_match_changed AFTER UPDATE ON matches BEGIN
+	    UPDATE data_version SET n = n + 1;
+	END;
+	CREATE TRIGGER data_version_match_deleted AFTER DELETE ON matches BEGIN
+	    UPDATE data_version SET n = n + 1;
+	END;
+	CREATE TRIGGER data_version_player_changed AFTER UPDATE ON match_players BEGIN
+	    UPDATE data_version SET n = n + 1;
+	END;
+	CREATE TRIGGER data_version_fit_added AFTER INSERT ON rating_fits BEGIN
+	    UPDATE data_version SET n = n + 1;
+	END;
+	CREATE TRIGGER data_version_fit_changed AFTER UPDATE ON rating_fits BEGIN
+	    UPDATE data_version SET n = n + 1;
+	END;
+	CREATE TRIGGER data_version_fit_deleted AFTER DELETE ON rating_fits BEGIN
+	    UPDATE data_version SET n = n + 1;
+	END;`,
 }

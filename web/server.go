@@ -145,6 +145,7 @@ func New(cfg Config) (*echo.Echo, error) {
 		// upload caps its own body (see upload).
 		guard.checkHost,
 		guard.checkOrigin,
+		newPageCache(cfg.DB).keep,
 		middleware.GzipWithConfig(middleware.GzipConfig{MinLength: 1024}),
 	)
 	s.routes(e)
