@@ -42,6 +42,10 @@ CREATE TABLE replays (
 -- lineups it has already played on each of its seeds (store.MatchesOnSeed).
 CREATE INDEX replays_by_seed ON replays (game, ruleset, seed);
 
+-- A replay's seed and config by its id, without its encoded log: a
+-- comparison pairs thousands of matches by them (store.Lineups).
+CREATE INDEX replays_lineup ON replays (id, seed, config);
+
 -- One regenerated match per replay. game and ruleset repeat the replay's so
 -- that listing and counting matches need no join. seq numbers matches in the
 -- order they were stored, so "newest first" is the table's own order.

@@ -219,4 +219,8 @@ var upgrades = []string{
 	    matches INTEGER NOT NULL CHECK (matches >= 0),
 	    PRIMARY KEY (bot_id, ruleset, upto)
 	) STRICT, WITHOUT ROWID;`,
+	// Version 8 indexes each replay's seed and config by its id, so a
+	// comparison reads those of thousands of matches without their
+	// replays' encoded logs.
+	`CREATE INDEX replays_lineup ON replays (id, seed, config);`,
 }
