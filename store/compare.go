@@ -210,11 +210,11 @@ const versionSeqs = `
 // two versions (its arguments twice over), newest first: its id, seed,
 // config, and its seats packed in a text of seat, bot id, rank and score
 // per seat, in any order, as a row per seat would cost the driver as much
-// again. SQLite
-// writes a REAL as text that reads back to the same float64. The seed and
-// config come from the replays_lineup index, which holds nothing else: a
-// replay's row also holds its encoded log, and reading thousands of them
-// through a connection's page cache is most of the cost.
+// again. SQLite writes a REAL as text that reads back to the same float64.
+// The seed and config come from the replays_lineup index, which holds
+// nothing else: a replay's row also holds its encoded log, and reading
+// thousands of them through a connection's page cache is most of the
+// cost.
 const lineupsQuery = `
 	SELECT m.id, r.seed, r.config,
 		(SELECT group_concat(p.seat || ' ' || p.bot_id || ' ' || p.rank || ' ' || p.score, ' ')
