@@ -1,7 +1,7 @@
--- replaylab SQLite schema, version 7.
+-- replaylab SQLite schema, version 9.
 --
 -- store.Open applies this file to a fresh database inside one transaction
--- and then sets PRAGMA user_version to 7 and PRAGMA application_id to
+-- and then sets PRAGMA user_version to 9 and PRAGMA application_id to
 -- 0x52504c42 ("RPLB"), which marks the file as replaylab's: Open refuses an
 -- SQLite file with another application_id and tables of its own. A schema
 -- change edits this file and appends to store/upgrades.go the statements
@@ -41,6 +41,10 @@ CREATE TABLE replays (
 -- Replays of one game, ruleset and seed: a tournament looks up which
 -- lineups it has already played on each of its seeds (store.MatchesOnSeed).
 CREATE INDEX replays_by_seed ON replays (game, ruleset, seed);
+
+-- A replay's seed and config by its id, without its encoded log: a
+-- comparison pairs thousands of matches by them (store.Lineups).
+CREATE INDEX replays_lineup ON replays (id, seed, config);
 
 -- One regenerated match per replay. game and ruleset repeat the replay's so
 -- that listing and counting matches need no join. seq numbers matches in the
@@ -287,10 +291,11 @@ END;
 
 -- A match's players are never updated: the records above count them as
 -- they were inserted.
-CREATE TRIGGER match_players_fixed BEFORE UPDATE OF match_seq, bot_id, score, rank ON match_players
+CREATE TRIGGER match_players_fixed BEFORE UPDATE ON match_players
 BEGIN
     SELECT RAISE(ABORT, 'a match''s players are fixed: delete the match and ingest it again');
 END;
+
 -- The last rating fit of each game and ruleset (analytics.Refitter): over
 -- how many matches, up to which seq, and when. problem says why there are
 -- no ratings (for example, no match had two seats); it is '' when the fit
@@ -353,7 +358,7 @@ END;
 CREATE TRIGGER data_version_match_deleted AFTER DELETE ON matches BEGIN
     UPDATE data_version SET n = n + 1;
 END;
-CREATE TRIGGER data_version_player_changed AFTER UPDATE ON match_players BEGIN
+CREATE TRIGGER data_version_player_deleted AFTER DELETE ON match_players BEGIN
     UPDATE data_version SET n = n + 1;
 END;
 CREATE TRIGGER data_version_fit_added AFTER INSERT ON rating_fits BEGIN

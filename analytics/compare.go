@@ -1,12 +1,11 @@
 package analytics
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/replaylab/replaylab/store"
 )
@@ -62,11 +61,12 @@ type SeedPair struct {
 // one game and ruleset, in the order of aMatches. A match takes part in
 // one pair at most. When both matches of a pair hold both bots, the pair
 // is counted once, from the match in which A sits in the lower seat.
-func Pairs(a, b BotVersion, aMatches, bMatches []store.MatchSummary) []SeedPair {
-	byLineup := map[string][]int{}
+func Pairs(a, b BotVersion, aMatches, bMatches []store.Lineup) []SeedPair {
+	var key []byte // one buffer for every key: a map lookup of string(key) copies nothing
+	byLineup := make(map[string][]int, len(bMatches))
 	for i, m := range bMatches {
-		k := lineupKey(m, func(p BotVersion) BotVersion { return p })
-		byLineup[k] = append(byLineup[k], i)
+		key = lineupKey(key[:0], m, func(p BotVersion) BotVersion { return p })
+		byLineup[string(key)] = append(byLineup[string(key)], i)
 	}
 	swap := func(p BotVersion) BotVersion {
 		switch p {
@@ -84,8 +84,8 @@ func Pairs(a, b BotVersion, aMatches, bMatches []store.MatchSummary) []SeedPair 
 		if len(seatsA) == 0 || (len(seatsB) > 0 && seatsB[0] < seatsA[0]) {
 			continue
 		}
-		k := lineupKey(m, swap)
-		cands := byLineup[k]
+		key = lineupKey(key[:0], m, swap)
+		cands := byLineup[string(key)]
 		j := slices.IndexFunc(cands, func(i int) bool { return !used[i] })
 		if j < 0 {
 			continue
@@ -106,26 +106,30 @@ func Pairs(a, b BotVersion, aMatches, bMatches []store.MatchSummary) []SeedPair 
 	return ps
 }
 
-// lineupKey identifies a match's seed, config and lineup, each seat's bot
-// passed through as first.
-func lineupKey(m store.MatchSummary, as func(BotVersion) BotVersion) string {
-	var sb strings.Builder
-	sb.WriteString(strconv.FormatUint(m.Seed, 10))
-	sb.WriteString(strconv.Quote(string(m.Config)))
-	for _, p := range m.Players {
-		v := as(BotVersion{p.Name, p.Version})
-		sb.WriteString(strconv.Quote(v.Name))
-		sb.WriteString(strconv.Quote(v.Version))
+// lineupKey appends to key what identifies a match's seed, config and
+// lineup, each seat's bot passed through as first. Every text is
+// preceded by its length, so no two lineups share a key.
+func lineupKey(key []byte, m store.Lineup, as func(BotVersion) BotVersion) []byte {
+	text := func(s string) {
+		key = binary.AppendUvarint(key, uint64(len(s)))
+		key = append(key, s...)
 	}
-	return sb.String()
+	key = binary.AppendUvarint(key, m.Seed)
+	text(m.Config)
+	for _, s := range m.Seats {
+		v := as(BotVersion{s.Name, s.Version})
+		text(v.Name)
+		text(v.Version)
+	}
+	return key
 }
 
 // seatsOf returns the seats v holds in m, in increasing order.
-func seatsOf(m store.MatchSummary, v BotVersion) []int {
+func seatsOf(m store.Lineup, v BotVersion) []int {
 	var seats []int
-	for _, p := range m.Players {
-		if p.Name == v.Name && p.Version == v.Version {
-			seats = append(seats, p.Seat)
+	for i, s := range m.Seats {
+		if s.Name == v.Name && s.Version == v.Version {
+			seats = append(seats, i)
 		}
 	}
 	return seats
@@ -133,11 +137,11 @@ func seatsOf(m store.MatchSummary, v BotVersion) []int {
 
 // best returns the best rank, and the best score at it, over the given
 // seats of m.
-func best(m store.MatchSummary, seats []int) (rank int, score float64) {
-	for i, s := range seats {
-		p := m.Players[s]
-		if i == 0 || p.Rank < rank || (p.Rank == rank && p.Score > score) {
-			rank, score = p.Rank, p.Score
+func best(m store.Lineup, seats []int) (rank int, score float64) {
+	for i, seat := range seats {
+		s := m.Seats[seat]
+		if i == 0 || s.Rank < rank || (s.Rank == rank && s.Score > score) {
+			rank, score = s.Rank, s.Score
 		}
 	}
 	return rank, score

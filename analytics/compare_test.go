@@ -46,17 +46,12 @@ func TestWinRateDifference(t *testing.T) {
 
 // played builds a stored match with the given seed and seats: the bot
 // names (all at version v1) and their ranks and scores.
-func played(id string, seed uint64, seats ...store.PlayerSummary) store.MatchSummary {
-	m := store.MatchSummary{ID: id, Seed: seed, Config: []byte(`{}`)}
-	for i, p := range seats {
-		p.Seat, p.Version = i, "v1"
-		m.Players = append(m.Players, p)
-	}
-	return m
+func played(id string, seed uint64, seats ...store.SeatResult) store.Lineup {
+	return store.Lineup{ID: id, Seed: seed, Config: `{}`, Seats: seats}
 }
 
-func seatOf(name string, rank int, score float64) store.PlayerSummary {
-	return store.PlayerSummary{Name: name, Rank: rank, Score: score}
+func seatOf(name string, rank int, score float64) store.SeatResult {
+	return store.SeatResult{Name: name, Version: "v1", Rank: rank, Score: score}
 }
 
 func TestPairs(t *testing.T) {
@@ -75,8 +70,8 @@ func TestPairs(t *testing.T) {
 	n2 := played("n2", 5, seatOf("x", 1, 9), seatOf("b", 2, 4))
 	n3 := played("n3", 3, seatOf("b", 1, 9), seatOf("x", 2, 4))
 	n4 := played("n4", 3, seatOf("y", 1, 9), seatOf("b", 2, 4))
-	aMatches := []store.MatchSummary{h1, h2, h3, h4, x1, n1}
-	bMatches := []store.MatchSummary{h1, h2, h3, h4, x2, n2, n3, n4}
+	aMatches := []store.Lineup{h1, h2, h3, h4, x1, n1}
+	bMatches := []store.Lineup{h1, h2, h3, h4, x2, n2, n3, n4}
 
 	got := Pairs(a, b, aMatches, bMatches)
 	type brief struct {
@@ -101,14 +96,21 @@ func TestPairs(t *testing.T) {
 	// A match pairs once: a second recording of x2's lineup finds x1
 	// taken.
 	again := played("x1b", 3, seatOf("x", 1, 9), seatOf("a", 2, 3))
-	if got := Pairs(a, b, []store.MatchSummary{x1, again}, []store.MatchSummary{x2}); len(got) != 1 {
+	if got := Pairs(a, b, []store.Lineup{x1, again}, []store.Lineup{x2}); len(got) != 1 {
 		t.Errorf("got %d pairs for two A matches and one B match, want 1", len(got))
 	}
 	// Different configs do not pair.
 	other := x2
-	other.Config = []byte(`{"turns":5}`)
-	if got := Pairs(a, b, []store.MatchSummary{x1}, []store.MatchSummary{other}); len(got) != 0 {
+	other.Config = `{"turns":5}`
+	if got := Pairs(a, b, []store.Lineup{x1}, []store.Lineup{other}); len(got) != 0 {
 		t.Errorf("got %d pairs across configs, want 0", len(got))
+	}
+	// A lineup whose names and versions run together as x1's swapped
+	// lineup does (x v1 b v1) is still another lineup.
+	runTogether := played("r2", 3, seatOf("xv", 1, 9), seatOf("b", 2, 4))
+	runTogether.Seats[0].Version = "1"
+	if got := Pairs(a, b, []store.Lineup{x1}, []store.Lineup{runTogether}); len(got) != 0 {
+		t.Errorf("got %d pairs with other opponents, want 0", len(got))
 	}
 }
 

@@ -3,7 +3,12 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/replaylab/replaylab/sim"
@@ -54,6 +59,104 @@ func TestRecentMatches(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			if _, err := db.RecentMatches(ctx, tc.f, tc.limit); !errors.Is(err, ErrInvalid) {
 				t.Errorf("got error %v, want ErrInvalid", err)
+			}
+		})
+	}
+}
+
+func TestLineups(t *testing.T) {
+	db := openTest(t)
+	ctx := context.Background()
+	ingestLeague(t, db)
+	// alpha 1 in both seats of a draw: one match, both seats its own,
+	// with scores that only read back whole at 17 digits.
+	mustIngest(t, db, makeRecord(t, recordSpec{id: testID(5), turns: 2, players: []Player{{"alpha", "1"}, {"alpha", "1"}}, winner: -1,
+		results: []sim.PlayerResult{{Rank: 1, Score: 0.1 + 0.2, Outcome: sim.Draw}, {Rank: 1, Score: -1.2345678901234567e-300, Outcome: sim.Draw}}}))
+	alpha1, alpha2, beta2 := BotVersion{Name: "alpha", Version: "1"}, BotVersion{Name: "alpha", Version: "2"}, BotVersion{Name: "beta", Version: "2"}
+	for _, tc := range []struct {
+		name          string
+		game, ruleset string
+		a, b          BotVersion
+		limit         int
+		wantA, wantB  []int // testID numbers
+	}{
+		{"newest first, each match once", "worms", "base", alpha1, beta2, 10, []int{5, 4, 1}, []int{4, 2, 1}},
+		{"cut at the limit, each side", "worms", "base", alpha1, beta2, 2, []int{5, 4}, []int{4, 2}},
+		{"two versions of one bot", "worms", "base", alpha2, alpha1, 10, []int{2}, []int{5, 4, 1}},
+		{"another game", "snake", "base", alpha1, beta2, 10, []int{3}, nil},
+		{"another ruleset", "worms", "final", alpha1, beta2, 10, nil, nil},
+		{"no such version", "worms", "base", BotVersion{Name: "alpha", Version: "9"}, beta2, 1, nil, []int{4}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			as, bs, err := db.Lineups(ctx, tc.game, tc.ruleset, tc.a, tc.b, tc.limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, side := range []struct {
+				got  []Lineup
+				want []int
+			}{{as, tc.wantA}, {bs, tc.wantB}} {
+				var got, want []string
+				for _, l := range side.got {
+					got = append(got, l.ID)
+				}
+				for _, n := range side.want {
+					want = append(want, testID(n))
+				}
+				if !slices.Equal(got, want) {
+					t.Errorf("got %v, want %v", got, want)
+				}
+			}
+		})
+	}
+	// Match 4: beta 2 won in seat 0 with 0 points, alpha 1 lost in seat 1
+	// with 10 (makeRecord scores a seat 10 times its number).
+	_, ls, err := db.Lineups(ctx, "worms", "base", alpha2, beta2, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Lineup{ID: testID(4), Seed: 1<<63 + 42, Config: `{"map":"small"}`,
+		Seats: []SeatResult{{"beta", "2", 1, 0}, {"alpha", "1", 2, 10}}}
+	if len(ls) != 1 || !reflect.DeepEqual(ls[0], want) {
+		t.Errorf("got %+v, want [%+v]", ls, want)
+	}
+	ls, _, err = db.Lineups(ctx, "worms", "base", alpha1, beta2, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = Lineup{ID: testID(5), Seed: 1<<63 + 42, Config: `{"map":"small"}`,
+		Seats: []SeatResult{{"alpha", "1", 1, 0.1 + 0.2}, {"alpha", "1", 1, -1.2345678901234567e-300}}}
+	if len(ls) != 1 || !reflect.DeepEqual(ls[0], want) {
+		t.Errorf("got %+v, want [%+v]", ls, want)
+	}
+	for _, limit := range []int{0, MaxRecent + 1} {
+		if _, _, err := db.Lineups(ctx, "worms", "base", alpha1, beta2, limit); !errors.Is(err, ErrInvalid) {
+			t.Errorf("limit %d: got error %v, want ErrInvalid", limit, err)
+		}
+	}
+}
+
+// tableScan finds a scan of a table or index in a query plan.
+var tableScan = regexp.MustCompile(`SCAN [^(]`)
+
+// TestLineupsPlan checks that Lineups searches indexes and sorts nothing,
+// in a fresh database and in one brought up from version 2.
+func TestLineupsPlan(t *testing.T) {
+	upgraded := filepath.Join(t.TempDir(), "v2.db")
+	makeV1DB(t, upgraded)
+	rawExec(t, upgraded, upgrades[0], "PRAGMA user_version = 2", fmt.Sprintf("PRAGMA application_id = %d", applicationID))
+	for _, tc := range []struct {
+		name string
+		db   *DB
+	}{
+		{"fresh", openTest(t)},
+		{"upgraded", openUpgraded(t, upgraded)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			plan := queryPlan(t, tc.db, lineupsQuery, "worms", "alpha", "1", "base", MaxRecent, "worms", "beta", "2", "base", MaxRecent)
+			// A SCAN of a subquery reads the rows its LIMIT kept, not a table.
+			if !strings.Contains(plan, "replays_lineup") || tableScan.MatchString(plan) || strings.Contains(plan, "TEMP B-TREE") {
+				t.Errorf("got query plan %q, want searches of indexes, replays_lineup among them, and no scan of a table or sort", plan)
 			}
 		})
 	}
@@ -126,5 +229,18 @@ func TestSeatLines(t *testing.T) {
 	err = db.SeatLines(ctx, seats, func(int, Line) error { calls++; return stop })
 	if !errors.Is(err, stop) || calls != 1 {
 		t.Errorf("an error from fn: got %v after %d calls, want it after 1", err, calls)
+	}
+}
+
+func TestParseSeats(t *testing.T) {
+	seats, ids, err := parseSeats("1 7 2 -0.5 0 9 1 3")
+	wantSeats := []SeatResult{{Rank: 1, Score: 3}, {Rank: 2, Score: -0.5}}
+	if err != nil || !reflect.DeepEqual(seats, wantSeats) || !slices.Equal(ids, []int64{9, 7}) {
+		t.Errorf("got %+v, %v, %v; want %+v, [9 7], no error", seats, ids, err, wantSeats)
+	}
+	for _, text := range []string{"0 1 1", "0 1 1 x", "0 1 1 0 0 2 2 0", "1 1 1 0", "-1 1 1 0"} {
+		if _, _, err := parseSeats(text); err == nil {
+			t.Errorf("parseSeats(%q): got no error, want one", text)
+		}
 	}
 }

@@ -274,8 +274,13 @@ func TestPlayerDeleteAndUpdate(t *testing.T) {
 	if got := storedPairs(t, db); len(got) != 1 {
 		t.Errorf("after deleting x's seat: got %d pair records, want 1 (y-z)", len(got))
 	}
-	if _, err := db.write.Exec("UPDATE match_players SET rank = 3 WHERE seat = 1"); err == nil {
-		t.Error("update of a seat's rank: got no error, want the trigger to refuse it")
+	for _, stmt := range []string{
+		"UPDATE match_players SET rank = 3 WHERE seat = 1",
+		"UPDATE match_players SET outcome = 'win' WHERE seat = 2",
+	} {
+		if _, err := db.write.Exec(stmt); err == nil {
+			t.Errorf("%s: got no error, want the trigger to refuse it", stmt)
+		}
 	}
 	checkPairs(t, db)
 }

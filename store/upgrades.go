@@ -249,4 +249,21 @@ var upgrades = []string{
 	CREATE TRIGGER data_version_fit_deleted AFTER DELETE ON rating_fits BEGIN
 	    UPDATE data_version SET n = n + 1;
 	END;`,
+	// Version 9 indexes each replay's seed and config by its id, so a
+	// comparison reads those of thousands of matches without their
+	// replays' encoded logs. A seat deleted on its own changes the
+	// records it leaves behind, so it counts as a change of the data; an
+	// update of any column of a seat (its outcome too, which bot_records
+	// counts) is refused, so no trigger needs to count one.
+	`
+	CREATE INDEX replays_lineup ON replays (id, seed, config);
+	DROP TRIGGER data_version_player_changed;
+	CREATE TRIGGER data_version_player_deleted AFTER DELETE ON match_players BEGIN
+	    UPDATE data_version SET n = n + 1;
+	END;
+	DROP TRIGGER match_players_fixed;
+	CREATE TRIGGER match_players_fixed BEFORE UPDATE ON match_players
+	BEGIN
+	    SELECT RAISE(ABORT, 'a match''s players are fixed: delete the match and ingest it again');
+	END;`,
 }

@@ -302,14 +302,8 @@ func (s *server) compare(ctx context.Context, r compareRequest) (comparison, err
 		cmp.RatingDiff.CI, cmp.RatingDiff.Note = nil, notEnoughForInterval
 	}
 
-	recent := func(v analytics.BotVersion) ([]store.MatchSummary, error) {
-		return s.db.RecentMatches(ctx, store.MatchFilter{Game: r.game.Name, Ruleset: r.ruleset, Bot: v.Name, Version: v.Version}, pairMatches)
-	}
-	aMatches, err := recent(r.a)
-	if err != nil {
-		return cmp, err
-	}
-	bMatches, err := recent(r.b)
+	aMatches, bMatches, err := s.db.Lineups(ctx, r.game.Name, r.ruleset,
+		store.BotVersion{Name: r.a.Name, Version: r.a.Version}, store.BotVersion{Name: r.b.Name, Version: r.b.Version}, pairMatches)
 	if err != nil {
 		return cmp, err
 	}
@@ -445,19 +439,19 @@ func newPairJSON(p analytics.SeedPair) pairJSON {
 // compareSeries fills in the distributions of final values and the mean
 // curves of every metric of the game, from the player lines of each
 // side's seats in its newest seriesMatches matches.
-func (s *server) compareSeries(ctx context.Context, r compareRequest, cmp *comparison, aMatches, bMatches []store.MatchSummary) error {
+func (s *server) compareSeries(ctx context.Context, r compareRequest, cmp *comparison, aMatches, bMatches []store.Lineup) error {
 	metrics := r.game.Metrics
 	type sideSeries struct {
 		finals [][]float64
 		curves []analytics.Curve
 	}
-	read := func(v analytics.BotVersion, ms []store.MatchSummary) (sideSeries, int, error) {
+	read := func(v analytics.BotVersion, ms []store.Lineup) (sideSeries, int, error) {
 		ss := sideSeries{finals: make([][]float64, len(metrics)), curves: make([]analytics.Curve, len(metrics))}
 		var seats []store.MatchSeat
 		for _, m := range ms[:min(len(ms), seriesMatches)] {
-			for _, p := range m.Players {
+			for seat, p := range m.Seats {
 				if p.Name == v.Name && p.Version == v.Version {
-					seats = append(seats, store.MatchSeat{MatchID: m.ID, Seat: p.Seat})
+					seats = append(seats, store.MatchSeat{MatchID: m.ID, Seat: seat})
 				}
 			}
 		}

@@ -1,7 +1,7 @@
 package web
 
 import (
-	"encoding/csv"
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -21,46 +21,31 @@ var compareTables = map[string]func(cmp comparison) [][]string{
 // apiCompare answers a comparison as JSON, or with format=csv one of its
 // tables (table=summary, pairs, finals or curves).
 func (s *server) apiCompare(c echo.Context) error {
-	var table func(comparison) [][]string
-	switch format := c.QueryParam("format"); format {
-	case "", "json":
-	case "csv":
-		name := c.QueryParam("table")
-		var ok bool
-		if table, ok = compareTables[name]; !ok {
-			return badInput("table %q: want summary, pairs, finals or curves", name)
-		}
-	default:
-		return badInput("format %q: want json or csv", format)
+	format, err := tableFormat(c)
+	if err != nil {
+		return err
+	}
+	name := c.QueryParam("table")
+	table, ok := compareTables[name]
+	if format == "csv" && !ok {
+		return badInput("table %q: want summary, pairs, finals or curves", name)
 	}
 	_, cmp, err := s.comparison(c)
 	if err != nil {
 		return err
 	}
-	if table == nil {
+	if format == "json" {
 		return c.JSON(http.StatusOK, cmp)
 	}
-	res := c.Response()
-	res.Header().Set(echo.HeaderContentType, "text/csv; charset=utf-8")
-	attachment(c, "compare-"+c.QueryParam("table")+".csv")
-	res.WriteHeader(http.StatusOK)
-	w := csv.NewWriter(res)
-	if err := w.WriteAll(table(cmp)); err != nil {
-		return &abortError{err}
-	}
-	return nil
+	return sendCSV(c, "compare-"+name+".csv", table(cmp))
 }
 
 // cell formats a number for CSV: empty when missing or not finite.
 func cell(n *number) string {
-	if n == nil {
+	if n == nil || math.IsNaN(float64(*n)) || math.IsInf(float64(*n), 0) {
 		return ""
 	}
-	b := appendNumber(nil, float64(*n))
-	if string(b) == "null" {
-		return ""
-	}
-	return string(b)
+	return formatFloat(float64(*n))
 }
 
 // estimateRow is a summary row of an estimate.

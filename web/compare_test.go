@@ -25,10 +25,13 @@ import (
 // once in each pair of seats.
 var compareSeeds = []uint64{1, 2, 3}
 
+// formulaName is a bot name a spreadsheet would run as a formula.
+const formulaName = `=HYPERLINK("http://evil.example","click")`
+
 // compareFixture is a server over Worms matches: tactical against random
 // on compareSeeds with the seats swapped, and two bots with a single
 // match each and no seed shared with tactical, loner (against random) and
-// hermit (against drifter).
+// hermit (against drifter); drifter also met xssName and formulaName.
 type compareFixture struct {
 	db *store.DB
 	// logs[seed] are the matches of a seed: tactical in seat 0, then in
@@ -70,6 +73,7 @@ func newCompareFixture(t *testing.T) *compareFixture {
 	build(t, f.db, relabel(lone, 1, "loner", "v1"))
 	build(t, f.db, relabel(relabel(lone, 1, "hermit", "v1"), 0, "drifter", "v1"))
 	build(t, f.db, relabel(relabel(lone, 1, xssName, xssName), 0, "drifter", "v1"))
+	build(t, f.db, relabel(relabel(lone, 1, formulaName, "@v1"), 0, "drifter", "v1"))
 	return f
 }
 
@@ -327,6 +331,8 @@ func TestCompareBadInput(t *testing.T) {
 			want: []string{"&lt;img src=x onerror=alert(1)&gt;"}, notWant: []string{xssName}},
 		{name: "hostile names api", url: "/api/v1/compare?format=csv&table=summary&game=worms&a=hermit&b=" + url.QueryEscape(xssName), status: 200,
 			want: []string{"b_bot,,,,<img src=x onerror=alert(1)> <img src=x onerror=alert(1)>"}},
+		{name: "formula names api", url: "/api/v1/compare?format=csv&table=summary&game=worms&a=hermit&b=" + url.QueryEscape(formulaName), status: 200,
+			want: []string{`b_bot,,,,"'` + strings.ReplaceAll(formulaName, `"`, `""`) + ` @v1"`}},
 		{name: "another ruleset", url: "/compare?game=worms&ruleset=final&a=loner&b=hermit", status: 200,
 			want: []string{"not enough matches: loner v1 has none under ruleset final", noPairsNote, "No per-turn numbers stored"}},
 	} {

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"html"
@@ -250,13 +249,11 @@ func newMatrixJSON(m analytics.Matrix, note string) matrixJSON {
 var h2hCSVHeader = []string{"game", "ruleset", "bot", "version", "vs", "vs_version", "meetings", "wins", "draws", "losses",
 	"win_share", "mean_score_diff", "mean_score_diff_ci95_low", "mean_score_diff_ci95_high"}
 
-// writeMatrixCSV writes the pairs that met, both ways round; a pair of
-// one meeting leaves the interval's columns empty.
-func writeMatrixCSV(w *csv.Writer, m analytics.Matrix) error {
-	num := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
-	if err := w.Write(h2hCSVHeader); err != nil {
-		return err
-	}
+// matrixRows are the CSV rows of a board, header first: the pairs that
+// met, both ways round; a pair of one meeting leaves the interval's
+// columns empty.
+func matrixRows(m analytics.Matrix) [][]string {
+	rows := [][]string{h2hCSVHeader}
 	for i, a := range m.Bots {
 		for j, p := range m.Cells[i] {
 			if i == j || p.Meetings == 0 {
@@ -265,38 +262,32 @@ func writeMatrixCSV(w *csv.Writer, m analytics.Matrix) error {
 			b := m.Bots[j]
 			low, high := "", ""
 			if p.HasCI {
-				low, high = num(p.DiffCI.Low), num(p.DiffCI.High)
+				low, high = formatFloat(p.DiffCI.Low), formatFloat(p.DiffCI.High)
 			}
-			if err := w.Write([]string{m.Game, m.Ruleset, a.Name, a.Version, b.Name, b.Version, strconv.Itoa(p.Meetings),
-				strconv.Itoa(p.Wins), strconv.Itoa(p.Draws), strconv.Itoa(p.Losses), num(p.WinShare), num(p.MeanDiff), low, high}); err != nil {
-				return err
-			}
+			rows = append(rows, []string{m.Game, m.Ruleset, a.Name, a.Version, b.Name, b.Version, strconv.Itoa(p.Meetings),
+				strconv.Itoa(p.Wins), strconv.Itoa(p.Draws), strconv.Itoa(p.Losses), formatFloat(p.WinShare), formatFloat(p.MeanDiff), low, high})
 		}
 	}
-	w.Flush()
-	return w.Error()
+	return rows
 }
 
 // apiHeadToHead answers ?game=G&ruleset=R with the board as JSON, or as
 // CSV with &format=csv.
 func (s *server) apiHeadToHead(c echo.Context) error {
-	game, ruleset, format := c.QueryParam("game"), c.QueryParam("ruleset"), c.QueryParam("format")
+	game, ruleset := c.QueryParam("game"), c.QueryParam("ruleset")
 	if game == "" || ruleset == "" {
 		return badInput("head-to-head needs a game and a ruleset: ?game=G&ruleset=R")
 	}
-	if format != "" && format != "json" && format != "csv" {
-		return badInput("format %q: want json or csv", format)
+	format, err := tableFormat(c)
+	if err != nil {
+		return err
 	}
 	m, _, note, err := s.headToHead(c, game, ruleset)
 	if err != nil {
 		return err
 	}
-	if format != "csv" {
+	if format == "json" {
 		return c.JSON(http.StatusOK, newMatrixJSON(m, note))
 	}
-	res := c.Response()
-	res.Header().Set(echo.HeaderContentType, "text/csv; charset=utf-8")
-	attachment(c, "headtohead-"+game+"-"+ruleset+".csv")
-	res.WriteHeader(http.StatusOK)
-	return writeMatrixCSV(csv.NewWriter(res), m)
+	return sendCSV(c, "headtohead-"+game+"-"+ruleset+".csv", matrixRows(m))
 }

@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"encoding/csv"
 	"html/template"
 	"net/http"
 	"strconv"
@@ -35,36 +34,6 @@ func (s *server) matchesStored() {
 		s.refit.Notify()
 	}
 }
-
-// tableFormat reads ?format=: json (the default) or csv.
-func tableFormat(c echo.Context) (string, error) {
-	switch f := c.QueryParam("format"); f {
-	case "", "json":
-		return "json", nil
-	case "csv":
-		return "csv", nil
-	default:
-		return "", badInput("format %q: want json or csv", f)
-	}
-}
-
-// sendCSV answers with rows (a header row first) as a CSV file to save
-// under name.
-func sendCSV(c echo.Context, name string, rows [][]string) error {
-	res := c.Response()
-	res.Header().Set(echo.HeaderContentType, "text/csv; charset=utf-8")
-	attachment(c, name)
-	res.WriteHeader(http.StatusOK)
-	w := csv.NewWriter(res)
-	if err := w.WriteAll(rows); err != nil {
-		// The status is sent: all that is left is to cut the answer short.
-		return echo.NewHTTPError(http.StatusInternalServerError, "write csv").SetInternal(err)
-	}
-	return nil
-}
-
-// formatFloat writes a rating for CSV: every digit, as JSON does.
-func formatFloat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
 // ratingJSON is one bot version's rating.
 type ratingJSON struct {
