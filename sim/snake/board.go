@@ -78,6 +78,11 @@ type viewCache struct {
 	head  []bool // whether the claim is a head (heads win shared cells)
 	order []int
 	board Board // the observer's board, drawn by the first View of the turn
+	// infos is what each cell of the observer's board means to a bot, read
+	// by the first bot of the turn that reads every cell of a lent board
+	// (Peek); nil until then. Lent boards last a turn, so it is reused.
+	infos []glyphInfo
+	read  bool
 }
 
 // arm is the arm bit from cell a toward its neighbour b, or 0.
@@ -160,7 +165,7 @@ func (m *match) layout() *viewCache {
 	for i := range v.seat {
 		v.seat[i] = -1
 	}
-	v.order, v.board = v.order[:0], Board{}
+	v.order, v.board, v.read = v.order[:0], Board{}, false
 	for i := range m.snakes {
 		v.order = append(v.order, i)
 	}
@@ -293,18 +298,23 @@ func (b Board) appendInfos(dst []glyphInfo) []glyphInfo {
 	if m == nil {
 		return append(dst, b.cells...)
 	}
-	for y := range m.size {
-		c := m.cell(0, y)
-		for range m.size {
-			if s := m.view.seat[c]; s >= 0 {
-				dst = append(dst, enemyInfos[m.view.part[c]])
-			} else {
-				dst = append(dst, objectInfos[m.grid[c]])
+	v := &m.view
+	if !v.read {
+		v.infos = v.infos[:0]
+		for y := range m.size {
+			c := m.cell(0, y)
+			for range m.size {
+				if s := v.seat[c]; s >= 0 {
+					v.infos = append(v.infos, enemyInfos[v.part[c]])
+				} else {
+					v.infos = append(v.infos, objectInfos[m.grid[c]])
+				}
+				c++
 			}
-			c++
 		}
+		v.read = true
 	}
-	return dst
+	return append(dst, v.infos...)
 }
 
 // String returns the glyphs.
