@@ -311,7 +311,7 @@ func (b *throwerBot) at(i, k int) vec {
 
 // onField is the point nearest to p where a player's centre can be.
 func onField(p vec) vec {
-	return vec{math.Min(math.Max(p.x, playerRadius), fieldWidth-playerRadius), math.Min(math.Max(p.y, playerRadius), fieldDepth-playerRadius)}
+	return vec{min(max(p.x, playerRadius), fieldWidth-playerRadius), min(max(p.y, playerRadius), fieldDepth-playerRadius)}
 }
 
 // shot is a flying piece as the bot predicts it.
@@ -386,7 +386,7 @@ func (b *throwerBot) dodge() (action, bool) {
 				continue
 			}
 			// Ducking each turn lowers the bot by about duckSpeed.
-			if math.Max(me.height-float64(duckSpeed.mu*float64(k)), minHeight) < h-duckMargin {
+			if max(me.height-float64(duckSpeed.mu*float64(k)), minHeight) < h-duckMargin {
 				return duck, true
 			}
 			if a, ok := b.sidestep(s, k); ok {
@@ -565,7 +565,7 @@ func (b *throwerBot) worthHit(j, flight int) bool {
 		return false // the food would fly over a ducking player
 	}
 	t := b.f.m.teams[b.f.me().team].table.sub(p.loc)
-	threat := math.Max(math.Abs(t.x), math.Abs(t.y)) < threatRange && !still
+	threat := max(math.Abs(t.x), math.Abs(t.y)) < threatRange && !still
 	late := totalTurns-b.f.turn < -eventPoints[everyFoodCollision]
 	return threat || flight <= easyFlight || late
 }
@@ -600,7 +600,7 @@ func (b *throwerBot) giveWay() (action, bool) {
 		}
 		next := b.at(j, 1).sub(me.loc).length()
 		closing = closing || next < near && next < b.f.m.players[j].loc.sub(me.loc).length()
-		nearest = math.Min(nearest, next)
+		nearest = min(nearest, next)
 	}
 	if !closing {
 		return noAction, false
@@ -614,7 +614,7 @@ func (b *throwerBot) giveWay() (action, bool) {
 		d := math.Inf(1)
 		for j := range b.f.m.players {
 			if j != b.f.self {
-				d = math.Min(d, b.at(j, 1).sub(to).length())
+				d = min(d, b.at(j, 1).sub(to).length())
 			}
 		}
 		if d > bestD {
@@ -680,12 +680,12 @@ func (b *throwerBot) fetch() (action, bool) {
 		if f.height > 0 || b.skip[f.kind] >= b.f.turn || !b.reachable(f) || b.teammateCloser(f.loc) {
 			continue
 		}
-		d := f.loc.sub(me.loc).length()
+		d, w := f.loc.sub(me.loc).length(), b.route(f.loc, -1) // a hand is free: see above
 		for h, k := range me.hands {
 			if k != none {
 				continue
 			}
-			want := b.approach(f, h)
+			want := b.approach(f, w, h)
 			if cost := math.Abs(diff(me.heading, want))/turnSpeed.mu + d/forwardSpeed.mu; cost < bestCost {
 				best, bestCost, bestWant = i, cost, want
 			}
@@ -733,10 +733,11 @@ func (b *throwerBot) teammateCloser(loc vec) bool {
 }
 
 // approach is the heading that brings food f to the arm of hand: straight
-// at it from afar, passing it sideOffset to that hand's side.
-func (b *throwerBot) approach(f *food, hand int) float64 {
+// at it from afar, passing it sideOffset to that hand's side; toward w, the
+// first point of the route to f, when that is not f itself.
+func (b *throwerBot) approach(f *food, w vec, hand int) float64 {
 	me := b.f.me()
-	if w := b.route(f.loc, -1); w != f.loc {
+	if w != f.loc {
 		return direction(w.sub(me.loc))
 	}
 	to := f.loc.sub(me.loc)
@@ -846,7 +847,7 @@ func (b *throwerBot) passPlayer(from, goal vec) (vec, bool) {
 	}
 	u := d.scale(1 / l)
 	left := vec{-u.y, u.x}
-	blocker, bestAlong, side := -1, math.Min(l, passRange), 0.0
+	blocker, bestAlong, side := -1, min(l, passRange), 0.0
 	for j := range b.f.m.players {
 		if j == b.f.self {
 			continue
@@ -915,7 +916,7 @@ func (b *throwerBot) corner(from, goal, c vec, near float64) (vec, bool) {
 func (b *throwerBot) nearTable(p vec) bool {
 	for ti := range b.f.m.teams {
 		c := b.f.m.teams[ti].table
-		if math.Max(math.Abs(p.x-c.x), math.Abs(p.y-c.y)) < blockHalf {
+		if max(math.Abs(p.x-c.x), math.Abs(p.y-c.y)) < blockHalf {
 			return true
 		}
 	}
@@ -928,8 +929,8 @@ func (b *throwerBot) nearTable(p vec) bool {
 // nearer the table.
 func crosses(a, b, c vec) bool {
 	d := b.sub(a)
-	cheb := func(p vec) float64 { return math.Max(math.Abs(p.x-c.x), math.Abs(p.y-c.y)) }
-	half := math.Min(blockHalf, math.Min(cheb(a), cheb(b)))
+	cheb := func(p vec) float64 { return max(math.Abs(p.x-c.x), math.Abs(p.y-c.y)) }
+	half := min(blockHalf, min(cheb(a), cheb(b)))
 	lo, hi := 0.0, 1.0
 	for _, ax := range [...][3]float64{{a.x, d.x, c.x}, {a.y, d.y, c.y}} {
 		p, dp, mid := ax[0], ax[1], ax[2]
@@ -943,7 +944,7 @@ func crosses(a, b, c vec) bool {
 		if t0 > t1 {
 			t0, t1 = t1, t0
 		}
-		lo, hi = math.Max(lo, t0), math.Min(hi, t1)
+		lo, hi = max(lo, t0), min(hi, t1)
 		if lo >= hi {
 			return false
 		}
