@@ -29,6 +29,10 @@ const maxViewPlayers = 4
 // read loads a view; false when it does not decode, is larger than any
 // match, names an unknown food type or does not hold the bot's own player.
 func (f *botField) read(view any) bool {
+	if lv, ok := view.(lentView); ok {
+		f.lend(lv)
+		return true
+	}
 	v, ok := sim.ReadView[View](view)
 	if !ok || len(v.Field.Teams) > maxViewPlayers || len(v.Field.Food) > numKinds {
 		return false
@@ -72,6 +76,32 @@ func (f *botField) read(view any) bool {
 		m.food = append(m.food, food{kind: k, loc: vec{fv.Location[0], fv.Location[1]}, height: fv.Height, heading: fv.Heading, thrower: -1})
 	}
 	return f.self >= 0
+}
+
+// lend loads a lent view as read loads its View: only what the view shows,
+// the players in the view's order.
+func (f *botField) lend(v lentView) {
+	m, src := &f.m, v.m
+	m.players, m.teams, m.food = m.players[:0], m.teams[:0], m.food[:0]
+	f.self, f.turn = -1, src.turn+1
+	for ti := range src.teams {
+		st := &src.teams[ti]
+		t := team{symbol: st.symbol, table: st.table, tableFood: st.tableFood}
+		t.counts[firstEat] = st.counts[firstEat]
+		for _, s := range st.seats {
+			p := &src.players[s]
+			if s == v.seat {
+				f.self = len(m.players)
+			}
+			t.seats = append(t.seats, len(m.players))
+			m.players = append(m.players, player{symbol: p.symbol, team: ti, loc: p.loc,
+				height: p.height, heading: p.heading, energy: p.energy, hands: p.hands})
+		}
+		m.teams = append(m.teams, t)
+	}
+	for _, fd := range src.food {
+		m.food = append(m.food, food{kind: fd.kind, loc: fd.loc, height: fd.height, heading: fd.heading, thrower: -1})
+	}
 }
 
 // parseKind reads a food type's JSON name.
