@@ -349,19 +349,28 @@ type shot struct {
 	from            vec
 	heading, height float64
 	radius          float64
+	// cos and sin are those of heading, computed once so that following
+	// the shot turn by turn computes neither.
+	cos, sin float64
+}
+
+// newShot is a piece flying from from at heading and height.
+func newShot(from vec, heading, height, radius float64) shot {
+	return shot{from: from, heading: heading, height: height, radius: radius, cos: rng.Cos(heading), sin: rng.Sin(heading)}
 }
 
 // throwShot is the piece the bot's hand would throw now.
 func (b *throwerBot) throwShot(hand int) shot {
 	me := b.f.me()
 	a := armDirection(me, hand)
-	return shot{from: me.loc.add(polar(reach, a)), heading: a, height: throwHeight.mu, radius: me.hands[hand].radius()}
+	return newShot(me.loc.add(polar(reach, a)), a, throwHeight.mu, me.hands[hand].radius())
 }
 
 // at is the piece's location and height k turns on; false once it has
 // fallen or reached a wall, where the prediction stops.
 func (s shot) at(k int) (vec, float64, bool) {
-	p := s.from.add(polar(float64(foodSpeed.mu*float64(k)), s.heading))
+	r := float64(foodSpeed.mu * float64(k))
+	p := s.from.add(vec{float64(r * s.cos), float64(r * s.sin)}) // polar(r, s.heading)
 	h := s.height - float64(meanFall*float64(k))
 	in := s.radius <= p.x && p.x <= fieldWidth-s.radius && s.radius <= p.y && p.y <= fieldDepth-s.radius
 	return p, h, h > 0 && in
@@ -405,7 +414,7 @@ func (b *throwerBot) dodge() (action, bool) {
 		if f.height <= 0 {
 			continue
 		}
-		s := shot{from: f.loc, heading: f.heading, height: f.height, radius: f.kind.radius()}
+		s := newShot(f.loc, f.heading, f.height, f.kind.radius())
 		reachAt := playerRadius + s.radius + dodgeMargin
 		for k := 1; k <= dodgeWithin; k++ {
 			p, h, ok := s.at(k)
