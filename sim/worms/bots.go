@@ -346,13 +346,11 @@ func (b *board) findRoutes(start int, rt *routes) {
 				continue
 			}
 			reached = reached || rt.goal[c]
-			cx, cy := c%mapSize, c/mapSize
-			for _, dir := range directions {
-				nx, ny := cx+dir.dx, cy+dir.dy
-				if !onMap(nx, ny) {
+			for _, n16 := range &neighbours[c] {
+				n := int(n16)
+				if n < 0 {
 					continue
 				}
-				n := ny*mapSize + nx
 				step := rt.step[n]
 				if step == 0 {
 					continue
@@ -368,6 +366,21 @@ func (b *board) findRoutes(start int, rt *routes) {
 		}
 	}
 }
+
+// neighbours lists the cells next to each cell in the order of
+// directions, -1 off the map, so a search steps without dividing.
+var neighbours = func() (nb [numCells][len(directions)]int16) {
+	for c := range numCells {
+		for i, dir := range directions {
+			x, y := c%mapSize+dir.dx, c/mapSize+dir.dy
+			nb[c][i] = -1
+			if onMap(x, y) {
+				nb[c][i] = int16(y*mapSize + x)
+			}
+		}
+	}
+	return nb
+}()
 
 // stepCost is the cost of stepping into cell n, 0 where no worm can: 1, 2
 // for dirt (a dig, then a move), 6 for lava, and 4 more beyond the safe
