@@ -59,7 +59,26 @@ func (b *board) occ(c int) int {
 // randomBot plays a uniformly random legal command of its active worm:
 // a move, a dig, a shot in any direction, or a banana or snowball it can
 // throw. It never does nothing, so it is never disqualified.
-type randomBot struct{ r *rng.Rand }
+type randomBot struct {
+	r    *rng.Rand
+	opts []option // the legal commands of a round, kept for its storage
+}
+
+// option is a command the random bot may play: word alone when at is
+// false, else word and a cell; only the one played is written out.
+type option struct {
+	word string
+	at   bool
+	x, y int
+}
+
+// shoots are the shoot commands in the order of directions.
+var shoots = func() (s [len(directions)]string) {
+	for i, d := range directions {
+		s[i] = "shoot " + d.name
+	}
+	return s
+}()
 
 func newRandom(_ sim.Setup, _ int, seed uint64) (sim.Bot, error) {
 	return &randomBot{r: rng.New(seed)}, nil
@@ -74,20 +93,20 @@ func (rb *randomBot) Act(view any) string {
 	if !ok {
 		return "nothing"
 	}
-	var opts []string
+	opts := rb.opts[:0]
 	x, y := b.me.Position.X, b.me.Position.Y
-	for _, d := range directions {
+	for i, d := range directions {
 		nx, ny := x+d.dx, y+d.dy
 		if !onMap(nx, ny) {
 			continue
 		}
 		switch c := b.at(nx, ny); {
 		case c.open() && b.occ(ny*mapSize+nx) == 0:
-			opts = append(opts, coord("move", nx, ny))
+			opts = append(opts, option{"move", true, nx, ny})
 		case c == dirt:
-			opts = append(opts, coord("dig", nx, ny))
+			opts = append(opts, option{"dig", true, nx, ny})
 		}
-		opts = append(opts, "shoot "+d.name)
+		opts = append(opts, option{word: shoots[i]})
 	}
 	throw := func(word string, count *int) {
 		if count == nil || *count == 0 {
@@ -96,7 +115,7 @@ func (rb *randomBot) Act(view any) string {
 		for range 3 {
 			tx, ty := x+rb.r.IntRange(-5, 5), y+rb.r.IntRange(-5, 5)
 			if onMap(tx, ty) && inThrowRange(x, y, tx, ty, 5) {
-				opts = append(opts, coord(word, tx, ty))
+				opts = append(opts, option{word, true, tx, ty})
 			}
 		}
 	}
@@ -106,7 +125,12 @@ func (rb *randomBot) Act(view any) string {
 	if sb := b.me.Snowballs; sb != nil {
 		throw("snowball", &sb.Count)
 	}
-	return opts[rb.r.IntN(len(opts))]
+	rb.opts = opts
+	o := opts[rb.r.IntN(len(opts))]
+	if !o.at {
+		return o.word
+	}
+	return coord(o.word, o.x, o.y)
 }
 
 func coord(word string, x, y int) string {
