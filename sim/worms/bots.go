@@ -20,11 +20,13 @@ type board struct {
 	friend []ViewWorm // own living worms other than the active one
 }
 
-func readBoard(v *View) (*board, bool) {
+// read makes b the reading of v, reusing its slices; false when v shows
+// no map or no active worm of the bot on it.
+func (b *board) read(v *View) bool {
 	if v.Map.grid == nil {
-		return nil, false
+		return false
 	}
-	b := &board{v: v, grid: v.Map.grid, myID: v.MyPlayer.ID}
+	*b = board{v: v, grid: v.Map.grid, myID: v.MyPlayer.ID, enemy: b.enemy[:0], friend: b.friend[:0]}
 	for i := range v.MyPlayer.Worms {
 		w := &v.MyPlayer.Worms[i]
 		switch {
@@ -42,7 +44,7 @@ func readBoard(v *View) (*board, bool) {
 			}
 		}
 	}
-	return b, b.me != nil && onMap(b.me.Position.X, b.me.Position.Y)
+	return b.me != nil && onMap(b.me.Position.X, b.me.Position.Y)
 }
 
 func (b *board) at(x, y int) cellType { return b.grid.terrain[y*mapSize+x] }
@@ -61,6 +63,7 @@ func (b *board) occ(c int) int {
 // throw. It never does nothing, so it is never disqualified.
 type randomBot struct {
 	r    *rng.Rand
+	b    board
 	opts []option // the legal commands of a round, kept for its storage
 }
 
@@ -89,8 +92,8 @@ func (rb *randomBot) Act(view any) string {
 	if !ok {
 		return "nothing"
 	}
-	b, ok := readBoard(v)
-	if !ok {
+	b := &rb.b
+	if !b.read(v) {
 		return "nothing"
 	}
 	opts := rb.opts[:0]
@@ -144,6 +147,7 @@ func coord(word string, x, y int) string {
 // needed) to the nearest cell with a clear line of fire, away from the
 // coming lava.
 type tacticalBot struct {
+	b  board
 	rt routes // scratch space of approach, reused from turn to turn
 }
 
@@ -154,8 +158,8 @@ func (t *tacticalBot) Act(view any) string {
 	if !ok {
 		return "nothing"
 	}
-	b, ok := readBoard(v)
-	if !ok || len(b.enemy) == 0 {
+	b := &t.b
+	if !b.read(v) || len(b.enemy) == 0 {
 		return "nothing"
 	}
 	me := b.me
