@@ -317,6 +317,28 @@ func (b Board) appendInfos(dst []glyphInfo) []glyphInfo {
 	return append(dst, v.infos...)
 }
 
+// appendHeads appends to dst every cell that shows a head. A lent board
+// finds them at the snakes' heads without reading the board, and lists a
+// cell where two heads meet twice.
+func (b Board) appendHeads(dst []int32) []int32 {
+	m := b.live
+	if m == nil {
+		for c, g := range b.cells {
+			if g.kind == kEnemyHead || g.kind == kOwnHead {
+				dst = append(dst, int32(c))
+			}
+		}
+		return dst
+	}
+	for i := range m.snakes {
+		if s := &m.snakes[i]; len(s.body) > 0 && m.view.seat[s.head()] >= 0 && m.view.head[s.head()] {
+			x, y := m.xy(s.head())
+			dst = append(dst, int32(y*m.size+x))
+		}
+	}
+	return dst
+}
+
 // String returns the glyphs.
 func (b Board) String() string {
 	glyphs := slices.Clone(b.glyphs)

@@ -262,6 +262,7 @@ type greedyBot struct {
 	// danger marks cells next to the head of an enemy that would win a
 	// head-on there; prey marks cells next to heads that would lose one.
 	danger, prey []bool
+	heads        []int32 // the board's head cells, for markHeadOns
 }
 
 func newGreedy(_ sim.Setup, _ int, _ uint64) (sim.Bot, error) {
@@ -311,7 +312,9 @@ func (b *greedyBot) markHeadOns() {
 	bd := &b.board
 	clear(b.danger)
 	clear(b.prey)
-	for c, g := range bd.cells {
+	b.heads = bd.board.appendHeads(b.heads[:0])
+	for _, c32 := range b.heads {
+		c, g := int(c32), bd.cells[c32]
 		if g.kind != kEnemyHead || g.idle {
 			continue
 		}
