@@ -338,14 +338,26 @@ func (b *board) approach(me *ViewWorm, rt *routes) string {
 // maxRouteCost bounds the cost of a walk findRoutes looks for.
 const maxRouteCost = 64
 
-// routes are the cheapest walks from one cell: cost[c] is the cost of
-// reaching c (1<<30 out of reach) and from[c] the cell before it on the
-// way (-1 for the start). goal marks the cells whose cost is wanted most.
+// routes are the cheapest walks from one cell: costTo(c) is the cost of
+// reaching c and from[c] the cell before it on the way (-1 for the start).
+// goal marks the cells whose cost is wanted most. A search writes only the
+// cells it meets: cost, from and step hold for the cells whose met equals
+// searched, so it need not reset or price the whole map.
 type routes struct {
 	cost, from [numCells]int
+	step       [numCells]int // stepCost of each cell met, 0 where no worm can
+	met        [numCells]uint32
+	searched   uint32
 	goal       [numCells]bool
-	step       [numCells]int       // stepCost of each cell, 0 where no worm can
 	buckets    [maxRouteCost][]int // Dijkstra's queue, kept for its storage
+}
+
+// costTo is the cost of reaching c, 1<<30 out of reach.
+func (rt *routes) costTo(c int) int {
+	if rt.met[c] != rt.searched {
+		return 1 << 30
+	}
+	return rt.cost[c]
 }
 
 // findRoutes fills rt with the cheapest walks from start, below a cost of
@@ -355,12 +367,8 @@ type routes struct {
 // so no cheapest goal, nor the walk to it, depends on them.
 func (b *board) findRoutes(start int, rt *routes) {
 	safe := b.safeRadius(b.v.CurrentRound + 3)
-	for i := range rt.cost {
-		rt.cost[i] = 1 << 30
-		rt.step[i] = b.stepCost(i, safe)
-	}
-	rt.cost[start] = 0
-	rt.from[start] = -1
+	rt.searched++
+	rt.met[start], rt.cost[start], rt.from[start], rt.step[start] = rt.searched, 0, -1, b.stepCost(start, safe)
 	// Dijkstra on small integer costs with a bucket queue.
 	for d := range rt.buckets {
 		rt.buckets[d] = rt.buckets[d][:0]
@@ -378,6 +386,9 @@ func (b *board) findRoutes(start int, rt *routes) {
 				n := int(n16)
 				if n < 0 {
 					continue
+				}
+				if rt.met[n] != rt.searched {
+					rt.met[n], rt.cost[n], rt.step[n] = rt.searched, 1<<30, b.stepCost(n, safe)
 				}
 				step := rt.step[n]
 				if step == 0 {
@@ -435,8 +446,8 @@ func (b *board) stepCost(n int, safe float64) int {
 func (b *board) firingCell(rt *routes) int {
 	goal, goalCost := -1, 1<<30
 	b.firingCells(func(c int) {
-		if rt.cost[c] < goalCost {
-			goal, goalCost = c, rt.cost[c]
+		if cost := rt.costTo(c); cost < goalCost {
+			goal, goalCost = c, cost
 		}
 	})
 	return goal
@@ -467,8 +478,8 @@ func (b *board) cellNextToEnemy(rt *routes) int {
 	for _, e := range b.enemy {
 		for _, dir := range directions {
 			x, y := e.Position.X+dir.dx, e.Position.Y+dir.dy
-			if onMap(x, y) && rt.cost[y*mapSize+x] < goalCost {
-				goal, goalCost = y*mapSize+x, rt.cost[y*mapSize+x]
+			if c := y*mapSize + x; onMap(x, y) && rt.costTo(c) < goalCost {
+				goal, goalCost = c, rt.costTo(c)
 			}
 		}
 	}
