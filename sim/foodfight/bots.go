@@ -86,7 +86,11 @@ func (f *botField) lend(v lentView) {
 	f.self, f.turn = -1, src.turn+1
 	for ti := range src.teams {
 		st := &src.teams[ti]
-		t := team{symbol: st.symbol, table: st.table, tableFood: st.tableFood}
+		var seats []int // the last read's seats of team ti, for their storage
+		if ti < cap(m.teams) {
+			seats = m.teams[:ti+1][ti].seats[:0]
+		}
+		t := team{symbol: st.symbol, seats: seats, table: st.table, tableFood: st.tableFood}
 		t.counts[firstEat] = st.counts[firstEat]
 		for _, s := range st.seats {
 			p := &src.players[s]
