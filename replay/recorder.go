@@ -77,14 +77,27 @@ func (r *Recorder) Record(ctx context.Context) (*Log, error) {
 	return l, nil
 }
 
+// peeker is a match that can lend a built-in bot a view that reads the
+// match until its next Step, cheaper than a View, which is a copy any
+// agent may keep.
+type peeker interface {
+	Peek(seat int) any
+}
+
 // ask collects every seat's answer to turn. Processes answer concurrently
 // (bots of simultaneous-move games think at the same time); built-in bots
 // answer on the calling goroutine meanwhile, as handing each of them to a
-// goroutine every turn costs more than most of them think.
+// goroutine every turn costs more than most of them think, and read a
+// peeked view where the match lends one, as none keeps it past the turn.
 func (r *Recorder) ask(ctx context.Context, turn int, m sim.Match, answers []Answer) {
 	views := make([]any, len(r.Agents))
-	for s := range views {
-		views[s] = m.View(s) // the match is not safe for concurrent use
+	p, peeks := m.(peeker)
+	for s, a := range r.Agents { // the match is not safe for concurrent use
+		if _, inline := a.(builtin); inline && peeks {
+			views[s] = p.Peek(s)
+		} else {
+			views[s] = m.View(s)
+		}
 	}
 	var wg sync.WaitGroup
 	for s, a := range r.Agents {

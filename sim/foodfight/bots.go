@@ -29,6 +29,10 @@ const maxViewPlayers = 4
 // read loads a view; false when it does not decode, is larger than any
 // match, names an unknown food type or does not hold the bot's own player.
 func (f *botField) read(view any) bool {
+	if lv, ok := view.(lentView); ok {
+		f.lend(lv)
+		return true
+	}
 	v, ok := sim.ReadView[View](view)
 	if !ok || len(v.Field.Teams) > maxViewPlayers || len(v.Field.Food) > numKinds {
 		return false
@@ -72,6 +76,36 @@ func (f *botField) read(view any) bool {
 		m.food = append(m.food, food{kind: k, loc: vec{fv.Location[0], fv.Location[1]}, height: fv.Height, heading: fv.Heading, thrower: -1})
 	}
 	return f.self >= 0
+}
+
+// lend loads a lent view as read loads its View: only what the view shows,
+// the players in the view's order.
+func (f *botField) lend(v lentView) {
+	m, src := &f.m, v.m
+	m.players, m.teams, m.food = m.players[:0], m.teams[:0], m.food[:0]
+	f.self, f.turn = -1, src.turn+1
+	for ti := range src.teams {
+		st := &src.teams[ti]
+		var seats []int // the last read's seats of team ti, for their storage
+		if ti < cap(m.teams) {
+			seats = m.teams[:ti+1][ti].seats[:0]
+		}
+		t := team{symbol: st.symbol, seats: seats, table: st.table, tableFood: st.tableFood}
+		t.counts[firstEat] = st.counts[firstEat]
+		for _, s := range st.seats {
+			p := &src.players[s]
+			if s == v.seat {
+				f.self = len(m.players)
+			}
+			t.seats = append(t.seats, len(m.players))
+			m.players = append(m.players, player{symbol: p.symbol, team: ti, loc: p.loc,
+				height: p.height, heading: p.heading, energy: p.energy, hands: p.hands})
+		}
+		m.teams = append(m.teams, t)
+	}
+	for _, fd := range src.food {
+		m.food = append(m.food, food{kind: fd.kind, loc: fd.loc, height: fd.height, heading: fd.heading, thrower: -1})
+	}
 }
 
 // parseKind reads a food type's JSON name.
@@ -311,7 +345,7 @@ func (b *throwerBot) at(i, k int) vec {
 
 // onField is the point nearest to p where a player's centre can be.
 func onField(p vec) vec {
-	return vec{math.Min(math.Max(p.x, playerRadius), fieldWidth-playerRadius), math.Min(math.Max(p.y, playerRadius), fieldDepth-playerRadius)}
+	return vec{min(max(p.x, playerRadius), fieldWidth-playerRadius), min(max(p.y, playerRadius), fieldDepth-playerRadius)}
 }
 
 // shot is a flying piece as the bot predicts it.
@@ -319,19 +353,28 @@ type shot struct {
 	from            vec
 	heading, height float64
 	radius          float64
+	// cos and sin are those of heading, computed once so that following
+	// the shot turn by turn computes neither.
+	cos, sin float64
+}
+
+// newShot is a piece flying from from at heading and height.
+func newShot(from vec, heading, height, radius float64) shot {
+	return shot{from: from, heading: heading, height: height, radius: radius, cos: rng.Cos(heading), sin: rng.Sin(heading)}
 }
 
 // throwShot is the piece the bot's hand would throw now.
 func (b *throwerBot) throwShot(hand int) shot {
 	me := b.f.me()
 	a := armDirection(me, hand)
-	return shot{from: me.loc.add(polar(reach, a)), heading: a, height: throwHeight.mu, radius: me.hands[hand].radius()}
+	return newShot(me.loc.add(polar(reach, a)), a, throwHeight.mu, me.hands[hand].radius())
 }
 
 // at is the piece's location and height k turns on; false once it has
 // fallen or reached a wall, where the prediction stops.
 func (s shot) at(k int) (vec, float64, bool) {
-	p := s.from.add(polar(float64(foodSpeed.mu*float64(k)), s.heading))
+	r := float64(foodSpeed.mu * float64(k))
+	p := s.from.add(vec{float64(r * s.cos), float64(r * s.sin)}) // polar(r, s.heading)
 	h := s.height - float64(meanFall*float64(k))
 	in := s.radius <= p.x && p.x <= fieldWidth-s.radius && s.radius <= p.y && p.y <= fieldDepth-s.radius
 	return p, h, h > 0 && in
@@ -375,7 +418,7 @@ func (b *throwerBot) dodge() (action, bool) {
 		if f.height <= 0 {
 			continue
 		}
-		s := shot{from: f.loc, heading: f.heading, height: f.height, radius: f.kind.radius()}
+		s := newShot(f.loc, f.heading, f.height, f.kind.radius())
 		reachAt := playerRadius + s.radius + dodgeMargin
 		for k := 1; k <= dodgeWithin; k++ {
 			p, h, ok := s.at(k)
@@ -386,7 +429,7 @@ func (b *throwerBot) dodge() (action, bool) {
 				continue
 			}
 			// Ducking each turn lowers the bot by about duckSpeed.
-			if math.Max(me.height-float64(duckSpeed.mu*float64(k)), minHeight) < h-duckMargin {
+			if max(me.height-float64(duckSpeed.mu*float64(k)), minHeight) < h-duckMargin {
 				return duck, true
 			}
 			if a, ok := b.sidestep(s, k); ok {
@@ -565,7 +608,7 @@ func (b *throwerBot) worthHit(j, flight int) bool {
 		return false // the food would fly over a ducking player
 	}
 	t := b.f.m.teams[b.f.me().team].table.sub(p.loc)
-	threat := math.Max(math.Abs(t.x), math.Abs(t.y)) < threatRange && !still
+	threat := max(math.Abs(t.x), math.Abs(t.y)) < threatRange && !still
 	late := totalTurns-b.f.turn < -eventPoints[everyFoodCollision]
 	return threat || flight <= easyFlight || late
 }
@@ -600,7 +643,7 @@ func (b *throwerBot) giveWay() (action, bool) {
 		}
 		next := b.at(j, 1).sub(me.loc).length()
 		closing = closing || next < near && next < b.f.m.players[j].loc.sub(me.loc).length()
-		nearest = math.Min(nearest, next)
+		nearest = min(nearest, next)
 	}
 	if !closing {
 		return noAction, false
@@ -614,7 +657,7 @@ func (b *throwerBot) giveWay() (action, bool) {
 		d := math.Inf(1)
 		for j := range b.f.m.players {
 			if j != b.f.self {
-				d = math.Min(d, b.at(j, 1).sub(to).length())
+				d = min(d, b.at(j, 1).sub(to).length())
 			}
 		}
 		if d > bestD {
@@ -680,12 +723,12 @@ func (b *throwerBot) fetch() (action, bool) {
 		if f.height > 0 || b.skip[f.kind] >= b.f.turn || !b.reachable(f) || b.teammateCloser(f.loc) {
 			continue
 		}
-		d := f.loc.sub(me.loc).length()
+		d, w := f.loc.sub(me.loc).length(), b.route(f.loc, -1) // a hand is free: see above
 		for h, k := range me.hands {
 			if k != none {
 				continue
 			}
-			want := b.approach(f, h)
+			want := b.approach(f, w, h)
 			if cost := math.Abs(diff(me.heading, want))/turnSpeed.mu + d/forwardSpeed.mu; cost < bestCost {
 				best, bestCost, bestWant = i, cost, want
 			}
@@ -733,10 +776,11 @@ func (b *throwerBot) teammateCloser(loc vec) bool {
 }
 
 // approach is the heading that brings food f to the arm of hand: straight
-// at it from afar, passing it sideOffset to that hand's side.
-func (b *throwerBot) approach(f *food, hand int) float64 {
+// at it from afar, passing it sideOffset to that hand's side; toward w, the
+// first point of the route to f, when that is not f itself.
+func (b *throwerBot) approach(f *food, w vec, hand int) float64 {
 	me := b.f.me()
-	if w := b.route(f.loc, -1); w != f.loc {
+	if w != f.loc {
 		return direction(w.sub(me.loc))
 	}
 	to := f.loc.sub(me.loc)
@@ -846,7 +890,7 @@ func (b *throwerBot) passPlayer(from, goal vec) (vec, bool) {
 	}
 	u := d.scale(1 / l)
 	left := vec{-u.y, u.x}
-	blocker, bestAlong, side := -1, math.Min(l, passRange), 0.0
+	blocker, bestAlong, side := -1, min(l, passRange), 0.0
 	for j := range b.f.m.players {
 		if j == b.f.self {
 			continue
@@ -915,7 +959,7 @@ func (b *throwerBot) corner(from, goal, c vec, near float64) (vec, bool) {
 func (b *throwerBot) nearTable(p vec) bool {
 	for ti := range b.f.m.teams {
 		c := b.f.m.teams[ti].table
-		if math.Max(math.Abs(p.x-c.x), math.Abs(p.y-c.y)) < blockHalf {
+		if max(math.Abs(p.x-c.x), math.Abs(p.y-c.y)) < blockHalf {
 			return true
 		}
 	}
@@ -928,8 +972,8 @@ func (b *throwerBot) nearTable(p vec) bool {
 // nearer the table.
 func crosses(a, b, c vec) bool {
 	d := b.sub(a)
-	cheb := func(p vec) float64 { return math.Max(math.Abs(p.x-c.x), math.Abs(p.y-c.y)) }
-	half := math.Min(blockHalf, math.Min(cheb(a), cheb(b)))
+	cheb := func(p vec) float64 { return max(math.Abs(p.x-c.x), math.Abs(p.y-c.y)) }
+	half := min(blockHalf, min(cheb(a), cheb(b)))
 	lo, hi := 0.0, 1.0
 	for _, ax := range [...][3]float64{{a.x, d.x, c.x}, {a.y, d.y, c.y}} {
 		p, dp, mid := ax[0], ax[1], ax[2]
@@ -943,7 +987,7 @@ func crosses(a, b, c vec) bool {
 		if t0 > t1 {
 			t0, t1 = t1, t0
 		}
-		lo, hi = math.Max(lo, t0), math.Min(hi, t1)
+		lo, hi = max(lo, t0), min(hi, t1)
 		if lo >= hi {
 			return false
 		}

@@ -64,37 +64,57 @@ func botNames() []string {
 }
 
 // TestBotsReadJSONViews: a bot given each view's JSON, as an external
-// process gets it, plays the same actions through a whole match as its twin
-// given the views themselves.
+// process gets it, or the view Peek lends, as a recorder gives built-in
+// bots, plays the same actions through a whole match as its twin given the
+// views themselves; a lent view encodes as the view.
 func TestBotsReadJSONViews(t *testing.T) {
-	for _, name := range botNames() {
-		t.Run(name, func(t *testing.T) {
-			const seed = 7
-			twin := newBot(t, name, sim.Setup{Seed: seed, Players: 3}, 0, seed*10)
-			differ, acted := 0, 0
-			botMatch(t, seed, []string{name, "walls", "thrower"}, func(m *match, cmds []string) {
-				got := cmds[0]
-				raw, err := json.Marshal(m.View(0))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if want := twin.Act(json.RawMessage(raw)); got != want {
-					differ++
-					if differ == 1 {
-						t.Errorf("turn %d: %q from the view, %q from its JSON", m.turn+1, got, want)
+	for _, tc := range []struct {
+		name string
+		view func(t *testing.T, m *match) any
+	}{
+		{"json", func(t *testing.T, m *match) any {
+			raw, err := json.Marshal(m.View(0))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return json.RawMessage(raw)
+		}},
+		{"lent", func(t *testing.T, m *match) any {
+			got, err := json.Marshal(m.Peek(0))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want, _ := json.Marshal(m.View(0)); string(got) != string(want) {
+				t.Fatalf("turn %d: got lent view %s, want %s", m.turn+1, got, want)
+			}
+			return m.Peek(0)
+		}},
+	} {
+		for _, name := range botNames() {
+			t.Run(tc.name+"/"+name, func(t *testing.T) {
+				const seed = 7
+				twin := newBot(t, name, sim.Setup{Seed: seed, Players: 3}, 0, seed*10)
+				differ, acted := 0, 0
+				botMatch(t, seed, []string{name, "walls", "thrower"}, func(m *match, cmds []string) {
+					got := cmds[0]
+					if want := twin.Act(tc.view(t, m)); got != want {
+						differ++
+						if differ == 1 {
+							t.Errorf("turn %d: %q from the view, %q from the %s view", m.turn+1, got, want, tc.name)
+						}
 					}
+					if got != "" {
+						acted++
+					}
+				})
+				if differ > 0 {
+					t.Errorf("%d turns differ", differ)
 				}
-				if got != "" {
-					acted++
+				if name != "dummy" && acted == 0 {
+					t.Errorf("the bot never acted")
 				}
 			})
-			if differ > 0 {
-				t.Errorf("%d turns differ", differ)
-			}
-			if name != "dummy" && acted == 0 {
-				t.Errorf("the bot never acted")
-			}
-		})
+		}
 	}
 }
 

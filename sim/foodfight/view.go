@@ -1,6 +1,7 @@
 package foodfight
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/bits"
@@ -144,6 +145,20 @@ func (m *match) View(seat int) any {
 	p := &m.players[seat]
 	return &View{Team: string(m.teams[p.team].symbol), Player: string(p.symbol), Field: *m.view}
 }
+
+// Peek returns the view of seat lent until the match's next Step: the
+// match itself, which a built-in bot reads without building the field. It
+// encodes as View's.
+func (m *match) Peek(seat int) any { return lentView{m, seat} }
+
+// lentView is a view Peek lent.
+type lentView struct {
+	m    *match
+	seat int
+}
+
+// MarshalJSON writes the View of the seat.
+func (v lentView) MarshalJSON() ([]byte, error) { return json.Marshal(v.m.View(v.seat)) }
 
 // Frame is the inspector's state after a turn: the field, what each player
 // did and what the collisions were.

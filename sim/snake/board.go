@@ -47,6 +47,19 @@ var objectGlyphs = [...]rune{
 	apple: '○', stone: '●', gold: '$', furyPill: '®', flyingPill: '©',
 }
 
+// objectInfos and enemyInfos are what objectGlyphs and enemyGlyphs mean
+// to a bot, so a view's board is drawn from small tables rather than by
+// looking each rune up.
+var objectInfos, enemyInfos = func() (o [len(objectGlyphs)]glyphInfo, e [numParts]glyphInfo) {
+	for i, r := range objectGlyphs {
+		o[i] = readGlyph(r)
+	}
+	for p, r := range enemyGlyphs {
+		e[p] = readGlyph(r)
+	}
+	return o, e
+}()
+
 // Arm bits: which neighbours of a body cell belong to the same snake.
 const (
 	armUp = 1 << iota
@@ -65,6 +78,11 @@ type viewCache struct {
 	head  []bool // whether the claim is a head (heads win shared cells)
 	order []int
 	board Board // the observer's board, drawn by the first View of the turn
+	// infos is what each cell of the observer's board means to a bot, read
+	// by the first bot of the turn that reads every cell of a lent board
+	// (Peek); nil until then. Lent boards last a turn, so it is reused.
+	infos []glyphInfo
+	read  bool
 }
 
 // arm is the arm bit from cell a toward its neighbour b, or 0.
@@ -147,7 +165,7 @@ func (m *match) layout() *viewCache {
 	for i := range v.seat {
 		v.seat[i] = -1
 	}
-	v.order, v.board = v.order[:0], Board{}
+	v.order, v.board, v.read = v.order[:0], Board{}, false
 	for i := range m.snakes {
 		v.order = append(v.order, i)
 	}
@@ -223,10 +241,15 @@ type View struct {
 // lists the cells of its seat's own snake, drawn over the shared board.
 // Every cell in own glyphs is listed in own, so bots find their snake
 // there without scanning the board.
+//
+// A board Peek lends has no glyphs of its own: it reads the match (live)
+// until the match's next Step, so a bot that looks at a few cells does not
+// pay for drawing them all.
 type Board struct {
 	glyphs []rune      // shared by the views of a tick: never written
 	cells  []glyphInfo // readGlyph of each of glyphs, shared likewise
 	own    []ownCell
+	live   *match
 }
 
 // ownCell is a cell of a seat's own snake: its index in a Board and glyph.
@@ -248,11 +271,70 @@ func newBoard(glyphs []rune) Board {
 	return b
 }
 
-// read returns dst filled with what each glyph means to a bot.
-func (b Board) read(dst []glyphInfo) []glyphInfo {
-	dst = append(dst[:0], b.cells...)
-	for _, o := range b.own {
-		dst[o.i] = readGlyph(o.glyph)
+// len is the number of cells.
+func (b Board) len() int {
+	if b.live != nil {
+		return b.live.size * b.live.size
+	}
+	return len(b.cells)
+}
+
+// info is what cell i means to a bot, the bot's own snake read as anyone's
+// unless the board came from JSON.
+func (b Board) info(i int) glyphInfo {
+	if m := b.live; m != nil {
+		c := m.cell(i%m.size, i/m.size)
+		if s := m.view.seat[c]; s >= 0 {
+			return enemyInfos[m.view.part[c]]
+		}
+		return objectInfos[m.grid[c]]
+	}
+	return b.cells[i]
+}
+
+// appendInfos appends what each cell means to dst, as info does.
+func (b Board) appendInfos(dst []glyphInfo) []glyphInfo {
+	m := b.live
+	if m == nil {
+		return append(dst, b.cells...)
+	}
+	v := &m.view
+	if !v.read {
+		v.infos = v.infos[:0]
+		for y := range m.size {
+			c := m.cell(0, y)
+			for range m.size {
+				if s := v.seat[c]; s >= 0 {
+					v.infos = append(v.infos, enemyInfos[v.part[c]])
+				} else {
+					v.infos = append(v.infos, objectInfos[m.grid[c]])
+				}
+				c++
+			}
+		}
+		v.read = true
+	}
+	return append(dst, v.infos...)
+}
+
+// appendHeads appends to dst every cell that shows a head. A lent board
+// finds them at the snakes' heads without reading the board, and lists a
+// cell where two heads meet twice.
+func (b Board) appendHeads(dst []int32) []int32 {
+	m := b.live
+	if m == nil {
+		for c, g := range b.cells {
+			if g.kind == kEnemyHead || g.kind == kOwnHead {
+				dst = append(dst, int32(c))
+			}
+		}
+		return dst
+	}
+	for i := range m.snakes {
+		if s := &m.snakes[i]; len(s.body) > 0 && m.view.seat[s.head()] >= 0 && m.view.head[s.head()] {
+			x, y := m.xy(s.head())
+			dst = append(dst, int32(y*m.size+x))
+		}
 	}
 	return dst
 }
@@ -260,6 +342,15 @@ func (b Board) read(dst []glyphInfo) []glyphInfo {
 // String returns the glyphs.
 func (b Board) String() string {
 	glyphs := slices.Clone(b.glyphs)
+	if m := b.live; m != nil {
+		for y := range m.size {
+			c := m.cell(0, y)
+			for range m.size {
+				glyphs = append(glyphs, m.glyph(&m.view, -1, c))
+				c++
+			}
+		}
+	}
 	for _, o := range b.own {
 		glyphs[o.i] = o.glyph
 	}
@@ -284,17 +375,35 @@ func (b *Board) UnmarshalJSON(data []byte) error {
 func (m *match) View(seat int) any {
 	v := m.layout()
 	if v.board.glyphs == nil {
-		glyphs := make([]rune, 0, m.size*m.size)
+		n := m.size * m.size
+		b := Board{glyphs: make([]rune, n), cells: make([]glyphInfo, n)}
 		for y := range m.size {
 			c := m.cell(0, y)
-			for range m.size {
-				glyphs = append(glyphs, m.glyph(v, -1, c))
+			for i := y * m.size; i < (y+1)*m.size; i++ {
+				if s := v.seat[c]; s < 0 {
+					b.glyphs[i], b.cells[i] = objectGlyphs[m.grid[c]], objectInfos[m.grid[c]]
+				} else {
+					b.glyphs[i], b.cells[i] = enemyGlyphs[v.part[c]], enemyInfos[v.part[c]]
+				}
 				c++
 			}
 		}
-		v.board = newBoard(glyphs)
+		v.board = b
 	}
-	b := Board{glyphs: v.board.glyphs, cells: v.board.cells} // the observer sees no own snake
+	return &View{Board: m.own(Board{glyphs: v.board.glyphs, cells: v.board.cells}, seat)}
+}
+
+// Peek returns a *View for seat like View, whose board reads the match
+// until its next Step rather than a drawing of it.
+func (m *match) Peek(seat int) any {
+	m.layout()
+	return &View{Board: m.own(Board{live: m}, seat)}
+}
+
+// own returns b with the cells of seat's own snake listed; the observer
+// (any other seat) sees no own snake.
+func (m *match) own(b Board, seat int) Board {
+	v := &m.view
 	if seat >= 0 && seat < len(m.snakes) {
 		for _, c := range m.snakes[seat].body {
 			if int(v.seat[c]) == seat {
@@ -303,7 +412,7 @@ func (m *match) View(seat int) any {
 			}
 		}
 	}
-	return &View{Board: b}
+	return b
 }
 
 // Render draws the observer's board (every snake in enemy glyphs) and a

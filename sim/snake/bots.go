@@ -91,25 +91,25 @@ func readGlyph(r rune) glyphInfo {
 // botBoard is a board as a bot reads it.
 type botBoard struct {
 	n     int
+	board Board
+	// cells is what each glyph means, the bot's own snake in own glyphs,
+	// once withOwn has read them.
 	cells []glyphInfo
-	own   []int32 // the cells of the bot's own snake
 	// next[c*4+d] is the neighbour of cell c in direction d, -1 off the
 	// board, for boards of n by n cells.
 	next []int32
 }
 
-// parse reads a View's board; false if it is not a square of glyphs.
+// parse takes a View's board; false if it is not a square of glyphs. It
+// reads no cell: a bot that only asks whether a few cells are enterable
+// reads them with enterable.
 func (b *botBoard) parse(board Board) bool {
-	b.cells = board.read(b.cells)
-	b.own = b.own[:0]
-	for _, o := range board.own {
-		b.own = append(b.own, o.i)
-	}
-	n := 0
-	for n*n < len(b.cells) {
+	b.board = board
+	n, cells := 0, board.len()
+	for n*n < cells {
 		n++
 	}
-	if n*n != len(b.cells) || n == 0 {
+	if n*n != cells || n == 0 {
 		return false
 	}
 	if n != b.n || b.next == nil {
@@ -121,6 +121,19 @@ func (b *botBoard) parse(board Board) bool {
 		}
 	}
 	return true
+}
+
+// enterable reports whether a head may enter cell c now; the bot's own
+// snake blocks it whichever glyphs it is read in.
+func (b *botBoard) enterable(c int) bool { return b.board.info(c).kind.enterable() }
+
+// withOwn reads every cell into cells, the bot's own snake in own glyphs,
+// for a bot that tells its snake from the others.
+func (b *botBoard) withOwn() {
+	b.cells = b.board.appendInfos(b.cells[:0])
+	for _, o := range b.board.own {
+		b.cells[o.i] = readGlyph(o.glyph)
+	}
 }
 
 // step is the neighbour of cell c in direction d (up to right), or -1 off
@@ -154,9 +167,9 @@ var dirArm = [4]uint8{armUp, armDown, armLeft, armRight}
 // shows more than one, or -1 when it sleeps or is dead.
 func (b *botBoard) ownHead() int {
 	head := -1
-	for _, o := range b.own {
-		if c := int(o); b.cells[c].kind == kOwnHead && !b.cells[c].idle && (head < 0 || c < head) {
-			head = c
+	for _, o := range b.board.own {
+		if g := readGlyph(o.glyph); g.kind == kOwnHead && !g.idle && (head < 0 || int(o.i) < head) {
+			head = int(o.i)
 		}
 	}
 	return head
@@ -218,7 +231,7 @@ func (b *randomBot) Act(v any) string {
 	var dirs [4]int8
 	n := 0
 	for d := int8(0); d < 4; d++ {
-		if c := b.board.step(head, d); c >= 0 && b.board.cells[c].kind.enterable() {
+		if c := b.board.step(head, d); c >= 0 && b.board.enterable(c) {
 			dirs[n] = d
 			n++
 		}
@@ -237,14 +250,19 @@ type greedyBot struct {
 	board  botBoard
 	fury   bool // its own head is in fury
 	length int  // its own length
-	dist   []int
-	first  []int8
-	queue  []int
-	seen   []int32
-	stamp  int32
+	// dist and first are set for the cells the last search reached, those
+	// whose reached equals searched.
+	dist     []int32
+	first    []int8
+	reached  []int32
+	searched int32
+	queue    []int
+	seen     []int32
+	stamp    int32
 	// danger marks cells next to the head of an enemy that would win a
 	// head-on there; prey marks cells next to heads that would lose one.
 	danger, prey []bool
+	heads        []int32 // the board's head cells, for markHeadOns
 }
 
 func newGreedy(_ sim.Setup, _ int, _ uint64) (sim.Bot, error) {
@@ -270,6 +288,7 @@ func (b *greedyBot) Act(v any) string {
 	if head < 0 {
 		return ""
 	}
+	b.board.withOwn()
 	b.fit(len(b.board.cells))
 	b.fury, b.length = b.board.cells[head].fury, b.board.length(head)
 	b.markHeadOns()
@@ -283,7 +302,7 @@ func (b *greedyBot) Act(v any) string {
 // fit sizes the scratch slices for a board of n cells.
 func (b *greedyBot) fit(n int) {
 	if len(b.dist) != n {
-		b.dist, b.first, b.queue = make([]int, n), make([]int8, n), make([]int, 0, n)
+		b.dist, b.first, b.reached, b.queue = make([]int32, n), make([]int8, n), make([]int32, n), make([]int, 0, n)
 		b.seen, b.danger, b.prey = make([]int32, n), make([]bool, n), make([]bool, n)
 	}
 }
@@ -293,7 +312,9 @@ func (b *greedyBot) markHeadOns() {
 	bd := &b.board
 	clear(b.danger)
 	clear(b.prey)
-	for c, g := range bd.cells {
+	b.heads = bd.board.appendHeads(b.heads[:0])
+	for _, c32 := range b.heads {
+		c, g := int(c32), bd.cells[c32]
 		if g.kind != kEnemyHead || g.idle {
 			continue
 		}
@@ -315,7 +336,7 @@ func (b *greedyBot) markHeadOns() {
 
 // passable reports whether a path that has walked dist cells may enter
 // cell c.
-func (b *greedyBot) passable(c int, dist int) bool {
+func (b *greedyBot) passable(c int, dist int32) bool {
 	switch k := b.board.cells[c].kind; {
 	case k.enterable():
 		return !b.danger[c]
@@ -334,38 +355,42 @@ func (b *greedyBot) passable(c int, dist int) bool {
 // distances beyond are left unset.
 func (b *greedyBot) search(head int) int {
 	bd := &b.board
-	for i := range b.dist {
-		b.dist[i] = -1
-	}
+	b.searched++
 	b.queue = b.queue[:0]
-	b.dist[head] = 0
-	bestCell, bestCost := -1, 1<<30
+	b.reach(head, 0, noDir)
+	bestCell, bestCost := -1, int32(1<<30)
 	for d := int8(0); d < 4; d++ {
 		if c := bd.step(head, d); c >= 0 && b.passable(c, 0) {
-			b.dist[c], b.first[c] = 1, d
+			b.reach(c, 1, d)
 			b.queue = append(b.queue, c)
 		}
 	}
 	for qi := 0; qi < len(b.queue); qi++ {
 		c := b.queue[qi]
-		if b.dist[c]-maxValue >= bestCost {
+		dist := b.dist[c]
+		if dist-maxValue >= bestCost {
 			break // the queue is in order of distance: no cell left can cost less
 		}
-		cost := b.dist[c] - b.value(c)
-		if b.value(c) > -100 && cost < bestCost {
-			bestCell, bestCost = c, cost
+		if v := b.value(c); v > -100 && dist-v < bestCost {
+			bestCell, bestCost = c, dist-v
 		}
-		if bd.cells[c].kind == kEnemyBody || bd.cells[c].kind == kStone {
+		if k := bd.cells[c].kind; k == kEnemyBody || k == kStone {
 			continue // the walk ends where the bite or the stone is
 		}
-		for d := int8(0); d < 4; d++ {
-			if nc := bd.step(c, d); nc >= 0 && b.dist[nc] < 0 && b.passable(nc, b.dist[c]) {
-				b.dist[nc], b.first[nc] = b.dist[c]+1, b.first[c]
-				b.queue = append(b.queue, nc)
+		for _, nc := range bd.next[c*4 : c*4+4] {
+			if nc >= 0 && b.reached[nc] != b.searched && b.passable(int(nc), dist) {
+				b.reach(int(nc), dist+1, b.first[c])
+				b.queue = append(b.queue, int(nc))
 			}
 		}
 	}
 	return bestCell
+}
+
+// reach records that the search reached cell c after dist cells, first
+// stepping in direction first.
+func (b *greedyBot) reach(c int, dist int32, first int8) {
+	b.reached[c], b.dist[c], b.first[c] = b.searched, dist, first
 }
 
 // bestStep ranks the steps from head: a passable cell first, then enough
@@ -395,7 +420,7 @@ func (b *greedyBot) bestStep(head, target int) int8 {
 			score += 500
 		}
 		score += room
-		if target >= 0 && b.first[target] == d && b.dist[c] == 1 {
+		if target >= 0 && b.first[target] == d && b.reached[c] == b.searched && b.dist[c] == 1 {
 			score += 200
 		}
 		if b.prey[c] && b.passable(c, 0) {
@@ -409,7 +434,7 @@ func (b *greedyBot) bestStep(head, target int) int8 {
 }
 
 // value is how much a cell is worth as a target, or -1000 for no target.
-func (b *greedyBot) value(c int) int {
+func (b *greedyBot) value(c int) int32 {
 	switch b.board.cells[c].kind {
 	case kApple:
 		return valueApple

@@ -74,3 +74,34 @@ func BenchmarkGreedyVsRandom(b *testing.B) {
 		b.ReportMetric(rs, "random-score")
 	}
 }
+
+// TestPeekReadsAsView: at every tick of a match, the view Peek lends
+// encodes as the View of the same seat, and every bot answers the same
+// from it, so built-in bots play the same in a recorder that lends views.
+func TestPeekReadsAsView(t *testing.T) {
+	var peeked, viewed [2][5]sim.Bot
+	for k, name := range []string{"random", "greedy"} {
+		def, _ := Game.Bot(name)
+		for s := range 5 {
+			peeked[k][s], _ = def.New(sim.Setup{Players: 5}, s, uint64(s))
+			viewed[k][s], _ = def.New(sim.Setup{Players: 5}, s, uint64(s))
+		}
+	}
+	playMatch(t, "", 7, []string{"greedy", "random", "greedy", "random", "greedy"}, nil, 0, func(m *match, _ []string) {
+		for s := range 5 {
+			got, err := json.Marshal(m.Peek(s))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, _ := json.Marshal(m.View(s))
+			if string(got) != string(want) {
+				t.Fatalf("turn %d seat %d: got peeked view %s, want %s", m.turn, s, got, want)
+			}
+			for k := range peeked {
+				if got, want := peeked[k][s].Act(m.Peek(s)), viewed[k][s].Act(m.View(s)); got != want {
+					t.Fatalf("turn %d seat %d bot %d: got %q from the peeked view, want %q", m.turn, s, k, got, want)
+				}
+			}
+		}
+	})
+}

@@ -20,11 +20,13 @@ type board struct {
 	friend []ViewWorm // own living worms other than the active one
 }
 
-func readBoard(v *View) (*board, bool) {
+// read makes b the reading of v, reusing its slices; false when v shows
+// no map or no active worm of the bot on it.
+func (b *board) read(v *View) bool {
 	if v.Map.grid == nil {
-		return nil, false
+		return false
 	}
-	b := &board{v: v, grid: v.Map.grid, myID: v.MyPlayer.ID}
+	*b = board{v: v, grid: v.Map.grid, myID: v.MyPlayer.ID, enemy: b.enemy[:0], friend: b.friend[:0]}
 	for i := range v.MyPlayer.Worms {
 		w := &v.MyPlayer.Worms[i]
 		switch {
@@ -42,7 +44,7 @@ func readBoard(v *View) (*board, bool) {
 			}
 		}
 	}
-	return b, b.me != nil && onMap(b.me.Position.X, b.me.Position.Y)
+	return b.me != nil && onMap(b.me.Position.X, b.me.Position.Y)
 }
 
 func (b *board) at(x, y int) cellType { return b.grid.terrain[y*mapSize+x] }
@@ -59,7 +61,27 @@ func (b *board) occ(c int) int {
 // randomBot plays a uniformly random legal command of its active worm:
 // a move, a dig, a shot in any direction, or a banana or snowball it can
 // throw. It never does nothing, so it is never disqualified.
-type randomBot struct{ r *rng.Rand }
+type randomBot struct {
+	r    *rng.Rand
+	b    board
+	opts []option // the legal commands of a round, kept for its storage
+}
+
+// option is a command the random bot may play: word alone when at is
+// false, else word and a cell; only the one played is written out.
+type option struct {
+	word string
+	at   bool
+	x, y int
+}
+
+// shoots are the shoot commands in the order of directions.
+var shoots = func() (s [len(directions)]string) {
+	for i, d := range directions {
+		s[i] = "shoot " + d.name
+	}
+	return s
+}()
 
 func newRandom(_ sim.Setup, _ int, seed uint64) (sim.Bot, error) {
 	return &randomBot{r: rng.New(seed)}, nil
@@ -70,24 +92,24 @@ func (rb *randomBot) Act(view any) string {
 	if !ok {
 		return "nothing"
 	}
-	b, ok := readBoard(v)
-	if !ok {
+	b := &rb.b
+	if !b.read(v) {
 		return "nothing"
 	}
-	var opts []string
+	opts := rb.opts[:0]
 	x, y := b.me.Position.X, b.me.Position.Y
-	for _, d := range directions {
+	for i, d := range directions {
 		nx, ny := x+d.dx, y+d.dy
 		if !onMap(nx, ny) {
 			continue
 		}
 		switch c := b.at(nx, ny); {
 		case c.open() && b.occ(ny*mapSize+nx) == 0:
-			opts = append(opts, coord("move", nx, ny))
+			opts = append(opts, option{"move", true, nx, ny})
 		case c == dirt:
-			opts = append(opts, coord("dig", nx, ny))
+			opts = append(opts, option{"dig", true, nx, ny})
 		}
-		opts = append(opts, "shoot "+d.name)
+		opts = append(opts, option{word: shoots[i]})
 	}
 	throw := func(word string, count *int) {
 		if count == nil || *count == 0 {
@@ -96,7 +118,7 @@ func (rb *randomBot) Act(view any) string {
 		for range 3 {
 			tx, ty := x+rb.r.IntRange(-5, 5), y+rb.r.IntRange(-5, 5)
 			if onMap(tx, ty) && inThrowRange(x, y, tx, ty, 5) {
-				opts = append(opts, coord(word, tx, ty))
+				opts = append(opts, option{word, true, tx, ty})
 			}
 		}
 	}
@@ -106,7 +128,12 @@ func (rb *randomBot) Act(view any) string {
 	if sb := b.me.Snowballs; sb != nil {
 		throw("snowball", &sb.Count)
 	}
-	return opts[rb.r.IntN(len(opts))]
+	rb.opts = opts
+	o := opts[rb.r.IntN(len(opts))]
+	if !o.at {
+		return o.word
+	}
+	return coord(o.word, o.x, o.y)
 }
 
 func coord(word string, x, y int) string {
@@ -120,6 +147,7 @@ func coord(word string, x, y int) string {
 // needed) to the nearest cell with a clear line of fire, away from the
 // coming lava.
 type tacticalBot struct {
+	b  board
 	rt routes // scratch space of approach, reused from turn to turn
 }
 
@@ -130,8 +158,8 @@ func (t *tacticalBot) Act(view any) string {
 	if !ok {
 		return "nothing"
 	}
-	b, ok := readBoard(v)
-	if !ok || len(b.enemy) == 0 {
+	b := &t.b
+	if !b.read(v) || len(b.enemy) == 0 {
 		return "nothing"
 	}
 	me := b.me
@@ -310,14 +338,26 @@ func (b *board) approach(me *ViewWorm, rt *routes) string {
 // maxRouteCost bounds the cost of a walk findRoutes looks for.
 const maxRouteCost = 64
 
-// routes are the cheapest walks from one cell: cost[c] is the cost of
-// reaching c (1<<30 out of reach) and from[c] the cell before it on the
-// way (-1 for the start). goal marks the cells whose cost is wanted most.
+// routes are the cheapest walks from one cell: costTo(c) is the cost of
+// reaching c and from[c] the cell before it on the way (-1 for the start).
+// goal marks the cells whose cost is wanted most. A search writes only the
+// cells it meets: cost, from and step hold for the cells whose met equals
+// searched, so it need not reset or price the whole map.
 type routes struct {
 	cost, from [numCells]int
+	step       [numCells]int // stepCost of each cell met, 0 where no worm can
+	met        [numCells]uint32
+	searched   uint32
 	goal       [numCells]bool
-	step       [numCells]int       // stepCost of each cell, 0 where no worm can
 	buckets    [maxRouteCost][]int // Dijkstra's queue, kept for its storage
+}
+
+// costTo is the cost of reaching c, 1<<30 out of reach.
+func (rt *routes) costTo(c int) int {
+	if rt.met[c] != rt.searched {
+		return 1 << 30
+	}
+	return rt.cost[c]
 }
 
 // findRoutes fills rt with the cheapest walks from start, below a cost of
@@ -327,12 +367,8 @@ type routes struct {
 // so no cheapest goal, nor the walk to it, depends on them.
 func (b *board) findRoutes(start int, rt *routes) {
 	safe := b.safeRadius(b.v.CurrentRound + 3)
-	for i := range rt.cost {
-		rt.cost[i] = 1 << 30
-		rt.step[i] = b.stepCost(i, safe)
-	}
-	rt.cost[start] = 0
-	rt.from[start] = -1
+	rt.searched++
+	rt.met[start], rt.cost[start], rt.from[start], rt.step[start] = rt.searched, 0, -1, b.stepCost(start, safe)
 	// Dijkstra on small integer costs with a bucket queue.
 	for d := range rt.buckets {
 		rt.buckets[d] = rt.buckets[d][:0]
@@ -346,13 +382,14 @@ func (b *board) findRoutes(start int, rt *routes) {
 				continue
 			}
 			reached = reached || rt.goal[c]
-			cx, cy := c%mapSize, c/mapSize
-			for _, dir := range directions {
-				nx, ny := cx+dir.dx, cy+dir.dy
-				if !onMap(nx, ny) {
+			for _, n16 := range &neighbours[c] {
+				n := int(n16)
+				if n < 0 {
 					continue
 				}
-				n := ny*mapSize + nx
+				if rt.met[n] != rt.searched {
+					rt.met[n], rt.cost[n], rt.step[n] = rt.searched, 1<<30, b.stepCost(n, safe)
+				}
 				step := rt.step[n]
 				if step == 0 {
 					continue
@@ -368,6 +405,21 @@ func (b *board) findRoutes(start int, rt *routes) {
 		}
 	}
 }
+
+// neighbours lists the cells next to each cell in the order of
+// directions, -1 off the map, so a search steps without dividing.
+var neighbours = func() (nb [numCells][len(directions)]int16) {
+	for c := range numCells {
+		for i, dir := range directions {
+			x, y := c%mapSize+dir.dx, c/mapSize+dir.dy
+			nb[c][i] = -1
+			if onMap(x, y) {
+				nb[c][i] = int16(y*mapSize + x)
+			}
+		}
+	}
+	return nb
+}()
 
 // stepCost is the cost of stepping into cell n, 0 where no worm can: 1, 2
 // for dirt (a dig, then a move), 6 for lava, and 4 more beyond the safe
@@ -394,8 +446,8 @@ func (b *board) stepCost(n int, safe float64) int {
 func (b *board) firingCell(rt *routes) int {
 	goal, goalCost := -1, 1<<30
 	b.firingCells(func(c int) {
-		if rt.cost[c] < goalCost {
-			goal, goalCost = c, rt.cost[c]
+		if cost := rt.costTo(c); cost < goalCost {
+			goal, goalCost = c, cost
 		}
 	})
 	return goal
@@ -426,8 +478,8 @@ func (b *board) cellNextToEnemy(rt *routes) int {
 	for _, e := range b.enemy {
 		for _, dir := range directions {
 			x, y := e.Position.X+dir.dx, e.Position.Y+dir.dy
-			if onMap(x, y) && rt.cost[y*mapSize+x] < goalCost {
-				goal, goalCost = y*mapSize+x, rt.cost[y*mapSize+x]
+			if c := y*mapSize + x; onMap(x, y) && rt.costTo(c) < goalCost {
+				goal, goalCost = c, rt.costTo(c)
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package worms
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -80,6 +81,41 @@ func TestBotsLegal(t *testing.T) {
 		}
 		if got := bot.Act("not a view"); got != "nothing" {
 			t.Errorf("%s on garbage: %q", name, got)
+		}
+	}
+}
+
+// TestPeekReadsAsView: in every round of matches of both rulesets, the
+// view Peek lends each seat, refilled round after round, encodes as its
+// View, and every bot answers the same from it.
+func TestPeekReadsAsView(t *testing.T) {
+	for _, ruleset := range Game.Rulesets {
+		var peeked, viewed [2][numSeats]sim.Bot
+		for k, name := range []string{"random", "tactical"} {
+			def, _ := Game.Bot(name)
+			for s := range numSeats {
+				peeked[k][s], _ = def.New(sim.Setup{Ruleset: ruleset, Players: 2}, s, uint64(s))
+				viewed[k][s], _ = def.New(sim.Setup{Ruleset: ruleset, Players: 2}, s, uint64(s))
+			}
+		}
+		_, log := playBots(t, ruleset, 3, [2]string{"tactical", "random"})
+		m := start(t, ruleset, 3)
+		for _, cmds := range log {
+			for s := range numSeats {
+				got, err := json.Marshal(m.Peek(s))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want, _ := json.Marshal(m.View(s)); string(got) != string(want) {
+					t.Fatalf("%s round %d seat %d: got peeked view %s, want %s", ruleset, m.round+1, s, got, want)
+				}
+				for k := range peeked {
+					if got, want := peeked[k][s].Act(m.Peek(s)), viewed[k][s].Act(m.View(s)); got != want {
+						t.Fatalf("%s round %d seat %d bot %d: got %q from the peeked view, want %q", ruleset, m.round+1, s, k, got, want)
+					}
+				}
+			}
+			play(t, m, cmds...)
 		}
 	}
 }

@@ -186,21 +186,41 @@ type ViewPowerup struct {
 
 // View returns a *View for seat (0 or 1; anything else gets seat 0's).
 func (m *match) View(seat int) any {
+	v := &View{}
+	m.fill(v, seat)
+	return v
+}
+
+// Peek returns a *View for seat like View, lent until the match's next
+// Step: every Peek refills the same one, so a built-in bot's turn
+// allocates no view.
+func (m *match) Peek(seat int) any {
 	if seat < 0 || seat >= numSeats {
 		seat = 0
 	}
-	v := &View{
+	m.fill(&m.lent[seat], seat)
+	return &m.lent[seat]
+}
+
+// fill makes v the view of seat, reusing the storage v holds.
+func (m *match) fill(v *View, seat int) {
+	if seat < 0 || seat >= numSeats {
+		seat = 0
+	}
+	*v = View{
 		CurrentRound: m.round + 1, MaxRounds: m.maxRounds, PushbackDamage: pushbackDamage, MapSize: mapSize,
 		CurrentWormID: m.players[seat].active + 1, ConsecutiveDoNothingCount: m.players[seat].streak,
-		MyPlayer: m.viewPlayer(seat, true), Opponents: []ViewPlayer{m.viewPlayer(1-seat, false)},
-		VisualizerEvents: []struct{}{},
+		MyPlayer: v.MyPlayer, Opponents: v.Opponents[:cap(v.Opponents)],
+		Map: v.Map, VisualizerEvents: []struct{}{},
 	}
+	if len(v.Opponents) != 1 {
+		v.Opponents = make([]ViewPlayer, 1)
+	}
+	m.fillPlayer(&v.MyPlayer, seat, true)
+	m.fillPlayer(&v.Opponents[0], 1-seat, false)
 	if m.rules.final {
 		v.LavaDamage = lavaDamage
 	}
-	// occ holds 1 + the index of the living worm on a cell, so the match's
-	// own indexes serve as indexes in occupiers. Both seats' views of a
-	// round share its grid (views are read, never written).
 	if m.viewGrid == nil || m.viewRound != m.round {
 		g := &mapGrid{terrain: m.grid, pack: m.pack, occ: m.occ}
 		for i := range m.worms {
@@ -212,45 +232,68 @@ func (m *match) View(seat int) any {
 		}
 		m.viewGrid, m.viewRound = g, m.round
 	}
+	// occ holds 1 + the index of the living worm on a cell, so the match's
+	// own indexes serve as indexes in occupiers. Both seats' views of a
+	// round share its grid (views are read, never written).
 	v.Map.grid = m.viewGrid
-	v.Map.occupiers = make([]ViewOccupier, numWorms)
-	for g := range m.worms {
-		if m.worms[g].alive() {
-			v.Map.occupiers[g] = ViewOccupier{ViewWorm: m.viewWorm(g, g/wormsPerPlayer == seat), PlayerID: g/wormsPerPlayer + 1}
-		}
+	if len(v.Map.occupiers) != numWorms {
+		v.Map.occupiers = make([]ViewOccupier, numWorms)
 	}
-	return v
+	for g := range m.worms {
+		o := &v.Map.occupiers[g]
+		if !m.worms[g].alive() {
+			*o = ViewOccupier{}
+			continue
+		}
+		m.fillWorm(&o.ViewWorm, g, g/wormsPerPlayer == seat)
+		o.PlayerID = g/wormsPerPlayer + 1
+	}
 }
 
-func (m *match) viewPlayer(s int, own bool) ViewPlayer {
+// fillPlayer makes vp the view of seat s's player, as its own player's
+// when own, reusing the storage vp holds.
+func (m *match) fillPlayer(vp *ViewPlayer, s int, own bool) {
 	p := &m.players[s]
-	vp := ViewPlayer{ID: s + 1, Score: m.score(s), CurrentWormID: p.active + 1, PreviousCommand: m.previousCommand(s),
-		Worms: make([]ViewWorm, 0, wormsPerPlayer)}
+	health, worms := vp.Health, vp.Worms
+	if len(worms) != wormsPerPlayer {
+		worms = make([]ViewWorm, wormsPerPlayer)
+	}
+	*vp = ViewPlayer{ID: s + 1, Score: m.score(s), CurrentWormID: p.active + 1, PreviousCommand: m.previousCommand(s), Worms: worms}
 	if m.rules.final {
 		vp.RemainingWormSelections = p.tokens
 	}
 	if own {
-		h := m.health(s)
-		vp.Health = &h
+		vp.Health = reuse(health, m.health(s))
 	}
-	for i := range wormsPerPlayer {
-		vp.Worms = append(vp.Worms, m.viewWorm(s*wormsPerPlayer+i, own))
+	for i := range worms {
+		m.fillWorm(&worms[i], s*wormsPerPlayer+i, own)
 	}
-	return vp
 }
 
-func (m *match) viewWorm(g int, own bool) ViewWorm {
+// fillWorm makes vw the view of worm g, with its weapons when own,
+// reusing the storage vw holds.
+func (m *match) fillWorm(vw *ViewWorm, g int, own bool) {
 	w := &m.worms[g]
-	vw := ViewWorm{ID: g%wormsPerPlayer + 1, Health: w.hp, Position: Point{w.x, w.y}, DiggingRange: digRange,
+	weapon, bananas, snow := vw.Weapon, vw.BananaBombs, vw.Snowballs
+	*vw = ViewWorm{ID: g%wormsPerPlayer + 1, Health: w.hp, Position: Point{w.x, w.y}, DiggingRange: digRange,
 		MovementRange: moveRange, RoundsUntilUnfrozen: w.frozen, Profession: w.prof.String()}
-	if own {
-		vw.Weapon = &ViewWeapon{Damage: weaponDamage, Range: weaponRange}
-		if w.prof == agent {
-			vw.BananaBombs = &ViewBananas{Damage: bananaDamage, Range: bananaRange, Count: w.bananas, DamageRadius: bananaRadius}
-		}
-		if w.prof == technologist {
-			vw.Snowballs = &ViewSnow{FreezeDuration: snowballFreeze, Range: snowballRange, Count: w.snowballs, FreezeRadius: snowballRadius}
-		}
+	if !own {
+		return
 	}
-	return vw
+	vw.Weapon = reuse(weapon, ViewWeapon{Damage: weaponDamage, Range: weaponRange})
+	if w.prof == agent {
+		vw.BananaBombs = reuse(bananas, ViewBananas{Damage: bananaDamage, Range: bananaRange, Count: w.bananas, DamageRadius: bananaRadius})
+	}
+	if w.prof == technologist {
+		vw.Snowballs = reuse(snow, ViewSnow{FreezeDuration: snowballFreeze, Range: snowballRange, Count: w.snowballs, FreezeRadius: snowballRadius})
+	}
+}
+
+// reuse stores v at p, or at a new pointer when p is nil, and returns it.
+func reuse[T any](p *T, v T) *T {
+	if p == nil {
+		p = new(T)
+	}
+	*p = v
+	return p
 }

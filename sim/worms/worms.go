@@ -264,6 +264,8 @@ type match struct {
 	// viewGrid is the map grid of the views of round viewRound.
 	viewGrid  *mapGrid
 	viewRound int
+	// lent are the views Peek lends, one per seat, refilled each time.
+	lent [numSeats]View
 }
 
 // newMatch starts a match (Game.Start) from a checked setup: rules §5,
