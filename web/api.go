@@ -339,15 +339,43 @@ func (s *server) boards(c echo.Context, game, ruleset string) ([]boardView, erro
 // board in ruleset order, each line naming its ruleset. ?game= and
 // ?ruleset= keep one game's and one ruleset's.
 func (s *server) apiBots(c echo.Context) error {
+	format, err := tableFormat(c)
+	if err != nil {
+		return err
+	}
 	bs, err := s.boards(c, c.QueryParam("game"), c.QueryParam("ruleset"))
 	if err != nil {
 		return err
+	}
+	if format == "csv" {
+		return sendCSV(c, "leaderboards.csv", standingsCSV(bs))
 	}
 	out := map[string][]standingJSON{}
 	for _, b := range bs {
 		out[b.Game] = append(out[b.Game], b.Standings...)
 	}
 	return c.JSON(http.StatusOK, out)
+}
+
+// standingsCSV lays leaderboards out as CSV rows, a header first: one row
+// per bot version and ruleset, in board order, the rank counted within
+// the board.
+func standingsCSV(bs []boardView) [][]string {
+	rows := [][]string{{"game", "ruleset", "rank", "name", "version", "rating", "rating_ci95_low", "rating_ci95_high",
+		"matches", "wins", "draws", "losses", "win_rate", "win_rate_ci95_low", "win_rate_ci95_high", "mean_score"}}
+	for _, b := range bs {
+		for i, st := range b.Standings {
+			rating := []string{"", "", ""}
+			if st.Rating != nil {
+				rating = []string{formatFloat(*st.Rating), formatFloat(st.RatingCI[0]), formatFloat(st.RatingCI[1])}
+			}
+			row := append([]string{st.Game, st.Ruleset, strconv.Itoa(i + 1), st.Name, st.Version}, rating...)
+			rows = append(rows, append(row, strconv.Itoa(st.Matches), strconv.Itoa(st.Wins), strconv.Itoa(st.Draws),
+				strconv.Itoa(st.Losses), formatFloat(st.WinRate), formatFloat(st.WinCI[0]), formatFloat(st.WinCI[1]),
+				formatFloat(st.MeanScore)))
+		}
+	}
+	return rows
 }
 
 // botProfile is one bot of one game: its versions' records and ratings
