@@ -94,7 +94,7 @@ func TestBoardsPerRuleset(t *testing.T) {
 		{name: "api bots of a ruleset of another game", url: "/api/v1/bots?game=snake&ruleset=final", status: 200, want: []string{`{}`}},
 		{name: "api bot", url: "/api/v1/bots/worms/tactical", status: 200, want: []string{`"versions":[{"game":"worms",` + base, final, `"matches":3`}},
 		{name: "api bots as csv", url: "/api/v1/bots?game=worms&ruleset=final&format=csv", status: 200,
-			want: []string{"game,ruleset,rank,name,version,rating,", "\nworms,final,1,random,v1,,,,2,2,0,0,1,", "\nworms,final,2,tactical,v1,,,,2,0,0,2,0,0,"},
+			want:    []string{"game,ruleset,rank,name,version,rating,", "\nworms,final,1,random,v1,,,,2,2,0,0,1,", "\nworms,final,2,tactical,v1,,,,2,0,0,2,0,0,"},
 			notWant: []string{"worms,base"}},
 		{name: "api bots in another format", url: "/api/v1/bots?format=xml", status: 400, want: []string{`format \"xml\"`}},
 		{name: "bots page", url: "/bots", status: 200,
