@@ -1,6 +1,7 @@
 package worms
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/replaylab/replaylab/sim"
@@ -145,11 +146,26 @@ func coord(word string, x, y int) string {
 // than friends, shoots along clear lines, selects another worm when the
 // active one is frozen or has nothing to hit, and walks (digging where
 // needed) to the nearest cell with a clear line of fire, away from the
-// coming lava.
+// coming lava. Each worm keeps its walk to that cell from turn to turn and
+// searches again only when the walk no longer holds (see follow).
 type tacticalBot struct {
-	b  board
-	rt routes // scratch space of approach, reused from turn to turn
+	b     board
+	rt    routes                   // scratch space of approach, reused from turn to turn
+	plans [wormsPerPlayer + 1]plan // by worm id
 }
+
+// plan is a worm's walk to a firing cell as approach found it: the cells
+// from where it stood to the goal, what stepping into each cost then, and
+// how many turns it has been followed since.
+type plan struct {
+	cells, steps []int
+	age          int
+}
+
+// maxPlanAge is how many turns a worm follows a plan before it searches
+// again anyway, to notice shorter walks that opened since (dug dirt, enemies
+// that moved nearer).
+const maxPlanAge = 8
 
 func newTactical(sim.Setup, int, uint64) (sim.Bot, error) { return &tacticalBot{}, nil }
 
@@ -185,7 +201,11 @@ func (t *tacticalBot) Act(view any) string {
 	if inert(me) {
 		return "shoot N" // always valid: keeps the do-nothing streak at 0
 	}
-	return b.approach(me, &t.rt)
+	var p *plan
+	if me.ID > 0 && me.ID < len(t.plans) {
+		p = &t.plans[me.ID]
+	}
+	return b.approach(me, &t.rt, p)
 }
 
 // inert reports a worm that will be frozen during the coming round (the
@@ -311,13 +331,21 @@ func (b *board) lineHitsEnemy(x, y, dx, dy int) bool {
 
 // approach steps toward the nearest cell from which an enemy can be shot
 // (through open cells), or toward the nearest enemy when none is open,
-// digging through dirt.
-func (b *board) approach(me *ViewWorm, rt *routes) string {
+// digging through dirt. It follows p, the worm's plan (nil for none), while
+// the plan holds, and otherwise searches and keeps a walk to a firing cell
+// in p.
+func (b *board) approach(me *ViewWorm, rt *routes, p *plan) string {
 	start := me.Position.Y*mapSize + me.Position.X
 	clear(rt.goal[:])
 	b.firingCells(func(c int) { rt.goal[c] = true })
+	if next, ok := b.follow(p, start, rt); ok {
+		return b.stepInto(next)
+	}
 	b.findRoutes(start, rt)
 	goal := b.firingCell(rt)
+	if goal >= 0 && p != nil {
+		p.keep(rt, start, goal)
+	}
 	if goal < 0 {
 		goal = b.cellNextToEnemy(rt)
 	}
@@ -328,6 +356,60 @@ func (b *board) approach(me *ViewWorm, rt *routes) string {
 	if next < 0 {
 		return b.fallback(me)
 	}
+	return b.stepInto(next)
+}
+
+// follow returns the cell after start on plan p while p holds: it is
+// younger than maxPlanAge, start lies on it, a cell further on is still a
+// firing cell (rt.goal; enemies move) and no cell left on the walk up to
+// the first such became blocked or dearer to step into. The walk is cut
+// at that cell, which is no dearer than the goal first found. A worm
+// digging stays on its cell for a turn, so it finds itself on the same
+// cell of the walk again.
+func (b *board) follow(p *plan, start int, rt *routes) (int, bool) {
+	if p == nil || p.age >= maxPlanAge {
+		return 0, false
+	}
+	i := slices.Index(p.cells, start)
+	if i < 0 {
+		return 0, false
+	}
+	g := i + 1
+	for g < len(p.cells) && !rt.goal[p.cells[g]] {
+		g++
+	}
+	if g == len(p.cells) {
+		return 0, false
+	}
+	p.cells, p.steps = p.cells[:g+1], p.steps[:g+1]
+	safe := b.safeRadius(b.v.CurrentRound + 3)
+	for j := i + 1; j < len(p.cells); j++ {
+		if step := b.stepCost(p.cells[j], safe); step == 0 || step > p.steps[j] {
+			return 0, false
+		}
+	}
+	p.age++
+	return p.cells[i+1], true
+}
+
+// keep makes p the walk from start to goal found in rt, fresh.
+func (p *plan) keep(rt *routes, start, goal int) {
+	p.cells, p.steps, p.age = p.cells[:0], p.steps[:0], 0
+	for c := goal; c >= 0; c = rt.from[c] {
+		p.cells = append(p.cells, c)
+		p.steps = append(p.steps, rt.step[c])
+		if c == start {
+			slices.Reverse(p.cells)
+			slices.Reverse(p.steps)
+			return
+		}
+	}
+	p.cells, p.steps = p.cells[:0], p.steps[:0] // no walk from start
+}
+
+// stepInto is the command that takes the active worm into the next cell:
+// a dig through dirt, else a move.
+func (b *board) stepInto(next int) string {
 	x, y := next%mapSize, next/mapSize
 	if b.grid.terrain[next] == dirt {
 		return coord("dig", x, y)

@@ -3,6 +3,7 @@ package worms
 import (
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -223,5 +224,47 @@ func BenchmarkHash(b *testing.B) {
 	m := start(b, "final", 1)
 	for b.Loop() {
 		m.Hash()
+	}
+}
+
+// TestFollowPlan: a worm follows the walk approach kept while it holds,
+// and searches again once it is too old, no longer leads to a firing cell,
+// does not pass where the worm stands, or became dearer.
+func TestFollowPlan(t *testing.T) {
+	m := start(t, "base", 1)
+	var b board
+	if v, ok := sim.ReadView[View](m.View(0)); !ok || !b.read(v) {
+		t.Fatal("no active worm in the first view")
+	}
+	var rt routes
+	var fresh plan
+	first := b.approach(b.me, &rt, &fresh)
+	if len(fresh.cells) < 3 {
+		t.Fatalf("got a kept walk of %d cells from %q, want at least 3", len(fresh.cells), first)
+	}
+	start := fresh.cells[0]
+	tests := []struct {
+		name   string
+		change func(p *plan)
+		want   bool
+	}{
+		{"fresh", func(*plan) {}, true},
+		{"too old", func(p *plan) { p.age = maxPlanAge }, false},
+		{"no firing cell", func(p *plan) { p.cells = p.cells[:1] }, false},
+		{"elsewhere", func(p *plan) { p.cells = p.cells[1:]; p.steps = p.steps[1:] }, false},
+		{"dearer", func(p *plan) { p.steps[1] = 0 }, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := plan{cells: slices.Clone(fresh.cells), steps: slices.Clone(fresh.steps)}
+			tc.change(&p)
+			next, ok := b.follow(&p, start, &rt)
+			if ok != tc.want {
+				t.Fatalf("got follow %v, want %v", ok, tc.want)
+			}
+			if ok && (next != fresh.cells[1] || b.stepInto(next) != first) {
+				t.Errorf("got step %q, want %q", b.stepInto(next), first)
+			}
+		})
 	}
 }
