@@ -428,10 +428,11 @@ const maxRouteCost = 64
 type routes struct {
 	cost, from [numCells]int
 	step       [numCells]int // stepCost of each cell met, 0 where no worm can
+	left       [numCells]int // toGoal of each cell met
 	met        [numCells]uint32
 	searched   uint32
 	goal       [numCells]bool
-	buckets    [maxRouteCost][]int // Dijkstra's queue, kept for its storage
+	buckets    [maxRouteCost][]int // the search's queue, kept for its storage
 }
 
 // costTo is the cost of reaching c, 1<<30 out of reach.
@@ -442,27 +443,35 @@ func (rt *routes) costTo(c int) int {
 	return rt.cost[c]
 }
 
-// findRoutes fills rt with the cheapest walks from start, below a cost of
-// maxRouteCost. Deep space and worms block; see stepCost for the rest. It
-// stops once the cheapest goal cell is settled, with every cell that costs
-// no more: the costs left above that are not final, but they are higher,
-// so no cheapest goal, nor the walk to it, depends on them.
+// findRoutes fills rt with the cheapest walks from start to the goal
+// cells, and to the cells next to enemies, below a cost of maxRouteCost.
+// Deep space and worms block; see stepCost for the rest. It is an A*
+// search on toGoal, which never overestimates and drops by at most one a
+// step, so cells are settled in the order of cost plus toGoal, each once.
+// It stops once the cheapest goal cell is settled, with every cell of that
+// order or less: the costs left above that are not final, but no cheapest
+// goal, nor the walk to it, depends on them, and every goal of the least
+// cost is settled with it (toGoal is 0 there).
 func (b *board) findRoutes(start int, rt *routes) {
 	safe := b.safeRadius(b.v.CurrentRound + 3)
 	rt.searched++
-	rt.met[start], rt.cost[start], rt.from[start], rt.step[start] = rt.searched, 0, -1, b.stepCost(start, safe)
-	// Dijkstra on small integer costs with a bucket queue.
+	rt.met[start], rt.cost[start], rt.from[start], rt.step[start], rt.left[start] = rt.searched, 0, -1, b.stepCost(start, safe), b.toGoal(start)
+	// A bucket queue on small integer costs.
 	for d := range rt.buckets {
 		rt.buckets[d] = rt.buckets[d][:0]
 	}
-	rt.buckets[0] = append(rt.buckets[0], start)
+	if rt.left[start] >= len(rt.buckets) {
+		return // no enemy, or none near enough
+	}
+	rt.buckets[rt.left[start]] = append(rt.buckets[rt.left[start]], start)
 	for d := 0; d < len(rt.buckets); d++ {
 		reached := false
 		for k := 0; k < len(rt.buckets[d]); k++ {
 			c := rt.buckets[d][k]
-			if rt.cost[c] != d {
+			if rt.cost[c]+rt.left[c] != d {
 				continue
 			}
+			cost := rt.cost[c]
 			reached = reached || rt.goal[c]
 			for _, n16 := range &neighbours[c] {
 				n := int(n16)
@@ -470,15 +479,15 @@ func (b *board) findRoutes(start int, rt *routes) {
 					continue
 				}
 				if rt.met[n] != rt.searched {
-					rt.met[n], rt.cost[n], rt.step[n] = rt.searched, 1<<30, b.stepCost(n, safe)
+					rt.met[n], rt.cost[n], rt.step[n], rt.left[n] = rt.searched, 1<<30, b.stepCost(n, safe), b.toGoal(n)
 				}
 				step := rt.step[n]
 				if step == 0 {
 					continue
 				}
-				if nd := d + step; nd < rt.cost[n] && nd < len(rt.buckets) {
+				if nd := cost + step; nd < rt.cost[n] && nd+rt.left[n] < len(rt.buckets) {
 					rt.cost[n], rt.from[n] = nd, c
-					rt.buckets[nd] = append(rt.buckets[nd], n)
+					rt.buckets[nd+rt.left[n]] = append(rt.buckets[nd+rt.left[n]], n)
 				}
 			}
 		}
@@ -486,6 +495,17 @@ func (b *board) findRoutes(start int, rt *routes) {
 			return
 		}
 	}
+}
+
+// toGoal is a lower bound of the cost from cell c to a firing cell or a
+// cell next to an enemy: both lie within 4 cells of an enemy (Chebyshev),
+// and a step covers one.
+func (b *board) toGoal(c int) int {
+	x, y, near := c%mapSize, c/mapSize, 1<<30
+	for _, e := range b.enemy {
+		near = min(near, chebyshev(x, y, e.Position.X, e.Position.Y))
+	}
+	return max(near-4, 0)
 }
 
 // neighbours lists the cells next to each cell in the order of

@@ -268,3 +268,68 @@ func TestFollowPlan(t *testing.T) {
 		})
 	}
 }
+
+// TestFindRoutesCheapestGoal: in every round of a match, the firing cell
+// the search picks costs what relaxing every cell until nothing changes
+// says the cheapest firing cell costs.
+func TestFindRoutesCheapestGoal(t *testing.T) {
+	m := start(t, "final", 11)
+	var bots [numSeats]sim.Bot
+	for s := range bots {
+		bots[s], _ = newTactical(sim.Setup{}, s, 0)
+	}
+	var b board
+	var rt routes
+	for !m.Over() {
+		for s := range numSeats {
+			v, _ := sim.ReadView[View](m.View(s))
+			if !b.read(v) || len(b.enemy) == 0 {
+				continue
+			}
+			start := b.me.Position.Y*mapSize + b.me.Position.X
+			clear(rt.goal[:])
+			b.firingCells(func(c int) { rt.goal[c] = true })
+			b.findRoutes(start, &rt)
+			got := -1
+			if g := b.firingCell(&rt); g >= 0 {
+				got = rt.costTo(g)
+			}
+			if want := cheapestGoal(&b, start, &rt.goal); got != want {
+				t.Fatalf("round %d seat %d: got cheapest firing cell at cost %d, want %d", m.round, s, got, want)
+			}
+		}
+		play(t, m, bots[0].Act(m.View(0)), bots[1].Act(m.View(1)))
+	}
+}
+
+// cheapestGoal is the least cost below maxRouteCost of walking from start
+// to a goal cell, -1 for none, by relaxing every cell until nothing changes.
+func cheapestGoal(b *board, start int, goal *[numCells]bool) int {
+	safe := b.safeRadius(b.v.CurrentRound + 3)
+	var cost [numCells]int
+	for c := range cost {
+		cost[c] = 1 << 30
+	}
+	cost[start] = 0
+	for changed := true; changed; {
+		changed = false
+		for c := range numCells {
+			step := b.stepCost(c, safe)
+			if step == 0 || c == start {
+				continue
+			}
+			for _, n := range neighbours[c] {
+				if n >= 0 && cost[n]+step < cost[c] && cost[n]+step < maxRouteCost {
+					cost[c], changed = cost[n]+step, true
+				}
+			}
+		}
+	}
+	best := -1
+	for c := range numCells {
+		if goal[c] && cost[c] < 1<<30 && (best < 0 || cost[c] < best) {
+			best = cost[c]
+		}
+	}
+	return best
+}
