@@ -361,9 +361,11 @@ func (b *board) approach(me *ViewWorm, rt *routes, p *plan) string {
 
 // follow returns the cell after start on plan p while p holds: it is
 // younger than maxPlanAge, start lies on it, a cell further on is still a
-// firing cell (rt.goal; enemies move) and no cell left on the walk up to
-// the first such became blocked or dearer to step into. The walk is cut
-// at that cell, which is no dearer than the goal first found. A worm
+// firing cell (rt.goal; enemies move) or its goal is next to one, and no
+// cell left on the walk became blocked or dearer to step into. The walk is
+// cut at its first firing cell, which is no dearer than the goal first
+// found; a goal a step off the firing cells, after an enemy moved, is
+// followed until the worm stands on it and searches again nearby. A worm
 // digging stays on its cell for a turn, so it finds itself on the same
 // cell of the walk again.
 func (b *board) follow(p *plan, start int, rt *routes) (int, bool) {
@@ -378,10 +380,12 @@ func (b *board) follow(p *plan, start int, rt *routes) (int, bool) {
 	for g < len(p.cells) && !rt.goal[p.cells[g]] {
 		g++
 	}
-	if g == len(p.cells) {
+	switch last := p.cells[len(p.cells)-1]; {
+	case g < len(p.cells):
+		p.cells, p.steps = p.cells[:g+1], p.steps[:g+1]
+	case last == start || !slices.ContainsFunc(neighbours[last][:], func(n int16) bool { return n >= 0 && rt.goal[n] }):
 		return 0, false
 	}
-	p.cells, p.steps = p.cells[:g+1], p.steps[:g+1]
 	safe := b.safeRadius(b.v.CurrentRound + 3)
 	for j := i + 1; j < len(p.cells); j++ {
 		if step := b.stepCost(p.cells[j], safe); step == 0 || step > p.steps[j] {

@@ -228,7 +228,8 @@ func BenchmarkHash(b *testing.B) {
 }
 
 // TestFollowPlan: a worm follows the walk approach kept while it holds,
-// and searches again once it is too old, no longer leads to a firing cell,
+// also when its goal is a step off the firing cells, and searches again
+// once it is too old, no longer leads to a firing cell or next to one,
 // does not pass where the worm stands, or became dearer.
 func TestFollowPlan(t *testing.T) {
 	m := start(t, "base", 1)
@@ -243,21 +244,38 @@ func TestFollowPlan(t *testing.T) {
 		t.Fatalf("got a kept walk of %d cells from %q, want at least 3", len(fresh.cells), first)
 	}
 	start := fresh.cells[0]
+	goal := fresh.cells[len(fresh.cells)-1]
+	// moveGoal marks as firing cells only the cell k steps from the goal
+	// along the line its walk comes in on, as if the enemy had moved.
+	moveGoal := func(k int) func(*plan, *[numCells]bool) {
+		return func(_ *plan, goals *[numCells]bool) {
+			clear(goals[:])
+			c, before := goal, fresh.cells[len(fresh.cells)-2]
+			for range k {
+				c += goal - before
+			}
+			goals[c] = true
+		}
+	}
 	tests := []struct {
 		name   string
-		change func(p *plan)
+		change func(p *plan, goals *[numCells]bool)
 		want   bool
 	}{
-		{"fresh", func(*plan) {}, true},
-		{"too old", func(p *plan) { p.age = maxPlanAge }, false},
-		{"no firing cell", func(p *plan) { p.cells = p.cells[:1] }, false},
-		{"elsewhere", func(p *plan) { p.cells = p.cells[1:]; p.steps = p.steps[1:] }, false},
-		{"dearer", func(p *plan) { p.steps[1] = 0 }, false},
+		{"fresh", func(*plan, *[numCells]bool) {}, true},
+		{"too old", func(p *plan, _ *[numCells]bool) { p.age = maxPlanAge }, false},
+		{"no firing cell", func(p *plan, _ *[numCells]bool) { p.cells = p.cells[:1] }, false},
+		{"elsewhere", func(p *plan, _ *[numCells]bool) { p.cells = p.cells[1:]; p.steps = p.steps[1:] }, false},
+		{"dearer", func(p *plan, _ *[numCells]bool) { p.steps[1] = 0 }, false},
+		{"goal a step off", moveGoal(1), true},
+		{"goal two steps off", moveGoal(2), false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			p := plan{cells: slices.Clone(fresh.cells), steps: slices.Clone(fresh.steps)}
-			tc.change(&p)
+			goals := rt.goal
+			tc.change(&p, &rt.goal)
+			defer func() { rt.goal = goals }()
 			next, ok := b.follow(&p, start, &rt)
 			if ok != tc.want {
 				t.Fatalf("got follow %v, want %v", ok, tc.want)
