@@ -217,10 +217,13 @@ func inert(w *ViewWorm) bool { return w.RoundsUntilUnfrozen >= 2 }
 func (b *board) attack(w *ViewWorm) (string, int) {
 	best, bestVal := "", 0
 	x, y := w.Position.X, w.Position.Y
-	if sb := w.Snowballs; sb != nil && sb.Count > 0 {
+	// A snowball's target is within its range of the thrower, and the
+	// enemies it hits within 1 of the target (a banana's within 2): no
+	// throw pays with no enemy that near.
+	if sb := w.Snowballs; sb != nil && sb.Count > 0 && near(b.enemy, x, y, snowballRange+1) {
 		best, bestVal = b.bestThrow("snowball", x, y, snowballRange, b.snowballValue)
 	}
-	if bb := w.BananaBombs; bb != nil && bb.Count > 0 {
+	if bb := w.BananaBombs; bb != nil && bb.Count > 0 && near(b.enemy, x, y, bananaRange+2) {
 		if cmd, val := b.bestThrow("banana", x, y, bananaRange, b.bananaValue); val > bestVal {
 			best, bestVal = cmd, val
 		}
@@ -257,7 +260,7 @@ func (b *board) bestThrow(word string, x, y, r int, value func(x, y, tx, ty int)
 // freezes that is not frozen beyond this round, 0 if it would freeze the
 // thrower or a friend.
 func (b *board) snowballValue(x, y, tx, ty int) int {
-	if chebyshev(x, y, tx, ty) <= 1 || b.friendNear(tx, ty, 1) {
+	if chebyshev(x, y, tx, ty) <= 1 || near(b.friend, tx, ty, 1) {
 		return 0
 	}
 	val := 0
@@ -306,9 +309,10 @@ func (b *board) shot(w *ViewWorm) (string, bool) {
 
 func sq(v int) int { return v * v }
 
-func (b *board) friendNear(x, y, r int) bool {
-	for _, f := range b.friend {
-		if chebyshev(f.Position.X, f.Position.Y, x, y) <= r {
+// near reports whether a worm of ws is within r of (x, y) (Chebyshev).
+func near(ws []ViewWorm, x, y, r int) bool {
+	for _, w := range ws {
+		if chebyshev(w.Position.X, w.Position.Y, x, y) <= r {
 			return true
 		}
 	}
