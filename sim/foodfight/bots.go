@@ -723,7 +723,13 @@ func (b *throwerBot) fetch() (action, bool) {
 		if f.height > 0 || b.skip[f.kind] >= b.f.turn || !b.reachable(f) || b.teammateCloser(f.loc) {
 			continue
 		}
-		d, w := f.loc.sub(me.loc).length(), b.route(f.loc, -1) // a hand is free: see above
+		// The walk alone costs d/forwardSpeed: a piece that far cannot beat
+		// the best, so its route need not be found.
+		d := f.loc.sub(me.loc).length()
+		if d/forwardSpeed.mu >= bestCost {
+			continue
+		}
+		w := b.route(f.loc, -1) // a hand is free: see above
 		for h, k := range me.hands {
 			if k != none {
 				continue
