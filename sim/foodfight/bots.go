@@ -1,7 +1,9 @@
 package foodfight
 
 import (
+	"cmp"
 	"math"
+	"slices"
 
 	"github.com/replaylab/replaylab/sim"
 	"github.com/replaylab/replaylab/sim/rng"
@@ -256,6 +258,13 @@ type throwerBot struct {
 	waited, walkUntil int
 	// aim is the opponent it turns to throw at, until aimUntil.
 	aim, aimUntil int
+	near          []piece // fetch's ground food, kept for its storage
+}
+
+// piece is a piece of food, by index, and its distance from the bot.
+type piece struct {
+	i    int
+	dist float64
 }
 
 // The thrower's judgement, in pixels, turns and radians.
@@ -717,26 +726,33 @@ func (b *throwerBot) fetch() (action, bool) {
 	if me.hands[0] != none && me.hands[1] != none {
 		return noAction, false
 	}
-	best, bestCost, bestWant := -1, math.Inf(1), 0.0
+	// The walk alone costs d/forwardSpeed, so pieces are rated nearest
+	// first and the rest skipped, routes unsought, once the walk alone
+	// costs more than the best; of equal costs the first piece wins.
+	b.near = b.near[:0]
 	for i := range b.f.m.food {
 		f := &b.f.m.food[i]
 		if f.height > 0 || b.skip[f.kind] >= b.f.turn || !b.reachable(f) || b.teammateCloser(f.loc) {
 			continue
 		}
-		// The walk alone costs d/forwardSpeed: a piece that far cannot beat
-		// the best, so its route need not be found.
-		d := f.loc.sub(me.loc).length()
-		if d/forwardSpeed.mu >= bestCost {
-			continue
+		b.near = append(b.near, piece{i, f.loc.sub(me.loc).length()})
+	}
+	slices.SortFunc(b.near, func(p, q piece) int { return cmp.Compare(p.dist, q.dist) })
+	best, bestCost, bestWant := -1, math.Inf(1), 0.0
+	for _, p := range b.near {
+		walk := p.dist / forwardSpeed.mu
+		if walk > bestCost {
+			break
 		}
+		f := &b.f.m.food[p.i]
 		w := b.route(f.loc, -1) // a hand is free: see above
 		for h, k := range me.hands {
 			if k != none {
 				continue
 			}
 			want := b.approach(f, w, h)
-			if cost := math.Abs(diff(me.heading, want))/turnSpeed.mu + d/forwardSpeed.mu; cost < bestCost {
-				best, bestCost, bestWant = i, cost, want
+			if cost := math.Abs(diff(me.heading, want))/turnSpeed.mu + walk; cost < bestCost || cost == bestCost && p.i < best {
+				best, bestCost, bestWant = p.i, cost, want
 			}
 		}
 	}
