@@ -1,6 +1,8 @@
 package snake
 
 import (
+	"slices"
+
 	"github.com/replaylab/replaylab/sim"
 	"github.com/replaylab/replaylab/sim/rng"
 )
@@ -245,15 +247,19 @@ func (b *randomBot) Act(v any) string {
 // greedyBot walks the shortest safe path to the best food (apples, gold,
 // pills; enemy bodies while in fury), keeps clear of cells where a snake
 // that would win a head-on could move next, and prefers steps with room
-// for its length plus 2 (24 cells at most).
+// for its length plus 2 (24 cells at most). It keeps the path it found and
+// follows it while the path stays passable and its target stays worth
+// going to, searching again after planAge turns at most, so most turns
+// cost a walk along the path rather than a search.
 type greedyBot struct {
 	board  botBoard
 	fury   bool // its own head is in fury
 	length int  // its own length
-	// dist and first are set for the cells the last search reached, those
-	// whose reached equals searched.
+	// dist and from (the cell before, on the way from the head) are set
+	// for the cells the last search reached, those whose reached equals
+	// searched.
 	dist     []int32
-	first    []int8
+	from     []int32
 	reached  []int32
 	searched int32
 	queue    []int
@@ -263,7 +269,17 @@ type greedyBot struct {
 	// head-on there; prey marks cells next to heads that would lose one.
 	danger, prey []bool
 	heads        []int32 // the board's head cells, for markHeadOns
+	// plan is the path the last search found, from the head then to the
+	// target, of kind planKind; plan[at] is the cell the head should be on
+	// now, at turns later.
+	plan     []int32
+	planKind cellKind
+	at       int
 }
+
+// planAge is the most turns a plan is followed without searching again,
+// so a target that appears closer is not ignored for long.
+const planAge = 6
 
 func newGreedy(_ sim.Setup, _ int, _ uint64) (sim.Bot, error) {
 	return &greedyBot{}, nil
@@ -292,17 +308,74 @@ func (b *greedyBot) Act(v any) string {
 	b.fit(len(b.board.cells))
 	b.fury, b.length = b.board.cells[head].fury, b.board.length(head)
 	b.markHeadOns()
-	d := b.bestStep(head, b.search(head))
+	if !b.planValid(head) {
+		b.makePlan(head, b.search(head))
+	}
+	toward := int8(noDir)
+	if b.at+1 < len(b.plan) {
+		toward = b.dirTo(head, int(b.plan[b.at+1]))
+	}
+	d := b.bestStep(head, toward)
 	if d == noDir {
 		return ""
 	}
+	if d == toward {
+		b.at++
+	} else {
+		b.plan = b.plan[:0]
+	}
 	return dirNames[d]
+}
+
+// planValid reports whether the kept plan still holds with the head on
+// head: not too old, its target still worth as much, each cell still
+// passable at its distance.
+func (b *greedyBot) planValid(head int) bool {
+	if b.at+1 >= len(b.plan) || int(b.plan[b.at]) != head || b.at >= planAge {
+		return false
+	}
+	target := int(b.plan[len(b.plan)-1])
+	if b.board.cells[target].kind != b.planKind || b.value(target) < -100 {
+		return false
+	}
+	for i, c := range b.plan[b.at+1:] {
+		if !b.passable(int(c), int32(i)) {
+			return false
+		}
+	}
+	return true
+}
+
+// makePlan keeps the path the last search found from head to target, or
+// no plan when target is -1.
+func (b *greedyBot) makePlan(head, target int) {
+	b.plan, b.at = b.plan[:0], 0
+	if target < 0 {
+		return
+	}
+	b.planKind = b.board.cells[target].kind
+	for c := target; c != head; c = int(b.from[c]) {
+		b.plan = append(b.plan, int32(c))
+	}
+	b.plan = append(b.plan, int32(head))
+	slices.Reverse(b.plan)
+}
+
+// dirTo is the direction from cell c to its neighbour nc, or noDir.
+func (b *greedyBot) dirTo(c, nc int) int8 {
+	for d := int8(0); d < 4; d++ {
+		if b.board.step(c, d) == nc {
+			return d
+		}
+	}
+	return noDir
 }
 
 // fit sizes the scratch slices for a board of n cells.
 func (b *greedyBot) fit(n int) {
 	if len(b.dist) != n {
-		b.dist, b.first, b.reached, b.queue = make([]int32, n), make([]int8, n), make([]int32, n), make([]int, 0, n)
+		b.dist, b.from, b.reached, b.queue = make([]int32, n), make([]int32, n), make([]int32, n), make([]int, 0, n)
+		b.plan = b.plan[:0]
 		b.seen, b.danger, b.prey = make([]int32, n), make([]bool, n), make([]bool, n)
 	}
 }
@@ -349,7 +422,7 @@ func (b *greedyBot) passable(c int, dist int32) bool {
 }
 
 // search walks breadth-first from head over passable cells, remembering
-// each cell's distance and first step, and returns the target with the
+// each cell's distance and the cell before, and returns the target with the
 // lowest distance less value, the first found of the lowest, or -1 when
 // none is in reach. It stops where no cell further away can cost less, so
 // distances beyond are left unset.
@@ -357,11 +430,11 @@ func (b *greedyBot) search(head int) int {
 	bd := &b.board
 	b.searched++
 	b.queue = b.queue[:0]
-	b.reach(head, 0, noDir)
+	b.reach(head, head, 0)
 	bestCell, bestCost := -1, int32(1<<30)
 	for d := int8(0); d < 4; d++ {
 		if c := bd.step(head, d); c >= 0 && b.passable(c, 0) {
-			b.reach(c, 1, d)
+			b.reach(c, head, 1)
 			b.queue = append(b.queue, c)
 		}
 	}
@@ -379,7 +452,7 @@ func (b *greedyBot) search(head int) int {
 		}
 		for _, nc := range bd.next[c*4 : c*4+4] {
 			if nc >= 0 && b.reached[nc] != b.searched && b.passable(int(nc), dist) {
-				b.reach(int(nc), dist+1, b.first[c])
+				b.reach(int(nc), c, dist+1)
 				b.queue = append(b.queue, int(nc))
 			}
 		}
@@ -387,17 +460,17 @@ func (b *greedyBot) search(head int) int {
 	return bestCell
 }
 
-// reach records that the search reached cell c after dist cells, first
-// stepping in direction first.
-func (b *greedyBot) reach(c int, dist int32, first int8) {
-	b.reached[c], b.dist[c], b.first[c] = b.searched, dist, first
+// reach records that the search reached cell c from cell from after dist
+// cells.
+func (b *greedyBot) reach(c, from int, dist int32) {
+	b.reached[c], b.dist[c], b.from[c] = b.searched, dist, int32(from)
 }
 
 // bestStep ranks the steps from head: a passable cell first, then enough
-// room, then the way to target (-1 for none), then a cell where a head-on
-// would win, then more room. It returns noDir when every neighbour is a
-// wall or a body.
-func (b *greedyBot) bestStep(head, target int) int8 {
+// room, then the way to the target (toward, noDir for none), then a cell
+// where a head-on would win, then more room. It returns noDir when every
+// neighbour is a wall or a body.
+func (b *greedyBot) bestStep(head int, toward int8) int8 {
 	bd := &b.board
 	need := min(b.length+2, 24)
 	bestDir, bestScore := int8(noDir), -1<<30
@@ -420,7 +493,7 @@ func (b *greedyBot) bestStep(head, target int) int8 {
 			score += 500
 		}
 		score += room
-		if target >= 0 && b.first[target] == d && b.reached[c] == b.searched && b.dist[c] == 1 {
+		if d == toward {
 			score += 200
 		}
 		if b.prey[c] && b.passable(c, 0) {

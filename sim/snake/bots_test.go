@@ -105,3 +105,55 @@ func TestPeekReadsAsView(t *testing.T) {
 		}
 	})
 }
+
+// TestGreedyKeepsPlanWhileValid: the greedy bot follows the path it found
+// to an apple while the apple is there, even when a closer one appears,
+// and searches again when it is gone, going to the one there now.
+func TestGreedyKeepsPlanWhileValid(t *testing.T) {
+	const first = "" +
+		"☼☼☼☼☼☼☼☼☼" +
+		"☼       ☼" +
+		"☼       ☼" +
+		"☼       ☼" +
+		"☼ ╘►   ○☼" +
+		"☼       ☼" +
+		"☼       ☼" +
+		"☼       ☼" +
+		"☼☼☼☼☼☼☼☼☼"
+	tests := []struct {
+		name, board, want string
+	}{
+		{"apple still there", "" +
+			"☼☼☼☼☼☼☼☼☼" +
+			"☼       ☼" +
+			"☼   ○   ☼" +
+			"☼       ☼" +
+			"☼  ╘►  ○☼" +
+			"☼       ☼" +
+			"☼       ☼" +
+			"☼       ☼" +
+			"☼☼☼☼☼☼☼☼☼", "RIGHT"},
+		{"apple gone", "" +
+			"☼☼☼☼☼☼☼☼☼" +
+			"☼       ☼" +
+			"☼   ○   ☼" +
+			"☼       ☼" +
+			"☼  ╘►   ☼" +
+			"☼       ☼" +
+			"☼       ☼" +
+			"☼       ☼" +
+			"☼☼☼☼☼☼☼☼☼", "UP"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			def, _ := Game.Bot("greedy")
+			bot, _ := def.New(sim.Setup{Players: 1}, 0, 1)
+			if got := bot.Act(&View{Board: newBoard([]rune(first))}); got != "RIGHT" {
+				t.Fatalf("first move: got %q, want %q", got, "RIGHT")
+			}
+			if got := bot.Act(&View{Board: newBoard([]rune(tt.board))}); got != tt.want {
+				t.Errorf("second move: got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
