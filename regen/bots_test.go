@@ -88,7 +88,10 @@ func recordWith(tb testing.TB, p pairing, seed uint64, wrap func(replay.Agent) r
 
 // TestBuiltinBotsGolden locks what every built-in bot plays: the match id
 // (a digest of every command) and the final state of fixed seeds of every
-// pairing. Making a bot faster must not change a single command.
+// pairing. A speed-up that keeps the bot's play must not change a single
+// command; a change of play (Snake greedy and Worms tactical keeping their
+// plans across turns) regenerates the file with -update, its reason and
+// the bot's strength before and after in the commit.
 func TestBuiltinBotsGolden(t *testing.T) {
 	var b bytes.Buffer
 	for _, p := range pairings() {
