@@ -22,6 +22,16 @@ type MatchPlacings struct {
 	Seats []Placing
 }
 
+// placingsQuery reads the seats of one game and ruleset in storage order,
+// through matches_by_ruleset: no scan of all matches and no sort.
+const placingsQuery = `
+	SELECT m.seq, mp.seat, b.id, b.name, b.version, mp.rank
+	FROM matches m
+	JOIN match_players mp ON mp.match_seq = m.seq
+	JOIN bots b ON b.id = mp.bot_id
+	WHERE m.game = ? AND m.ruleset = ?
+	ORDER BY m.seq, mp.seat`
+
 // Placings calls fn with every match of a game under one ruleset, in the
 // order they were stored (seq order), from one snapshot of the database.
 // It reads one row per seat through the matches_by_ruleset index and the
@@ -33,13 +43,7 @@ func (db *DB) Placings(ctx context.Context, game, ruleset string, fn func(MatchP
 		return fmt.Errorf("placings: %w", err)
 	}
 	defer tx.Rollback()
-	rows, err := tx.QueryContext(ctx, `
-		SELECT m.seq, mp.seat, b.id, b.name, b.version, mp.rank
-		FROM matches m
-		JOIN match_players mp ON mp.match_seq = m.seq
-		JOIN bots b ON b.id = mp.bot_id
-		WHERE m.game = ? AND m.ruleset = ?
-		ORDER BY m.seq, mp.seat`, game, ruleset)
+	rows, err := tx.QueryContext(ctx, placingsQuery, game, ruleset)
 	if err != nil {
 		return fmt.Errorf("placings: %w", err)
 	}
