@@ -19,6 +19,7 @@ func FuzzDecodeText(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(text)
+	f.Add([]byte(`{"format":"replaylab/1","game":"toad","revision":1,"seed":1,"players":[{"name":"a"}]}` + "\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		l, err := replay.DecodeText(bytes.NewReader(data))
 		if err != nil {

@@ -18,8 +18,11 @@ var update = flag.Bool("update", false, "re-record the golden replays in ../test
 // goldenDir holds one text replay per case with the state hash after every
 // turn. They are the determinism proof: .ci/run runs this test natively,
 // with GOAMD64=v3 and as an arm64 binary under qemu, and all must reproduce
-// every hash. Re-record (go test ./replay -run Golden -update) only for a new
-// ruleset or new cases, never to make a changed engine pass.
+// every hash. Re-record (go test ./replay -run Golden -update) only for new
+// cases or a ruleset's new rules revision (sim.Game.Revisions, bumped with a
+// README changelog entry and the reason in the commit message), never to
+// make a changed engine pass. A file re-recorded at a new revision has a
+// new id (see goldenIDs).
 const goldenDir = "../testdata/golden"
 
 type goldenCase struct {
@@ -100,7 +103,7 @@ func recordGolden(t *testing.T, c goldenCase) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := replay.Header{Format: replay.Format, Game: c.game, Ruleset: c.ruleset, Seed: c.seed, Config: []byte(c.config)}
+	h := replay.NewHeader(g, c.ruleset, c.seed, []byte(c.config))
 	var agents []replay.Agent
 	for s, b := range c.bots {
 		if cmds, ok := strings.CutPrefix(b, "plan:"); ok {

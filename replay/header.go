@@ -85,8 +85,10 @@ func truncatedError(turns int) *Error {
 func quote(s string) string { return sim.QuoteCommand(s) }
 
 // Check validates a header against the game registry and puts it in
-// canonical form: the default ruleset filled in (by sim.Game.Check), the
-// config compacted with sorted keys ("{}" when empty). It starts the match
+// canonical form: the default ruleset filled in (by sim.Game.Check),
+// revision 1 written as 0, the config compacted with sorted keys ("{}" when
+// empty). A revision newer than this build plays is an ErrNewer; an older
+// one passes (Run checks it). It starts the match
 // with sim.Game.New, which lets the game judge the config, so a header that
 // passes Check always starts a match.
 func (h *Header) Check() (*sim.Game, error) {
@@ -109,6 +111,9 @@ func (h *Header) start() (*sim.Game, sim.Match, error) {
 		return nil, nil, headerErrorf(err, "%v", err)
 	}
 	h.Ruleset = s.Ruleset
+	if err := h.checkRevision(g); err != nil {
+		return nil, nil, err
+	}
 	for i, p := range h.Players {
 		if err := checkName(p.Name, true); err != nil {
 			return nil, nil, headerErrorf(nil, "player %d name: %v", i, err)
@@ -141,6 +146,32 @@ func checkFormat(f string) error {
 		}
 	}
 	return headerErrorf(nil, "format is %s, want %q or %q", quote(f), Format, FormatV1)
+}
+
+// NewHeader returns the header of a new recording of game g, with no
+// players yet: the current format and the current rules revision of the
+// ruleset ("" = the default). Every recording starts from it, so none
+// misses its revision.
+func NewHeader(g *sim.Game, ruleset string, seed uint64, config json.RawMessage) Header {
+	return Header{Format: Format, Game: g.Name, Ruleset: ruleset, Revision: g.Revision(ruleset), Seed: seed, Config: config}
+}
+
+// RulesRevision returns the rules revision the header names: Revision, or
+// 1 when that is 0.
+func (h *Header) RulesRevision() int { return max(h.Revision, 1) }
+
+// checkRevision refuses a negative revision and one newer than this build
+// plays, and writes revision 1 in its canonical form, 0 (omitted).
+func (h *Header) checkRevision(g *sim.Game) error {
+	switch current := g.Revision(h.Ruleset); {
+	case h.Revision < 0:
+		return headerErrorf(nil, "revision %d: revisions count from 1", h.Revision)
+	case h.Revision > current:
+		return &Error{Reason: fmt.Sprintf("header: recorded with a newer engine revision of %s/%s (r%d; this build plays r%d)", h.Game, h.Ruleset, h.Revision, current), Err: ErrNewer}
+	case h.Revision == 1:
+		h.Revision = 0
+	}
+	return nil
 }
 
 // Setup returns the simulator setup the header describes.
@@ -208,9 +239,9 @@ func encodeHeader(h *Header) []byte {
 // decodeHeader parses a JSON header strictly: keys are matched exactly (not
 // case-insensitively as encoding/json does), a repeated, unknown or missing
 // required field is an error, and so is trailing data. format, game, seed
-// and players are required; a missing ruleset means the game's default and
-// a missing config the defaults. In a player, name is required and version
-// may be left out (empty).
+// and players are required; a missing ruleset means the game's default, a
+// missing revision revision 1 and a missing config the defaults. In a
+// player, name is required and version may be left out (empty).
 func decodeHeader(b []byte) (Header, error) {
 	var h Header
 	if len(b) > MaxHeaderBytes {
@@ -221,6 +252,7 @@ func decodeHeader(b []byte) (Header, error) {
 		{"format", &h.Format, true},
 		{"game", &h.Game, true},
 		{"ruleset", &h.Ruleset, false},
+		{"revision", &h.Revision, false},
 		{"seed", &h.Seed, true},
 		{"config", &h.Config, false},
 		{"players", &players, true},
@@ -305,6 +337,8 @@ func kindOf(dst any) string {
 		return "a string"
 	case *uint64:
 		return "an integer from 0 to 2^64-1"
+	case *int:
+		return "an integer"
 	case *[]json.RawMessage:
 		return "an array"
 	}

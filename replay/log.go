@@ -1,5 +1,5 @@
 // Package replay is replaylab's action-log format: a header (game, ruleset,
-// seed, config, players) plus each player's raw command per turn, in a text
+// rules revision, seed, config, players) plus each player's raw command per turn, in a text
 // encoding (.rlog) for people and harnesses and a compact binary encoding
 // (.rpl) for storage. It also regenerates matches from logs (Run) and
 // records new ones (Recorder).
@@ -19,12 +19,18 @@ const (
 
 // Header is the first line of a text replay and the head of a binary one.
 type Header struct {
-	Format  string          `json:"format"`
-	Game    string          `json:"game"`
-	Ruleset string          `json:"ruleset"`
-	Seed    uint64          `json:"seed"`
-	Config  json.RawMessage `json:"config"`
-	Players []Player        `json:"players"`
+	Format  string `json:"format"`
+	Game    string `json:"game"`
+	Ruleset string `json:"ruleset"`
+	// Revision is the rules revision of the ruleset the match was recorded
+	// under (sim.Game.Revision). 0 means revision 1 and is the canonical form
+	// of it, so replays recorded before revisions existed, and every
+	// revision-1 replay, keep their bytes and match id. Run checks a replay
+	// of an older revision against this build's rules.
+	Revision int             `json:"revision,omitempty"`
+	Seed     uint64          `json:"seed"`
+	Config   json.RawMessage `json:"config"`
+	Players  []Player        `json:"players"`
 }
 
 // Player names the bot in one seat.

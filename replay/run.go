@@ -11,6 +11,12 @@ import (
 // ErrIncomplete means the log ends before the match does.
 var ErrIncomplete = errors.New("the replay ends before the match is over")
 
+// ErrOldRevision means the replay was recorded under an older rules
+// revision of its ruleset than this build plays, and this build does not
+// reproduce it: a rule change since then alters the match. It is not a
+// corrupt replay, and callers report it as such, never as a divergence.
+var ErrOldRevision = errors.New("recorded with an older engine revision")
+
 // DivergenceError reports the first turn whose regenerated state hash
 // differs from the one the recorder wrote: from that turn on, the replay
 // does not reproduce the recorded match (a changed engine, a wrong ruleset
@@ -45,14 +51,56 @@ type Visitor func(*TurnView) error
 // It returns the finished match. Run stops between turns once ctx is
 // done, with an error that wraps ctx.Err() and names the turn.
 //
+// A log recorded under an older rules revision than this build plays (see
+// Header.Revision) is first regenerated in full without visit: when every
+// recorded hash and the end record match, the rule changes since its
+// revision did not touch this match (identical states make an identical
+// match), and Run goes on as for a current log; otherwise, or when the log
+// records no hash to compare, Run returns an *Error of kind ErrOldRevision
+// that names both revisions, and visit is never called. So old replays
+// that no rule change touched stay usable, and the others are reported as
+// recorded under an older revision, not as a divergence at some turn.
+//
 // Errors: *Error for a log that fails its checks or a step the match
 // refuses, *DivergenceError for the first hash that differs, ErrIncomplete
-// (wrapped with the turn) when the log stops before the match ends.
+// (wrapped with the turn) when the log stops before the match ends,
+// ErrOldRevision (above) instead of any of these for an older revision.
 func Run(ctx context.Context, l *Log, visit Visitor) (sim.Match, error) {
-	_, m, err := l.check()
+	g, m, err := l.check()
 	if err != nil {
 		return nil, err
 	}
+	h := &l.Header
+	if h.RulesRevision() < g.Revision(h.Ruleset) {
+		if m, err = compare(ctx, l, g, m); err != nil || visit == nil {
+			return m, err
+		}
+		if m, err = g.New(h.Setup()); err != nil { // a fresh match for the visited run
+			return nil, err
+		}
+	}
+	return run(ctx, l, m, visit)
+}
+
+// compare regenerates a log of an older rules revision on m and returns an
+// ErrOldRevision *Error unless every recorded hash matches. A cancelled ctx
+// is returned as it is: it says nothing about the log.
+func compare(ctx context.Context, l *Log, g *sim.Game, m sim.Match) (sim.Match, error) {
+	err := errors.New("the replay records no state hash to compare")
+	if len(l.Hashes) > 0 || l.End != nil {
+		m, err = run(ctx, l, m, nil)
+	}
+	if err == nil || ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return m, err
+	}
+	h := &l.Header
+	return m, &Error{Err: ErrOldRevision, Reason: sim.Clip(fmt.Sprintf(
+		"%v of %s/%s (r%d; this build plays r%d), which this build does not reproduce: %v",
+		ErrOldRevision, h.Game, h.Ruleset, h.RulesRevision(), g.Revision(h.Ruleset), err), maxReason)}
+}
+
+// run is Run for a current log, or an older one being compared.
+func run(ctx context.Context, l *Log, m sim.Match, visit Visitor) (sim.Match, error) {
 	// A non-blocking receive costs a few nanoseconds a turn, where ctx.Err()
 	// takes a lock: a River Toad turn is about 50 ns.
 	done := ctx.Done()

@@ -28,6 +28,13 @@ type Game struct {
 	Title string
 	// Rulesets lists the accepted ruleset names; the first is the default.
 	Rulesets []string
+	// Revisions holds the current rules revision of each ruleset; a ruleset
+	// absent here is at revision 1. Bump a ruleset's revision when a rule
+	// change alters any state hash or view for some input, and record the
+	// change in the README's revision changelog: replays recorded under an
+	// older revision are then checked against this build's rules (see
+	// replay.Run) instead of silently regenerating differently.
+	Revisions map[string]int
 	// MinPlayers and MaxPlayers bound the number of seats.
 	MinPlayers, MaxPlayers int
 	// DefaultPlayers is the seat count used when a recording names none.
@@ -282,6 +289,18 @@ func (g *Game) Check(s Setup) (Setup, error) {
 		return s, &SetupError{Field: "players", Reason: fmt.Sprintf("game %s takes %d to %d players, got %d", g.Name, g.MinPlayers, g.MaxPlayers, n)}
 	}
 	return s, nil
+}
+
+// Revision returns the current rules revision of a ruleset ("" = the
+// default ruleset): its entry in Revisions, or 1.
+func (g *Game) Revision(ruleset string) int {
+	if ruleset == "" {
+		ruleset = g.Rulesets[0]
+	}
+	if r, ok := g.Revisions[ruleset]; ok {
+		return r
+	}
+	return 1
 }
 
 // Bot returns the built-in bot named name, or false.

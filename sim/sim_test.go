@@ -55,3 +55,26 @@ func TestGameNew(t *testing.T) {
 		})
 	}
 }
+
+// TestRevision checks that a ruleset absent from Revisions is at revision
+// 1 and that "" names the default ruleset.
+func TestRevision(t *testing.T) {
+	g := &sim.Game{Name: "demo", Rulesets: []string{"classic", "fixed", "open"}, Revisions: map[string]int{"fixed": 3, "classic": 2}}
+	tests := []struct {
+		ruleset string
+		want    int
+	}{
+		{"", 2},
+		{"classic", 2},
+		{"fixed", 3},
+		{"open", 1},
+	}
+	for _, tt := range tests {
+		if got := g.Revision(tt.ruleset); got != tt.want {
+			t.Errorf("Revision(%q) = %d, want %d", tt.ruleset, got, tt.want)
+		}
+	}
+	if got := (&sim.Game{Rulesets: []string{"base"}}).Revision(""); got != 1 {
+		t.Errorf("Revision of a game without Revisions = %d, want 1", got)
+	}
+}
