@@ -23,13 +23,17 @@ type Recorder struct {
 }
 
 // Record plays the match to its end and returns its log, with the end
-// record when the header's format has one (replaylab/2). External agents
-// answer concurrently (see ask). It does not close the agents.
+// record when the header's format has one (replaylab/2). The header must
+// name the rules revision this build plays (NewHeader does). External
+// agents answer concurrently (see ask). It does not close the agents.
 func (r *Recorder) Record(ctx context.Context) (*Log, error) {
 	l := &Log{Header: r.Header}
-	_, m, err := l.Header.start()
+	g, m, err := l.Header.start()
 	if err != nil {
 		return nil, err
+	}
+	if h := &l.Header; h.RulesRevision() != g.Revision(h.Ruleset) {
+		return nil, fmt.Errorf("the header names rules revision %d of %s/%s, but this build plays revision %d (start from NewHeader)", h.RulesRevision(), h.Game, h.Ruleset, g.Revision(h.Ruleset))
 	}
 	if len(r.Agents) != len(l.Header.Players) {
 		return nil, fmt.Errorf("%d agents for %d players", len(r.Agents), len(l.Header.Players))

@@ -88,7 +88,8 @@ func firstLine(b []byte) []byte {
 
 // TestNewHeaderRecordsRevision: a recording started from NewHeader names
 // the current revision in both encodings, which round-trip it; a new
-// revision makes the same commands a different match (id).
+// revision makes the same commands a different match (id); the recorder
+// refuses a header that names another revision than it plays.
 func TestNewHeaderRecordsRevision(t *testing.T) {
 	record := func() *replay.Log {
 		t.Helper()
@@ -111,6 +112,10 @@ func TestNewHeaderRecordsRevision(t *testing.T) {
 		t.Fatalf("a revision-1 recording has Revision %d and header %s, want 0 and no revision field", r1.Header.Revision, firstLine(text1))
 	}
 	revtest.Bump(t, toad.Game, "classic", 2, -1)
+	old := replay.Recorder{Header: r1.Header, Agents: []replay.Agent{&plan{"D"}}}
+	if _, err := old.Record(context.Background()); err == nil || !strings.Contains(err.Error(), "names rules revision 1 of toad/classic, but this build plays revision 2") {
+		t.Errorf("recording under an older revision's header: got %v, want an error naming both revisions", err)
+	}
 	r2 := record()
 	text2, err := r2.EncodeText()
 	if err != nil {

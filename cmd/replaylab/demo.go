@@ -95,7 +95,7 @@ func demoPlan() []demoMatch {
 
 // header is the match's replay header, its players named after their bots.
 func (m demoMatch) header() replay.Header {
-	h := replay.Header{Format: replay.Format, Game: m.game.Name, Ruleset: m.ruleset, Seed: m.seed, Config: json.RawMessage(m.config)}
+	h := replay.NewHeader(m.game, m.ruleset, m.seed, json.RawMessage(m.config))
 	for _, b := range m.bots {
 		h.Players = append(h.Players, replay.Player{Name: b, Version: "builtin"})
 	}

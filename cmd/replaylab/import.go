@@ -30,6 +30,11 @@ written by one writer, one transaction per match; a match already in the
 database is skipped. A bad file is reported with its name, turn and reason,
 the good ones are still imported, and the exit status is then 1.
 
+A replay recorded under an older rules revision of its ruleset is imported
+when this build reproduces every state hash it recorded (its numbers are
+then this build's), and is otherwise reported as "recorded with an older
+engine revision"; one of a newer revision is refused.
+
 With no PATH, import regenerates the replays stored in the database that
 have no match: a database written before the current schema keeps its
 replays when this build opens it, but loses the matches it cannot convert.`,

@@ -2,10 +2,14 @@ package main
 
 import (
 	"bytes"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/replaylab/replaylab/internal/revtest"
+	"github.com/replaylab/replaylab/sim/toad"
 )
 
 // TestProgressOffTerminal checks that off a terminal progress prints one
@@ -27,5 +31,33 @@ func TestProgressOffTerminal(t *testing.T) {
 		if m == nil || m[1] != strconv.Itoa(4*(i+1)) || m[2] != strconv.Itoa(10*(i+1)) {
 			t.Errorf("line %d: got %q, want %d/40 (%d%%) with a rate and an ETA", i, l, 4*(i+1), 10*(i+1))
 		}
+	}
+}
+
+// TestImportOlderRevision imports a toad/classic replay recorded at
+// revision 1 into builds at revision 2: stored when they reproduce it,
+// reported with both revisions when a rule change alters it.
+func TestImportOlderRevision(t *testing.T) {
+	dir := t.TempDir()
+	rlog := filepath.Join(dir, "r1.rlog")
+	mustCLI(t, "record", "--game", "toad", "--seed", "5", "--bot", "builtin:astar", "-o", rlog)
+	tests := []struct {
+		name     string
+		changeAt int // the turn from which revision 2 differs; -1 = never
+		wantCode int
+		wantOut  string
+		wantErr  string
+	}{
+		{"reproduced", -1, 0, "imported 1 new matches, 0 already present, 0 failed", ""},
+		{"changed", 2, 1, "imported 0 new matches, 0 already present, 1 failed", "r1.rlog: recorded with an older engine revision of toad/classic (r1; this build plays r2)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			revtest.Bump(t, toad.Game, "classic", 2, tt.changeAt)
+			code, out, errOut := cli(t, "import", "--db", filepath.Join(t.TempDir(), "r.db"), rlog)
+			if code != tt.wantCode || !strings.Contains(out, tt.wantOut) || !strings.Contains(errOut, tt.wantErr) {
+				t.Errorf("exit %d\nstdout: %s\nstderr: %s\nwant exit %d, %q and %q", code, out, errOut, tt.wantCode, tt.wantOut, tt.wantErr)
+			}
+		})
 	}
 }

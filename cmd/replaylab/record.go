@@ -163,7 +163,7 @@ func recordHeader(f *recordFlags, stderr io.Writer) (*sim.Game, replay.Header, [
 	if err != nil {
 		return nil, replay.Header{}, nil, err
 	}
-	h := replay.Header{Format: replay.Format, Game: g.Name, Ruleset: f.ruleset, Seed: f.seed, Config: config}
+	h := replay.NewHeader(g, f.ruleset, f.seed, config)
 	specs := make([]string, players)
 	for s := range specs {
 		specs[s] = f.bots[min(s, len(f.bots)-1)]

@@ -219,8 +219,8 @@ func (t *tournament) addEntrants() error {
 	}
 	// Placeholder players let the header check the setup alone; a header
 	// of one entrant in every seat then checks each name and version.
-	t.base = replay.Header{Format: replay.Format, Game: t.game.Name, Ruleset: f.ruleset, Seed: t.f.seedFrom, Config: config,
-		Players: slices.Repeat([]replay.Player{{Name: "bot"}}, t.seats)}
+	t.base = replay.NewHeader(t.game, f.ruleset, t.f.seedFrom, config)
+	t.base.Players = slices.Repeat([]replay.Player{{Name: "bot"}}, t.seats)
 	if _, err := t.base.Check(); err != nil {
 		return usageError{err}
 	}

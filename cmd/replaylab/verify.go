@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/replaylab/replaylab/replay"
+	"github.com/replaylab/replaylab/sim/games"
 )
 
 func newVerifyCmd() *cobra.Command {
@@ -19,7 +20,13 @@ wrote and the end record, and print the result and winner. A replay that
 does not decode (corrupt, truncated, too large), does not regenerate or
 whose hashes differ is reported with the turn and reason, and the exit
 status is 1. A replay recorded by an older build (format replaylab/1) has no
-end record, so losing its last lines cannot be detected: verify says so.`,
+end record, so losing its last lines cannot be detected: verify says so.
+
+A replay recorded under an older rules revision of its ruleset (a rule has
+changed since) is ok when this build reproduces every state hash it
+recorded, and verify names both revisions; otherwise it fails with
+"recorded with an older engine revision", not as a divergence. A replay of
+a newer revision than this build plays fails.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			out := cmd.OutOrStdout()
@@ -63,8 +70,18 @@ func verifyFile(ctx context.Context, path string) (string, error) {
 	if l.End == nil {
 		end = "no end record (" + replay.FormatV1 + ", recorded by an older build: truncation cannot be detected)"
 	}
-	return fmt.Sprintf("%s/%s seed %d, %d turns, %s; %d hashes match; %s; id %s",
-		h.Game, h.Ruleset, h.Seed, m.Turn(), describeResult(m.Result(), h.Players), len(l.Hashes), end, id[:12]), nil
+	return fmt.Sprintf("%s/%s seed %d, %d turns, %s; %d hashes match%s; %s; id %s",
+		h.Game, h.Ruleset, h.Seed, m.Turn(), describeResult(m.Result(), h.Players), len(l.Hashes), olderRevision(&h), end, id[:12]), nil
+}
+
+// olderRevision notes a replay recorded under an older rules revision that
+// this build reproduces, or returns "".
+func olderRevision(h *replay.Header) string {
+	g, err := games.Lookup(h.Game)
+	if err != nil || h.RulesRevision() == g.Revision(h.Ruleset) {
+		return ""
+	}
+	return fmt.Sprintf(" (recorded under rules revision r%d; this build plays r%d and reproduces it)", h.RulesRevision(), g.Revision(h.Ruleset))
 }
 
 func countHashesBefore(l *replay.Log, turn int) int {

@@ -316,7 +316,7 @@ func checkRoundTrip(t *testing.T, g *sim.Game, s sim.Setup, p played) {
 	t.Helper()
 	n := len(p.turns)
 	l := &replay.Log{
-		Header: replay.Header{Format: replay.Format, Game: g.Name, Ruleset: s.Ruleset, Seed: s.Seed, Config: s.Config},
+		Header: replay.NewHeader(g, s.Ruleset, s.Seed, s.Config),
 		Turns:  p.turns,
 		Hashes: []replay.Hash{{Turn: 0, Sum: p.hashes[0]}, {Turn: n, Sum: p.hashes[n]}},
 		End:    &replay.Hash{Turn: n, Sum: p.hashes[n]},
