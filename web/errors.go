@@ -38,7 +38,8 @@ func notFound(format string, args ...any) error {
 
 // replayError is an uploaded replay that was refused: 400 when it cannot
 // be read at all, 422 when it reads but does not regenerate (an unknown
-// game, a diverging hash, a log that stops before the match ends).
+// game, a diverging hash, a log that stops before the match ends, a rules
+// revision this build does not play or reproduce).
 type replayError struct {
 	status int
 	err    error
@@ -105,6 +106,12 @@ func classify(err error) (status int, body errorBody, internal bool) {
 			body.Turn = div.Turn
 		}
 		return re.status, body, false
+	case errors.Is(err, replay.ErrOldRevision):
+		// A stored match recorded under an older rules revision that a
+		// rule change since has altered: the message names both
+		// revisions. It is no divergence (the replay is sound) and no
+		// server fault; re-recording the match is the only cure.
+		return http.StatusUnprocessableEntity, errorBody{Error: replayMessage(err)}, false
 	case errors.As(err, &div):
 		// A stored match whose replay no longer regenerates: this build's
 		// engine plays it differently from the one that stored it. The
@@ -123,6 +130,16 @@ func classify(err error) (status int, body errorBody, internal bool) {
 		return http.StatusBadRequest, errorBody{Error: err.Error()}, false
 	}
 	return http.StatusInternalServerError, errorBody{Error: "internal error: the server could not answer; the problem has been logged"}, true
+}
+
+// replayMessage is the message of the *replay.Error err wraps, without
+// the context callers added in front of it, or else err's own.
+func replayMessage(err error) string {
+	var rpl *replay.Error
+	if errors.As(err, &rpl) {
+		return rpl.Error()
+	}
+	return err.Error()
 }
 
 // handleError is the one error handler of the server: API requests get

@@ -26,6 +26,8 @@ func TestClassify(t *testing.T) {
 		{"bad input", badInput("turn %q", "x"), http.StatusBadRequest, false, ""},
 		{"stale stored match", fmt.Errorf("frame 420 of abc: %w", &replay.DivergenceError{Turn: 100, Want: 1, Got: 2}), http.StatusConflict, false,
 			"the stored replay does not regenerate with this build's engine: turn 100: state hash 0000000000000002, the recording has 0000000000000001: regeneration diverged from the recorded match"},
+		{"stored match of an older revision", fmt.Errorf("frame 420 of abc: %w", &replay.Error{Reason: "recorded with an older engine revision of toad/classic (r1; this build plays r2), ...", Err: replay.ErrOldRevision}),
+			http.StatusUnprocessableEntity, false, "recorded with an older engine revision of toad/classic (r1; this build plays r2), ..."},
 		{"newer schema", fmt.Errorf("open: %w", store.ErrSchemaTooNew), http.StatusInternalServerError, true, ""},
 		{"canceled", context.Canceled, http.StatusInternalServerError, true, ""},
 		{"anything else", errors.New("disk full"), http.StatusInternalServerError, true, ""},

@@ -65,8 +65,8 @@ func (s *syncBuffer) String() string {
 // recordToad plays a River Toad match with a built-in bot.
 func recordToad(t testing.TB, seed uint64, bot, name, config string) *replay.Log {
 	t.Helper()
-	h := replay.Header{Format: replay.Format, Game: "toad", Seed: seed, Config: json.RawMessage(config),
-		Players: []replay.Player{{Name: name, Version: "v1"}}}
+	h := replay.NewHeader(toad.Game, "", seed, json.RawMessage(config))
+	h.Players = []replay.Player{{Name: name, Version: "v1"}}
 	if _, err := h.Check(); err != nil {
 		t.Fatalf("header: %v", err)
 	}
