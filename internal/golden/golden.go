@@ -32,7 +32,7 @@ func Check(t testing.TB, path string, got []byte) {
 		t.Fatalf("%v (run the test with -update to create it)", err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs (a rule, generator or hash change needs a new ruleset, not a new golden):\n%s", path, FirstDiff(got, want))
+		t.Errorf("%s differs (a rule, generator or hash change needs a new rules revision of the ruleset, sim.Game.Revisions, before a new golden):\n%s", path, FirstDiff(got, want))
 	}
 }
 

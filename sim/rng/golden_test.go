@@ -21,7 +21,8 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 // one platform with -update and must then match on every other one
 // (GOAMD64=v1 and v3, arm64): a difference means a product was fused or an
 // operation is not deterministic. Fix the code, never the goldens, unless
-// the change of stream is intended (a new ruleset for every game).
+// the change of stream is intended (a new rules revision of every ruleset
+// that draws from it, see sim.Game.Revisions).
 
 // goldenSeeds are the seeds of the stream goldens.
 var goldenSeeds = []uint64{0, 1, 42, math.MaxUint64}

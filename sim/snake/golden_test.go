@@ -11,7 +11,8 @@ import (
 
 // goldenMatches are locked in testdata/golden.txt with the state hash after
 // every tick: a change to the rules, the draw order or the hash encoding
-// shows there (DESIGN.md §4) and needs a new ruleset name.
+// shows there (DESIGN.md §4). Rewrite it (-update) only with the ruleset's
+// rules revision bumped (sim.Game.Revisions) and a README changelog entry.
 var goldenMatches = []struct {
 	ruleset string
 	seed    uint64
