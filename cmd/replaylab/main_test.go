@@ -10,6 +10,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/replaylab/replaylab/internal/revtest"
+	"github.com/replaylab/replaylab/sim/worms"
 )
 
 // cli runs the program with args and returns its exit code and outputs.
@@ -247,7 +250,11 @@ func TestRecordErrors(t *testing.T) {
 
 func TestGames(t *testing.T) {
 	out := mustCLI(t, "games")
-	if !strings.Contains(out, "toad") || !strings.Contains(out, "builtin:astar") {
+	if !strings.Contains(out, "toad") || !strings.Contains(out, "builtin:astar") || strings.Contains(out, "(r1)") {
 		t.Errorf("games output:\n%s", out)
+	}
+	revtest.Bump(t, worms.Game, "final", 3, -1)
+	if out := mustCLI(t, "games"); !strings.Contains(out, "base, final (r3)") {
+		t.Errorf("games output with worms/final at revision 3:\n%s", out)
 	}
 }
