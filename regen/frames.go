@@ -31,8 +31,11 @@ const DefaultCursors = 12
 // bit-identically, and a whole stored match replays in milliseconds.
 // It keeps a live cursor (a match positioned at its last served turn) for
 // the most recently used matches, so stepping forward costs one Step a
-// turn; an earlier turn replays from turn 0. Frames is safe for
-// concurrent use.
+// turn; an earlier turn replays from turn 0. A match recorded under an
+// older rules revision replays in full first, each time it replays from
+// turn 0 (see replay.Run): its frames are served only when this build
+// reproduces it, and are otherwise an ErrOldRevision error. Frames is safe
+// for concurrent use.
 type Frames struct {
 	db   *store.DB
 	size int

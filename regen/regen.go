@@ -35,7 +35,10 @@ var EngineVersion = sync.OnceValue(func() string {
 })
 
 // Build regenerates the match of a log and collects everything
-// store.DB.Ingest writes. It stops between turns once ctx is done.
+// store.DB.Ingest writes. It stops between turns once ctx is done. A log
+// recorded under an older rules revision is built when this build
+// reproduces it, with this build's events and numbers, and is otherwise an
+// ErrOldRevision error (see replay.Run).
 func Build(ctx context.Context, l *replay.Log) (*store.Record, error) {
 	g, err := l.Header.Check()
 	if err != nil {

@@ -58,7 +58,9 @@ import (
 // or binary) have the same id, and ids stored before version 2 stay valid.
 // Hashes and the end record are only checks, so adding checkpoints to a
 // replay does not make it a different match, and the id does not depend on
-// the zstd version.
+// the zstd version. A header at rules revision 1 has no revision field, so
+// ids from before revisions existed stay valid; the same commands recorded
+// under a later revision are a different match, with a different id.
 
 // Binary magics: "RPL" and the version byte.
 var (
