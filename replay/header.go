@@ -88,9 +88,9 @@ func quote(s string) string { return sim.QuoteCommand(s) }
 // canonical form: the default ruleset filled in (by sim.Game.Check),
 // revision 1 written as 0, the config compacted with sorted keys ("{}" when
 // empty). A revision newer than this build plays is an ErrNewer; an older
-// one passes (Run checks it). It starts the match
-// with sim.Game.New, which lets the game judge the config, so a header that
-// passes Check always starts a match.
+// one passes (Run checks it). Check starts the match with sim.Game.New,
+// which lets the game judge the config, so a header that passes Check
+// always starts a match.
 func (h *Header) Check() (*sim.Game, error) {
 	g, _, err := h.start()
 	return g, err

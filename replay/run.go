@@ -13,8 +13,9 @@ var ErrIncomplete = errors.New("the replay ends before the match is over")
 
 // ErrOldRevision means the replay was recorded under an older rules
 // revision of its ruleset than this build plays, and this build does not
-// reproduce it: a rule change since then alters the match. It is not a
-// corrupt replay, and callers report it as such, never as a divergence.
+// reproduce it: a rule change since then alters the match. The replay is
+// sound, so callers show the error's message (it names both revisions),
+// never a divergence or a corruption.
 var ErrOldRevision = errors.New("recorded with an older engine revision")
 
 // DivergenceError reports the first turn whose regenerated state hash
