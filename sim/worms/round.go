@@ -50,7 +50,7 @@ func (m *match) Step(cmds []string) error {
 	var acts [numSeats]command
 	for s := range numSeats {
 		m.cmds[s] = cmds[s]
-		sels[s], hasSel[s], acts[s] = parseTurn(cmds[s], m.rules.final)
+		sels[s], hasSel[s], acts[s] = parseTurn(cmds[s], m.rules.final, m.round)
 		m.players[s].last = feedback{act: acts[s]}
 	}
 	if m.rules.final {

@@ -451,13 +451,14 @@ func abs(v int) int {
 	return v
 }
 
-// directions in the engine's order, with their names (rules §4).
+// directions in the engine's order, with their names (rules §4) and the
+// phase-1 engine's other names for them.
 var directions = [8]struct {
-	name   string
-	dx, dy int
+	name, vertical string
+	dx, dy         int
 }{
-	{"N", 0, -1}, {"NE", 1, -1}, {"E", 1, 0}, {"SE", 1, 1},
-	{"S", 0, 1}, {"SW", -1, 1}, {"W", -1, 0}, {"NW", -1, -1},
+	{"N", "U", 0, -1}, {"NE", "UR", 1, -1}, {"E", "R", 1, 0}, {"SE", "DR", 1, 1},
+	{"S", "D", 0, 1}, {"SW", "DL", -1, 1}, {"W", "L", -1, 0}, {"NW", "UL", -1, -1},
 }
 
 // score is a seat's total (rules §9): command points plus a third of the

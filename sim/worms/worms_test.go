@@ -125,41 +125,133 @@ func TestExampleMap(t *testing.T) {
 	}
 }
 
+// TestParse covers the runner's framing and both engines' parsers, for a
+// text played in round 3.
 func TestParse(t *testing.T) {
 	for _, c := range []struct {
 		in    string
 		final bool
 		sel   int // select id, 0 none
 		kind  kind
+		x, y  int // coordinates, select id or direction index
 	}{
-		{"move 1 2", false, 0, cmdMove},
-		{"MOVE 1 2", false, 0, cmdMove},
-		{"move  1 2", false, 0, cmdInvalid},
-		{"move 1 2 3", false, 0, cmdInvalid},
-		{"move +1 -2", false, 0, cmdMove},
-		{"move 1 x", false, 0, cmdInvalid},
-		{"move 99999999999 1", false, 0, cmdInvalid},
-		{"dig 3 4", false, 0, cmdDig},
-		{"shoot ne", false, 0, cmdShoot},
-		{"shoot ſ", false, 0, cmdShoot},
-		{"shoot north", false, 0, cmdInvalid},
-		{"shoot", false, 0, cmdInvalid},
-		{"nothing at all", false, 0, cmdNothing},
-		{"banana 1 2", false, 0, cmdInvalid},
-		{"banana 1 2", true, 0, cmdBanana},
-		{"snowball 1 2", true, 0, cmdSnowball},
-		{"select 2;shoot N", true, 2, cmdShoot},
-		{"select 2 ; ", true, 2, cmdNothing},
-		{"select 2", false, 0, cmdInvalid},
-		{"C;12;shoot W", false, 0, cmdShoot},
-		{"", false, 0, cmdInvalid},
-		{"   ", false, 0, cmdNothing},
-		{"jump", false, 0, cmdInvalid},
-		{"shoot N;move 1 1", false, 0, cmdMove},
+		{"move 1 2", false, 0, cmdMove, 1, 2},
+		{"MOVE 1 2", false, 0, cmdMove, 1, 2},
+		{"move  1 2", false, 0, cmdInvalid, 0, 0},
+		{"move 1 2 3", false, 0, cmdInvalid, 0, 0},
+		{"move +1 -2", false, 0, cmdMove, 1, -2},
+		{"move 1 x", false, 0, cmdInvalid, 0, 0},
+		{"move 99999999999 1", false, 0, cmdInvalid, 0, 0},
+		{"move 2147483647 -2147483648", true, 0, cmdMove, 1<<31 - 1, -1 << 31},
+		{"move 2147483648 1", true, 0, cmdInvalid, 0, 0},
+		{"move - 1", true, 0, cmdInvalid, 0, 0},
+		{"dig 3 4", false, 0, cmdDig, 3, 4},
+		{"shoot ne", false, 0, cmdShoot, 1, 0},
+		{"shoot ſ", false, 0, cmdShoot, 4, 0},
+		{"shoot north", false, 0, cmdInvalid, 0, 0},
+		{"shoot", false, 0, cmdInvalid, 0, 0},
+		{"nothing at all", false, 0, cmdNothing, 0, 0},
+		{"banana 1 2", false, 0, cmdInvalid, 0, 0},
+		{"banana 1 2", true, 0, cmdBanana, 1, 2},
+		{"snowball 1 2", true, 0, cmdSnowball, 1, 2},
+		{"select 2;shoot N", true, 2, cmdShoot, 0, 0},
+		{"select 2 ; ", true, 2, cmdNothing, 0, 0},
+		{"select 2", false, 0, cmdInvalid, 0, 0},
+		{"", false, 0, cmdInvalid, 0, 0},
+		{"", true, 0, cmdInvalid, 0, 0},
+		{"jump", false, 0, cmdInvalid, 0, 0},
+
+		// The phase-1 runner passes the line whole: no ';' split, no trim.
+		{"   ", false, 0, cmdInvalid, 0, 0},
+		{"   ", true, 0, cmdNothing, 0, 0},
+		{"move 1 2 ", false, 0, cmdInvalid, 0, 0},
+		{"move 1 2 ", true, 0, cmdMove, 1, 2},
+		{" move 1 2", false, 0, cmdInvalid, 0, 0},
+		{"shoot N;move 1 1", false, 0, cmdInvalid, 0, 0},
+		{"shoot N;move 1 1", true, 0, cmdMove, 1, 1},
+		{"nothing;whatever", false, 0, cmdInvalid, 0, 0},
+		{"nothing x", false, 0, cmdNothing, 0, 0},
+
+		// Phase 1's other direction names, any case; not in final.
+		{"shoot u", false, 0, cmdShoot, 0, 0},
+		{"shoot UR", false, 0, cmdShoot, 1, 0},
+		{"shoot r", false, 0, cmdShoot, 2, 0},
+		{"shoot dR", false, 0, cmdShoot, 3, 0},
+		{"shoot D", false, 0, cmdShoot, 4, 0},
+		{"shoot dl", false, 0, cmdShoot, 5, 0},
+		{"shoot L", false, 0, cmdShoot, 6, 0},
+		{"shoot Ul", false, 0, cmdShoot, 7, 0},
+		{"shoot U", true, 0, cmdInvalid, 0, 0},
+		{"shoot dl", true, 0, cmdInvalid, 0, 0},
+
+		// The runner's framing: this round's number only.
+		{"C;3;shoot W", false, 0, cmdShoot, 6, 0},
+		{"C;3;select 2;shoot W", true, 2, cmdShoot, 6, 0},
+		{"C;03;shoot W", false, 0, cmdInvalid, 0, 0},
+		{"C;03;shoot W", true, 0, cmdInvalid, 0, 0},
+		{"C;4;shoot W", true, 0, cmdInvalid, 0, 0},
+		{"C;2;shoot W", false, 0, cmdInvalid, 0, 0},
+		{"C;33;shoot W", true, 0, cmdInvalid, 0, 0},
+		{"C;+3;shoot W", true, 0, cmdInvalid, 0, 0},
+		{"C; 3;shoot W", true, 0, cmdInvalid, 0, 0},
+		{"C;3", true, 0, cmdInvalid, 0, 0},
+		{"C;", true, 0, cmdInvalid, 0, 0},
+		{"C;3;", false, 0, cmdInvalid, 0, 0},
+		{"C;3;", true, 0, cmdInvalid, 0, 0},
+		{"C;3; ", false, 0, cmdInvalid, 0, 0},
+		{"C;3; ", true, 0, cmdNothing, 0, 0},
+		{"C;3;;", true, 0, cmdNothing, 0, 0},
+		{"C;3;C;3;move 1 2", false, 0, cmdInvalid, 0, 0},
+		{"C;3;C;3;move 1 2", true, 0, cmdMove, 1, 2},
+		{"c;3;move 1 2", true, 0, cmdMove, 1, 2},
+		{"c;3;move 1 2", false, 0, cmdInvalid, 0, 0},
+
+		// Kotlin's toIntOrNull takes decimal digits of any script in the
+		// Basic Multilingual Plane, not beyond it.
+		{"move ٢٣ ٥", false, 0, cmdMove, 23, 5},
+		{"dig １ ２", true, 0, cmdDig, 1, 2},
+		{"move -٣ +३", true, 0, cmdMove, -3, 3},
+		{"move 1٣ 0", false, 0, cmdMove, 13, 0},
+		{"select ٢", true, 2, cmdNothing, 0, 0},
+		{"move 𝟏 2", false, 0, cmdInvalid, 0, 0},
+		{"move 𝟏 2", true, 0, cmdInvalid, 0, 0},
+		{"move ³ 2", true, 0, cmdInvalid, 0, 0},
+		{"move 1\xff 2", true, 0, cmdInvalid, 0, 0},
+		{"move ٢١٤٧٤٨٣٦٤٨ 1", true, 0, cmdInvalid, 0, 0},
 	} {
-		sel, has, act := parseTurn(c.in, c.final)
-		if act.kind != c.kind || has != (c.sel != 0) || has && sel.x != c.sel {
-			t.Errorf("parseTurn(%q, final=%v) = select %v %+v, act %+v; want select %d, kind %d", c.in, c.final, has, sel, act, c.sel, c.kind)
+		sel, has, act := parseTurn(c.in, c.final, 3)
+		ax := act.x
+		if act.kind == cmdShoot {
+			ax = act.dir
+		}
+		if act.kind != c.kind || has != (c.sel != 0) || has && sel.x != c.sel || act.kind != cmdInvalid && (ax != c.x || act.y != c.y) {
+			t.Errorf("parseTurn(%q, final=%v, 3) = select %v %+v, act %+v; want select %d, kind %d (%d,%d)", c.in, c.final, has, sel, act, c.sel, c.kind, c.x, c.y)
+		}
+	}
+}
+
+// TestJavaDigit compares javaDigit with JDK 17's Character.digit(c, 10)
+// over the whole Basic Multilingual Plane: jdkZeros are the chars whose
+// digit value is 0, dumped once from JDK 17 (each starts a run 0 to 9 and
+// no other char is a digit).
+func TestJavaDigit(t *testing.T) {
+	jdkZeros := []rune{0x0030, 0x0660, 0x06F0, 0x07C0, 0x0966, 0x09E6, 0x0A66, 0x0AE6, 0x0B66, 0x0BE6,
+		0x0C66, 0x0CE6, 0x0D66, 0x0DE6, 0x0E50, 0x0ED0, 0x0F20, 0x1040, 0x1090, 0x17E0, 0x1810, 0x1946,
+		0x19D0, 0x1A80, 0x1A90, 0x1B50, 0x1BB0, 0x1C40, 0x1C50, 0xA620, 0xA8D0, 0xA900, 0xA9D0, 0xA9F0,
+		0xAA50, 0xABF0, 0xFF10}
+	want := make(map[rune]int)
+	for _, z := range jdkZeros {
+		for d := range 10 {
+			want[z+rune(d)] = d
+		}
+	}
+	for r := rune(0); r <= 0x10FFFF; r++ {
+		w, ok := want[r]
+		if !ok {
+			w = -1
+		}
+		if got := javaDigit(r); got != w {
+			t.Errorf("javaDigit(%U) = %d, want %d", r, got, w)
 		}
 	}
 }
