@@ -670,3 +670,13 @@ func TestPhase1Directions(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkParse reads the commands the built-in bots send most.
+func BenchmarkParse(b *testing.B) {
+	cmds := []string{"move 12 17", "dig 11 16", "shoot NE", "select 2;banana 20 25", "snowball 3 17", "nothing"}
+	for b.Loop() {
+		for _, c := range cmds {
+			parseTurn(c, true, 1)
+		}
+	}
+}
