@@ -1,14 +1,18 @@
 // Package worms simulates the Entelect Challenge 2019 game "Worms" (rules:
 // shared/rules/worms.md): two players with three worms each on a 33x33
 // cave of dirt, air and deep space, one command per player per round,
-// played as the official Kotlin engine (release 2019.3.2) plays it. The
+// played as the official Kotlin engines play it: the final ruleset as
+// release 2019.3.2, the base ruleset as the phase-1 release 2019.1.0. The
 // same seed gives the engine's map cell for cell and the same collision
 // coin flips.
 //
 // Rulesets (rules §2, §3):
 //
-//	base   the seed text: 3 Commandos per player, move/dig/shoot/nothing,
-//	       300 rounds, hits +20/−20 and +40 for a kill inside the shot
+//	base   the seed text and the phase-1 engine: 3 Commandos per player,
+//	       move/dig/shoot/nothing, 300 rounds, hits +20/−20 and +40 for
+//	       a kill inside the shot; seats and packs rounded half up,
+//	       player 2's command first on equal priority, a dead active
+//	       worm followed by the lowest-id living one
 //	final  the last engine: Commando, Agent (banana bombs), Technologist
 //	       (snowballs), select with 5 tokens, lava, 400 rounds,
 //	       damage-based scores and kill points at the end of the round
@@ -21,11 +25,25 @@
 // 42 is 42 and 4294967289 (or the uint64 of int64 −7) is −7.
 //
 // Commands use the engine's syntax (rules §7.1): "move x y", "dig x y",
-// "shoot N|NE|E|SE|S|SW|W|NW", "banana x y", "snowball x y", "select id",
-// "nothing", several joined with ';' ("select 2;shoot N"), optionally
-// prefixed with the runner's "C;<round>;". An empty command is the
-// runner's time-out, which submits "No Command": an invalid command (−4)
-// that counts toward the do-nothing streak, exactly as in the engine.
+// "shoot N|NE|E|SE|S|SW|W|NW" (base also U|UR|R|DR|D|DL|L|UL), "banana
+// x y", "snowball x y", "select id", "nothing"; keywords and directions
+// in any case, coordinates in the decimal digits of any script of the
+// Basic Multilingual Plane (Kotlin's toIntOrNull on the JVM). In final
+// several commands join with ';' ("select 2;shoot N") and each is
+// trimmed; base reads the whole text as one command, untrimmed, as the
+// phase-1 runner passed it. A text starting with "C;" is the original
+// runner's framing: only "C;<round>;" with the current round's number (no
+// leading zero) is accepted and stripped; another prefix, or nothing
+// after it, is "No Command". Text without "C;" is taken as it is. An
+// empty command is the runner's time-out, which also submits "No
+// Command": an invalid command (−4) that counts toward the do-nothing
+// streak, exactly as in the engine.
+//
+// The rules file predates the phase-1 comparison and is wrong for base in
+// §2, §5 steps 2, 3 and 6, §6 (active worm), §7.3, §8 step 5 and §15
+// (same-priority order, which is not symmetric: it decides the +40), and
+// for both rulesets in §7.1 (framing, digits) and §8 step 3 (selects run
+// player 2 first); this package follows the engines.
 package worms
 
 import (
@@ -132,15 +150,24 @@ type rules struct {
 	name      string
 	maxRounds int
 	roster    [wormsPerPlayer]profession
+	// seats are the six spawn points and seatOrder, per player, the worm
+	// ids in the order they take their player's seats (rules §5 steps 2
+	// and 3).
+	seats     *[numWorms][2]int
+	seatOrder *[numSeats][wormsPerPlayer]int
 	// final switches on everything after phase 1: professions' weapons,
 	// select, lava, freezing, damage-based attack scores and kill points
-	// at the end of the round.
+	// at the end of the round, rounding by quadrant at map generation,
+	// player 1's command first on equal priority and the next living
+	// worm after a dead active one.
 	final bool
 }
 
 var rulesets = map[string]rules{
-	"base":  {name: "base", maxRounds: defaultBaseRounds, roster: [3]profession{commando, commando, commando}},
-	"final": {name: "final", maxRounds: defaultFinalRounds, roster: [3]profession{commando, agent, technologist}, final: true},
+	"base": {name: "base", maxRounds: defaultBaseRounds, roster: [3]profession{commando, commando, commando},
+		seats: &baseSeats, seatOrder: &baseSeatOrder},
+	"final": {name: "final", maxRounds: defaultFinalRounds, roster: [3]profession{commando, agent, technologist},
+		seats: &finalSeats, seatOrder: &finalSeatOrder, final: true},
 }
 
 // Game is Worms: two players, three worms each.
@@ -296,15 +323,22 @@ func newMatch(setup sim.Setup) (sim.Match, error) {
 	return m, nil
 }
 
-// seats are the six spawn points of rules §5 step 2 for a 33x33 map, in
-// seat order (angles 0, 60, ..., 300 degrees, rounded by quadrant);
-// TestSeats recomputes them.
-var seats = [numWorms][2]int{{31, 16}, {24, 28}, {8, 28}, {1, 16}, {8, 4}, {24, 4}}
+// finalSeats are the six spawn points of rules §5 step 2 for a 33x33 map,
+// in seat order (angles 0, 60, ..., 300 degrees, rounded by quadrant);
+// baseSeats are the phase-1 engine's, rounded half up. TestSeats
+// recomputes both.
+var (
+	finalSeats = [numWorms][2]int{{31, 16}, {24, 28}, {8, 28}, {1, 16}, {8, 4}, {24, 4}}
+	baseSeats  = [numWorms][2]int{{31, 16}, {24, 29}, {9, 29}, {1, 16}, {8, 3}, {24, 3}}
+)
 
-// seatOrder is, per player, the worm ids in the order they take their
-// player's seats (rules §5 step 3: the sort key id − playerId − 2 for ids
-// above the player id).
-var seatOrder = [numSeats][wormsPerPlayer]int{{2, 3, 1}, {3, 1, 2}}
+// finalSeatOrder sorts each player's worms by the key id − playerId − 2
+// for ids above the player id (rules §5 step 3); the phase-1 engine
+// seats them by id.
+var (
+	finalSeatOrder = [numSeats][wormsPerPlayer]int{{2, 3, 1}, {3, 1, 2}}
+	baseSeatOrder  = [numSeats][wormsPerPlayer]int{{1, 2, 3}, {1, 2, 3}}
+)
 
 // generate builds the map in the steps of rules §5.
 func (m *match) generate() {
@@ -335,12 +369,12 @@ func (m *match) noiseTerrain() {
 }
 
 // seatWorms is steps 2 and 3: each seat gets its player's next worm in
-// seatOrder, with its profession's HP and weapons.
+// the seat order, with its profession's HP and weapons.
 func (m *match) seatWorms() {
 	var next [numSeats]int
-	for i, seat := range seats {
+	for i, seat := range m.rules.seats {
 		s := (i + 1) % numSeats // seat 0 goes to player 2
-		id := seatOrder[s][next[s]]
+		id := m.rules.seatOrder[s][next[s]]
 		next[s]++
 		w := &m.worms[s*wormsPerPlayer+id-1]
 		w.prof = m.rules.roster[id-1]
@@ -395,20 +429,25 @@ func (m *match) placeHealthPacks() {
 	tilt := noise(2.0, 0.0, m.seed)
 	for i := range 2 {
 		t := float64(2*math.Pi*(float64(i)/2)) + tilt
-		x, y := circlePoint(2.2, t)
+		x, y := circlePoint(2.2, t, m.rules.final)
 		m.grid[y*mapSize+x] = air
 		m.pack[y*mapSize+x] = true
 	}
 }
 
 // circlePoint is the cell at angle t on the circle of radius r around the
-// centre, rounded away from the centre by the angle's quadrant as the
-// engine does (rules §5 step 2). Sin and Cos are the project's
-// deterministic ones; the engine's differ by at most an ulp, which moves
-// no pack: the coordinates are never within an ulp of an integer.
-func circlePoint(r, t float64) (int, int) {
+// centre. The final engine rounds away from the centre by the angle's
+// quadrant (rules §5 step 2); the phase-1 engine rounds half up (Kotlin's
+// roundToInt, which is math.Round for these positive values). Sin and
+// Cos are the project's deterministic ones; the engine's differ by at
+// most an ulp, which moves no pack: the coordinates are never within an
+// ulp of an integer or a half.
+func circlePoint(r, t float64, final bool) (int, int) {
 	x := float64(r*rng.Cos(t)) + center
 	y := float64(r*rng.Sin(t)) + center
+	if !final {
+		return int(math.Round(x)), int(math.Round(y))
+	}
 	a := math.Mod(t, 2*math.Pi)
 	switch {
 	case a <= math.Pi*0.5:
@@ -451,13 +490,14 @@ func abs(v int) int {
 	return v
 }
 
-// directions in the engine's order, with their names (rules §4).
+// directions in the engine's order, with their names (rules §4) and the
+// phase-1 engine's other names for them.
 var directions = [8]struct {
-	name   string
-	dx, dy int
+	name, vertical string
+	dx, dy         int
 }{
-	{"N", 0, -1}, {"NE", 1, -1}, {"E", 1, 0}, {"SE", 1, 1},
-	{"S", 0, 1}, {"SW", -1, 1}, {"W", -1, 0}, {"NW", -1, -1},
+	{"N", "U", 0, -1}, {"NE", "UR", 1, -1}, {"E", "R", 1, 0}, {"SE", "DR", 1, 1},
+	{"S", "D", 0, 1}, {"SW", "DL", -1, 1}, {"W", "L", -1, 0}, {"NW", "UL", -1, -1},
 }
 
 // score is a seat's total (rules §9): command points plus a third of the
