@@ -66,7 +66,7 @@ func recordPairing(tb testing.TB, p pairing, seed uint64) *replay.Log {
 // recordWith is recordPairing with every agent wrapped by wrap.
 func recordWith(tb testing.TB, p pairing, seed uint64, wrap func(replay.Agent) replay.Agent) *replay.Log {
 	tb.Helper()
-	h := replay.Header{Format: replay.Format, Game: p.game.Name, Ruleset: p.ruleset, Seed: seed}
+	h := replay.NewHeader(p.game, p.ruleset, seed, nil)
 	for _, b := range p.bots {
 		h.Players = append(h.Players, replay.Player{Name: b, Version: "builtin"})
 	}

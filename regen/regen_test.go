@@ -15,7 +15,7 @@ import (
 // record plays a match of g between built-in random bots.
 func record(t testing.TB, g *sim.Game, config string) *replay.Log {
 	t.Helper()
-	h := replay.Header{Format: replay.Format, Game: g.Name, Seed: 5, Config: json.RawMessage(config)}
+	h := replay.NewHeader(g, "", 5, json.RawMessage(config))
 	for range g.DefaultPlayers {
 		h.Players = append(h.Players, replay.Player{Name: "random", Version: "1"})
 	}

@@ -285,7 +285,7 @@ var goldenIDs = map[string]string{
 	"toad-published-plan.rlog":           "2ebc71064b1aa3e93c6fbaf4d9f65d0f8a4ef22b2fde89124db0ddb6852e3fbb",
 	"toad-random-1.rlog":                 "944bdd911e1bc4531b969adaf558f5cff33c9cfc226181a19c843f76441ce854",
 	"toad-random-2.rlog":                 "f731119b9b6d2c2e6458ba5c9620c81627d9afe0db320c6f35ffc2ccba66f180",
-	"worms-base-tactical-random.rlog":    "e25af795046be9fb92fc90ab92f70192573ce53545f01771eab460d4d9eab0c6",
+	"worms-base-tactical-random.rlog":    "68f9432ce671c2f2d493c8a5cd80dfb51fec854ba70801f176dd83276a623df5",
 	"worms-final-random-tactical.rlog":   "83beba2b352c30eb7c5b6d6046466ab435150485b35b8541db06de59bce2058f",
 	"worms-final-tactical-tactical.rlog": "17d071f7a0f498f122486bb75faad67dff6d869c771055abc756788573139da7",
 }

@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/replaylab/replaylab/internal/revtest"
 	"github.com/replaylab/replaylab/replay"
+	"github.com/replaylab/replaylab/sim/games"
 	"github.com/replaylab/replaylab/sim/toad"
 )
 
@@ -231,5 +234,54 @@ func TestRunOlderRevisionCancelled(t *testing.T) {
 	_, err := replay.Run(ctx, l, nil)
 	if !errors.Is(err, context.Canceled) || errors.Is(err, replay.ErrOldRevision) {
 		t.Fatalf("got %v, want context.Canceled", err)
+	}
+}
+
+// TestRealOlderRevisions runs replays recorded before real rule changes
+// under this build's rules: one the change altered is ErrOldRevision
+// naming both revisions (never a divergence), and ones it left untouched
+// regenerate as they always did. The old files are kept in
+// ../testdata/revisions, or in the goldens when they still reproduce.
+func TestRealOlderRevisions(t *testing.T) {
+	tests := []struct {
+		path    string
+		wantErr string // "" = reproduced
+	}{
+		// Revision 2 of worms/base moved the start positions: the map differs from turn 0.
+		{"../testdata/revisions/worms-base-tactical-random-r1.rlog",
+			"recorded with an older engine revision of worms/base (r1; this build plays r2), which this build does not reproduce: turn 0"},
+		// Revision 2 of worms/final only changed how C;<round>; framing and
+		// non-ASCII digits are read; these bots send neither.
+		{goldenDir + "/worms-final-random-tactical.rlog", ""},
+		{goldenDir + "/worms-final-tactical-tactical.rlog", ""},
+	}
+	for _, tt := range tests {
+		t.Run(filepath.Base(tt.path), func(t *testing.T) {
+			data, err := os.ReadFile(tt.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			l, err := replay.Decode(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, err := games.Lookup(l.Header.Game)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, now := l.Header.RulesRevision(), g.Revision(l.Header.Ruleset); got >= now {
+				t.Fatalf("recorded at revision %d, this build plays %d: not an older revision", got, now)
+			}
+			_, err = replay.Run(context.Background(), l, nil)
+			var de *replay.DivergenceError
+			switch {
+			case tt.wantErr == "" && err != nil:
+				t.Fatal(err)
+			case tt.wantErr != "" && (!errors.Is(err, replay.ErrOldRevision) || !strings.HasPrefix(err.Error(), tt.wantErr)):
+				t.Fatalf("got %v, want ErrOldRevision %q", err, tt.wantErr)
+			case errors.As(err, &de):
+				t.Errorf("an older revision is reported as a divergence: %v", err)
+			}
+		})
 	}
 }

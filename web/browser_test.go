@@ -402,7 +402,7 @@ func recordBuiltin(t testing.TB, g *sim.Game, ruleset, config string, seed uint6
 // seat, named like recordBuiltin's.
 func recordAgents(t testing.TB, g *sim.Game, ruleset, config string, seed uint64, bots, names []string, newAgent func(h replay.Header, seat int) replay.Agent) *replay.Log {
 	t.Helper()
-	h := replay.Header{Format: replay.Format, Game: g.Name, Ruleset: ruleset, Seed: seed, Config: json.RawMessage(config)}
+	h := replay.NewHeader(g, ruleset, seed, json.RawMessage(config))
 	for i, bot := range bots {
 		name := bot
 		if i < len(names) && names[i] != "" {

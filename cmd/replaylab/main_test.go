@@ -254,7 +254,7 @@ func TestGames(t *testing.T) {
 		t.Errorf("games output:\n%s", out)
 	}
 	revtest.Bump(t, worms.Game, "final", 3, -1)
-	if out := mustCLI(t, "games"); !strings.Contains(out, "base, final (r3)") {
+	if out := mustCLI(t, "games"); !strings.Contains(out, "final (r3)") {
 		t.Errorf("games output with worms/final at revision 3:\n%s", out)
 	}
 }

@@ -172,9 +172,14 @@ var rulesets = map[string]rules{
 
 // Game is Worms: two players, three worms each.
 var Game = &sim.Game{
-	Name:           "worms",
-	Title:          "Worms (Entelect 2019)",
-	Rulesets:       []string{"base", "final"},
+	Name:     "worms",
+	Title:    "Worms (Entelect 2019)",
+	Rulesets: []string{"base", "final"},
+	// Revision 2 of both (2026-11-23): base plays as the phase-1 engine
+	// (start positions, packs, command order, the worm after a death,
+	// whole-line commands); both read the runner's C;<round>; framing and
+	// any script's decimal digits as the originals do.
+	Revisions:      map[string]int{"base": 2, "final": 2},
 	MinPlayers:     2,
 	MaxPlayers:     2,
 	DefaultPlayers: 2,
