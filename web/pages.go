@@ -18,6 +18,7 @@ type page struct {
 	Title   string
 	Nav     string   // the active navigation entry
 	Scripts []string // scripts the page loads, in order
+	Refresh int      // seconds after which the page reloads itself; 0 never
 }
 
 // gameSummary is a game on the overview: its matches and the leading bots
@@ -33,7 +34,12 @@ type overviewData struct {
 	Games     []gameSummary
 	Recent    []store.MatchSummary
 	NeedToken bool
+	Fill      fillState
 }
+
+// fillRefresh is how often, in seconds, the overview reloads itself while
+// a fill runs.
+const fillRefresh = 2
 
 // leadersShown is how many bots each game's overview leaderboard lists.
 const leadersShown = 5
@@ -51,7 +57,13 @@ func (s *server) overviewPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	d := overviewData{page: page{Title: "replaylab", Nav: "overview"}, Recent: recent, NeedToken: s.uploadToken != ""}
+	d := overviewData{page: page{Title: "replaylab", Nav: "overview"}, Recent: recent, NeedToken: s.uploadToken != "", Fill: s.fill.state()}
+	if d.Fill.Running {
+		// The page changes with every match stored: neither the browser
+		// nor the page cache may keep it, and it reloads until the end.
+		d.Refresh = fillRefresh
+		c.Response().Header().Set(echo.HeaderCacheControl, "no-store")
+	}
 	for _, g := range games.All() {
 		gs := gameSummary{Game: g, Matches: counts[g.Name]}
 		for _, b := range byGame[g.Name] {
