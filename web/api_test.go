@@ -207,8 +207,8 @@ func TestUpload(t *testing.T) {
 
 	for _, sc := range []scenario{
 		{name: "binary", method: http.MethodPost, url: "/api/v1/replays", body: enc.Bytes, status: 201,
-			want: []string{`"id":"` + enc.ID + `"`, `"url":"/matches/` + short + `"`}, wantHeaders: map[string]string{"Location": "/matches/" + short}},
-		{name: "same again", method: http.MethodPost, url: "/api/v1/replays", body: enc.Bytes, status: 200, want: []string{enc.ID}},
+			want: []string{`"id":"` + enc.ID + `"`, `"url":"/matches/` + short + `"`, `"duplicate":false`}, wantHeaders: map[string]string{"Location": "/matches/" + short}},
+		{name: "same again", method: http.MethodPost, url: "/api/v1/replays", body: enc.Bytes, status: 200, want: []string{enc.ID, `"duplicate":true`}},
 		{name: "same as text", method: http.MethodPost, url: "/api/v1/replays", body: text, status: 200, want: []string{enc.ID}},
 		{name: "stored match as text", method: http.MethodPost, url: "/api/v1/replays", body: storedText, status: 200, want: []string{f.won}},
 		{name: "multipart", method: http.MethodPost, url: "/api/v1/replays", body: form, header: map[string]string{"Content-Type": formType}, status: 200, want: []string{enc.ID}},
@@ -218,9 +218,11 @@ func TestUpload(t *testing.T) {
 		{name: "unknown game", method: http.MethodPost, url: "/api/v1/replays", body: []byte(unknownGame), status: 422, want: []string{`unknown game \"chess\"`, `"line":1`}},
 		{name: "diverging hash", method: http.MethodPost, url: "/api/v1/replays", body: diverging, status: 422, want: []string{"diverged", `"turn":10`}},
 		{name: "truncated binary", method: http.MethodPost, url: "/api/v1/replays", body: enc.Bytes[:len(enc.Bytes)/2], status: 422, want: []string{`"error"`}},
-		{name: "too large", method: http.MethodPost, url: "/api/v1/replays", body: bytes.Repeat([]byte("x"), 65<<10), status: 413, want: []string{`"error"`}},
-		{name: "form upload", method: http.MethodPost, url: "/upload", body: form, header: map[string]string{"Content-Type": formType}, status: 303,
-			wantHeaders: map[string]string{"Location": "/matches/" + short}},
+		{name: "too large", method: http.MethodPost, url: "/api/v1/replays", body: bytes.Repeat([]byte("x"), 65<<10), status: 413, want: []string{`"error":"replays are limited to 64 KiB`}},
+		{name: "form too large", method: http.MethodPost, url: "/upload", body: bytes.Repeat([]byte("x"), 65<<10), status: 413,
+			want: []string{"<h1>413 Request Entity Too Large</h1>", "replays are limited to 64 KiB"}},
+		{name: "form upload of a stored replay", method: http.MethodPost, url: "/upload", body: form, header: map[string]string{"Content-Type": formType}, status: 200,
+			want: []string{"<h1>Already stored</h1>", `href="/matches/` + short + `"`}},
 		{name: "form upload refused", method: http.MethodPost, url: "/upload", body: []byte(unknownGame), status: 422,
 			want: []string{"<h1>422 Unprocessable Entity</h1>", "Line 1 of the replay"}},
 	} {
@@ -243,7 +245,8 @@ func TestUploadToken(t *testing.T) {
 		{name: "wrong bearer", method: http.MethodPost, url: "/api/v1/replays", body: enc.Bytes, header: map[string]string{"Authorization": "Bearer guess"}, status: 401, want: []string{"wrong upload token"}},
 		{name: "basic auth", method: http.MethodPost, url: "/api/v1/replays", body: enc.Bytes, header: map[string]string{"Authorization": "Basic " + token}, status: 401},
 		{name: "wrong form token", method: http.MethodPost, url: "/api/v1/replays", body: wrongToken, header: map[string]string{"Content-Type": wrongType}, status: 401},
-		{name: "form token", method: http.MethodPost, url: "/upload", body: withToken, header: map[string]string{"Content-Type": withType}, status: 303},
+		{name: "form token", method: http.MethodPost, url: "/upload", body: withToken, header: map[string]string{"Content-Type": withType}, status: 303,
+			wantHeaders: map[string]string{"Location": matchURL(enc.ID)}},
 		{name: "bearer", method: http.MethodPost, url: "/api/v1/replays", body: enc.Bytes, header: map[string]string{"Authorization": "Bearer " + token}, status: 200},
 		{name: "form asks for the token", url: "/", status: 200, want: []string{`name="token"`}},
 	} {

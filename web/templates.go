@@ -24,7 +24,7 @@ var assets embed.FS
 // pages lists every page template. Each is parsed on its own with the
 // layout and the partials (templates/partials/*.html), so pages may define
 // blocks with the same names without clashing.
-var pages = []string{"overview", "matches", "match", "inspector", "bots", "bot", "headtohead", "compare", "error"}
+var pages = []string{"overview", "matches", "match", "inspector", "bots", "bot", "headtohead", "compare", "error", "duplicate"}
 
 // templates holds the parsed pages.
 type templates struct {
