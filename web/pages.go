@@ -1,6 +1,7 @@
 package web
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"net/http"
@@ -83,8 +84,9 @@ type matchesData struct {
 	Total      int
 	First      int // 1-based number of the first match shown
 	Last       int
-	PrevOffset int // -1 when there is no previous page
-	NextOffset int // -1 when there is no next page
+	PrevOffset int    // -1 when there is no previous page
+	NextOffset int    // -1 when there is no next page
+	Problem    string // why the filter selects nothing, for the form
 }
 
 // pageSize is the number of matches per page of the match list.
@@ -95,12 +97,18 @@ func (s *server) matchesPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	d := matchesData{page: page{Title: "Matches", Nav: "matches"}, Filter: f, Games: games.All(), PrevOffset: -1, NextOffset: -1}
 	ms, total, err := s.db.Matches(c.Request().Context(), f)
+	if errors.Is(err, store.ErrInvalid) {
+		// A filter that does not go together (a result without a bot)
+		// keeps the form, with what to change, instead of an error page.
+		d.Problem = err.Error()
+		return s.render(c, http.StatusBadRequest, "matches", d)
+	}
 	if err != nil {
 		return err
 	}
-	d := matchesData{page: page{Title: "Matches", Nav: "matches"}, Filter: f, Games: games.All(), Matches: ms, Total: total,
-		First: f.Offset + 1, Last: f.Offset + len(ms), PrevOffset: -1, NextOffset: -1}
+	d.Matches, d.Total, d.First, d.Last = ms, total, f.Offset+1, f.Offset+len(ms)
 	if f.Offset > 0 {
 		d.PrevOffset = max(0, f.Offset-f.Limit)
 	}

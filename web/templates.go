@@ -112,6 +112,7 @@ var funcs = template.FuncMap{
 		return fmt.Sprintf("%.0f–%.0f", i[0], i[1])
 	},
 	"outcome":  outcomeText,
+	"place":    placeText,
 	"query":    query,
 	"outcomes": func() []sim.Outcome { return []sim.Outcome{sim.Win, sim.Draw, sim.Loss} },
 }
@@ -168,6 +169,26 @@ func formatNumber(x float64) string {
 		return strconv.FormatFloat(x, 'f', 0, 64)
 	}
 	return strconv.FormatFloat(x, 'f', 2, 64)
+}
+
+// placeText names a rank as a place: 1st, 2nd, 3rd, 4th, 11th, 21st; a
+// rank not known (0) is a dash.
+func placeText(rank int) string {
+	if rank <= 0 {
+		return "–"
+	}
+	suffix := "th"
+	if rank%100 < 11 || rank%100 > 13 {
+		switch rank % 10 {
+		case 1:
+			suffix = "st"
+		case 2:
+			suffix = "nd"
+		case 3:
+			suffix = "rd"
+		}
+	}
+	return strconv.Itoa(rank) + suffix
 }
 
 func outcomeText(o sim.Outcome) string {
