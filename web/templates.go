@@ -111,8 +111,11 @@ var funcs = template.FuncMap{
 	"ratingInterval": func(i *[2]float64) string {
 		return fmt.Sprintf("%.0f–%.0f", i[0], i[1])
 	},
-	"outcome":  outcomeText,
-	"place":    placeText,
+	"outcome": outcomeText,
+	"place":   placeText,
+	"matchRows": func(ms []store.MatchSummary, bot string) matchRows {
+		return matchRows{ms, bot}
+	},
 	"query":    query,
 	"outcomes": func() []sim.Outcome { return []sim.Outcome{sim.Win, sim.Draw, sim.Loss} },
 }
@@ -169,6 +172,13 @@ func formatNumber(x float64) string {
 		return strconv.FormatFloat(x, 'f', 0, 64)
 	}
 	return strconv.FormatFloat(x, 'f', 2, 64)
+}
+
+// matchRows is the match table's data: the matches, and the bot whose
+// seats it marks (the one the list is about), if any.
+type matchRows struct {
+	Matches []store.MatchSummary
+	Bot     string
 }
 
 // placeText names a rank as a place: 1st, 2nd, 3rd, 4th, 11th, 21st; a
