@@ -120,26 +120,29 @@ func recordDemo(ctx context.Context, m demoMatch) (*store.Record, error) {
 	return regen.Build(ctx, l)
 }
 
-// fillDemo records the demo matches into an empty database, building them
-// in parallel and writing them through the one writer, and counts them in
-// fill as they are stored. A match that fails is reported and skipped. A
-// database that has matches is left alone: the demo never mixes with real
-// data. It runs beside the server, so it reports to stdout and stderr
-// instead of returning an error, and returns whether it stored matches.
-func fillDemo(ctx context.Context, db *store.DB, fill *web.Fill, stdout, stderr io.Writer) bool {
+// demoToRecord returns the demo's plan for an empty database, and none
+// for a database that has matches: the demo never mixes with real data.
+func demoToRecord(ctx context.Context, db *store.DB, stdout io.Writer) ([]demoMatch, error) {
 	n, err := db.CountMatches(ctx)
 	if err != nil {
-		fmt.Fprintf(stderr, "demo: %v\n", err)
-		return false
+		return nil, err
 	}
 	if n > 0 {
 		fmt.Fprintf(stdout, "demo: the database already has %d matches; left unchanged\n", n)
-		return false
+		return nil, nil
 	}
-	plan := demoPlan()
-	start := time.Now()
-	fill.Start(len(plan))
+	return demoPlan(), nil
+}
+
+// fillDemo records the plan's matches, building them in parallel and
+// writing them through the one writer, and counts them in fill, which the
+// caller has started, as they are stored; it finishes fill when done. A
+// match that fails is reported and skipped. It runs beside the server, so
+// it reports to stdout and stderr instead of returning an error, and
+// returns whether it stored matches.
+func fillDemo(ctx context.Context, db *store.DB, plan []demoMatch, fill *web.Fill, stdout, stderr io.Writer) bool {
 	defer fill.Finish()
+	start := time.Now()
 	fmt.Fprintf(stdout, "demo: recording %d matches between built-in bots\n", len(plan))
 	bar := newProgress(stderr, len(plan), "demo", "matches")
 	stored, failed := 0, 0

@@ -133,6 +133,17 @@ func serve(ctx context.Context, f *serveFlags, stdout, stderr io.Writer) error {
 	if err := restoreMatches(ctx, db, f.dbPath, stdout, stderr); err != nil {
 		return err
 	}
+	var demo []demoMatch
+	if f.demo {
+		if demo, err = demoToRecord(ctx, db, stdout); err != nil {
+			return err
+		}
+		// Started before the server answers, so that its first page
+		// shows the fill.
+		if len(demo) > 0 {
+			fill.Start(len(demo))
+		}
+	}
 	// The refitter's first pass rates every stored match of earlier runs
 	// and restored ones; the demo fill notifies it when done. Both stop
 	// before the database closes (deferred above, so it runs after this).
@@ -159,11 +170,11 @@ func serve(ctx context.Context, f *serveFlags, stdout, stderr io.Writer) error {
 	printURLs(stdout, ln.Addr(), f.dbPath)
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
-	if fill != nil {
+	if len(demo) > 0 {
 		// The demo fills while the server answers: pages show what is
 		// stored so far and the overview the progress.
 		background.Go(func() {
-			if fillDemo(bgCtx, db, fill, stdout, stderr) {
+			if fillDemo(bgCtx, db, demo, fill, stdout, stderr) {
 				refit.Notify()
 			}
 		})
