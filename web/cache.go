@@ -105,6 +105,9 @@ const (
 type pageCache struct {
 	db     *store.DB
 	routes map[string]bool // of keptPages
+	// fill, while it runs, changes the pages faster than they are asked
+	// for, the overview's progress without a data version: none is kept.
+	fill *Fill
 
 	mu      sync.Mutex
 	version int64 // of every answer in pages
@@ -125,8 +128,8 @@ type sentPage struct {
 	body   []byte
 }
 
-func newPageCache(db *store.DB) *pageCache {
-	pc := &pageCache{db: db, routes: map[string]bool{}}
+func newPageCache(db *store.DB, fill *Fill) *pageCache {
+	pc := &pageCache{db: db, routes: map[string]bool{}, fill: fill}
 	for _, r := range keptPages {
 		pc.routes[r] = true
 	}
@@ -139,7 +142,7 @@ func newPageCache(db *store.DB) *pageCache {
 func (pc *pageCache) keep(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		req := c.Request()
-		if req.Method != http.MethodGet || !pc.routes[c.Path()] {
+		if req.Method != http.MethodGet || !pc.routes[c.Path()] || pc.fill.state().Running {
 			return next(c)
 		}
 		v, err := pc.db.DataVersion(req.Context())

@@ -95,7 +95,7 @@ func TestPageCacheRendersOncePerVersion(t *testing.T) {
 	db := openDB(t)
 	renders := 0
 	e := echo.New()
-	e.Use(newPageCache(db).keep, middleware.GzipWithConfig(middleware.GzipConfig{MinLength: 1024}))
+	e.Use(newPageCache(db, nil).keep, middleware.GzipWithConfig(middleware.GzipConfig{MinLength: 1024}))
 	e.GET("/bots", func(c echo.Context) error {
 		renders++
 		switch c.QueryParam("fail") {
@@ -246,7 +246,7 @@ func TestKeptPagesAreRoutes(t *testing.T) {
 // bytes, counts its bytes right, drops an older version's answers and
 // never takes an answer older than those it holds.
 func TestPageCacheBounds(t *testing.T) {
-	pc := newPageCache(nil)
+	pc := newPageCache(nil, nil)
 	check := func(t *testing.T, version int64) {
 		t.Helper()
 		sum := 0

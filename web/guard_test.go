@@ -172,7 +172,7 @@ func TestTokenBeforeBody(t *testing.T) {
 	replayFirst, replayFirstType := multipartBody(t, field{"replay", big}, field{"token", []byte(token)})
 	wrongFirst, wrongFirstType := multipartBody(t, field{"token", []byte("guess")}, field{"replay", big})
 	rightFirst, rightFirstType := multipartBody(t, field{"token", []byte(token)}, field{"replay", big})
-	const tooLarge = "upload larger than 64 KiB (the server's --max-upload)"
+	const tooLarge = "replays are limited to 64 KiB (the server's --max-upload)"
 	tests := []struct {
 		name     string
 		body     []byte

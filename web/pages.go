@@ -1,6 +1,7 @@
 package web
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"net/http"
@@ -18,6 +19,7 @@ type page struct {
 	Title   string
 	Nav     string   // the active navigation entry
 	Scripts []string // scripts the page loads, in order
+	Refresh int      // seconds after which the page reloads itself; 0 never
 }
 
 // gameSummary is a game on the overview: its matches and the leading bots
@@ -33,7 +35,12 @@ type overviewData struct {
 	Games     []gameSummary
 	Recent    []store.MatchSummary
 	NeedToken bool
+	Fill      fillState
 }
+
+// fillRefresh is how often, in seconds, the overview reloads itself while
+// a fill runs.
+const fillRefresh = 2
 
 // leadersShown is how many bots each game's overview leaderboard lists.
 const leadersShown = 5
@@ -51,7 +58,13 @@ func (s *server) overviewPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	d := overviewData{page: page{Title: "replaylab", Nav: "overview"}, Recent: recent, NeedToken: s.uploadToken != ""}
+	d := overviewData{page: page{Title: "replaylab", Nav: "overview"}, Recent: recent, NeedToken: s.uploadToken != "", Fill: s.fill.state()}
+	if d.Fill.Running {
+		// The page changes with every match stored: neither the browser
+		// nor the page cache may keep it, and it reloads until the end.
+		d.Refresh = fillRefresh
+		c.Response().Header().Set(echo.HeaderCacheControl, "no-store")
+	}
 	for _, g := range games.All() {
 		gs := gameSummary{Game: g, Matches: counts[g.Name]}
 		for _, b := range byGame[g.Name] {
@@ -71,8 +84,9 @@ type matchesData struct {
 	Total      int
 	First      int // 1-based number of the first match shown
 	Last       int
-	PrevOffset int // -1 when there is no previous page
-	NextOffset int // -1 when there is no next page
+	PrevOffset int    // -1 when there is no previous page
+	NextOffset int    // -1 when there is no next page
+	Problem    string // why the filter selects nothing, for the form
 }
 
 // pageSize is the number of matches per page of the match list.
@@ -83,12 +97,18 @@ func (s *server) matchesPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	d := matchesData{page: page{Title: "Matches", Nav: "matches"}, Filter: f, Games: games.All(), PrevOffset: -1, NextOffset: -1}
 	ms, total, err := s.db.Matches(c.Request().Context(), f)
+	if errors.Is(err, store.ErrInvalid) {
+		// A filter that does not go together (a result without a bot)
+		// keeps the form, with what to change, instead of an error page.
+		d.Problem = err.Error()
+		return s.render(c, http.StatusBadRequest, "matches", d)
+	}
 	if err != nil {
 		return err
 	}
-	d := matchesData{page: page{Title: "Matches", Nav: "matches"}, Filter: f, Games: games.All(), Matches: ms, Total: total,
-		First: f.Offset + 1, Last: f.Offset + len(ms), PrevOffset: -1, NextOffset: -1}
+	d.Matches, d.Total, d.First, d.Last = ms, total, f.Offset+1, f.Offset+len(ms)
 	if f.Offset > 0 {
 		d.PrevOffset = max(0, f.Offset-f.Limit)
 	}

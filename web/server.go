@@ -58,6 +58,9 @@ type Config struct {
 	// caller runs it (Refitter.Run) for as long as the server runs.
 	// Pages only read the ratings it stores.
 	Refitter *analytics.Refitter
+	// Fill, when not nil, is a fill of the database running beside the
+	// server (serve --demo), whose progress the overview shows.
+	Fill *Fill
 }
 
 // DefaultMaxUpload is the limit when Config.MaxUpload is zero: far above
@@ -86,6 +89,7 @@ type server struct {
 	// fits gives rating differences; nil means ratings not fitted yet.
 	fits  fitter
 	refit *analytics.Refitter // nil: nobody to notify
+	fill  *Fill               // nil: no fill
 }
 
 // New builds the dashboard's router: middleware, pages, API and assets. It
@@ -113,7 +117,7 @@ func New(cfg Config) (*echo.Echo, error) {
 	}
 	s := &server{db: cfg.DB, log: cfg.Log, tpl: tpl, maxUpload: cfg.MaxUpload, uploadToken: cfg.UploadToken,
 		regenerations: make(slots, cfg.MaxRegenerations), frames: regen.NewFrames(cfg.DB, regen.DefaultCursors),
-		fits: cfg.fits, refit: cfg.Refitter}
+		fits: cfg.fits, refit: cfg.Refitter, fill: cfg.Fill}
 	if s.fits == nil && cfg.Refitter != nil {
 		s.fits = cfg.Refitter
 	}
@@ -145,7 +149,7 @@ func New(cfg Config) (*echo.Echo, error) {
 		// upload caps its own body (see upload).
 		guard.checkHost,
 		guard.checkOrigin,
-		newPageCache(cfg.DB).keep,
+		newPageCache(cfg.DB, cfg.Fill).keep,
 		middleware.GzipWithConfig(middleware.GzipConfig{MinLength: 1024}),
 	)
 	s.routes(e)

@@ -24,7 +24,7 @@ var assets embed.FS
 // pages lists every page template. Each is parsed on its own with the
 // layout and the partials (templates/partials/*.html), so pages may define
 // blocks with the same names without clashing.
-var pages = []string{"overview", "matches", "match", "inspector", "bots", "bot", "headtohead", "compare", "error"}
+var pages = []string{"overview", "matches", "match", "inspector", "bots", "bot", "headtohead", "compare", "error", "duplicate"}
 
 // templates holds the parsed pages.
 type templates struct {
@@ -111,7 +111,11 @@ var funcs = template.FuncMap{
 	"ratingInterval": func(i *[2]float64) string {
 		return fmt.Sprintf("%.0f–%.0f", i[0], i[1])
 	},
-	"outcome":  outcomeText,
+	"outcome": outcomeText,
+	"place":   placeText,
+	"matchRows": func(ms []store.MatchSummary, bot string) matchRows {
+		return matchRows{ms, bot}
+	},
 	"query":    query,
 	"outcomes": func() []sim.Outcome { return []sim.Outcome{sim.Win, sim.Draw, sim.Loss} },
 }
@@ -168,6 +172,33 @@ func formatNumber(x float64) string {
 		return strconv.FormatFloat(x, 'f', 0, 64)
 	}
 	return strconv.FormatFloat(x, 'f', 2, 64)
+}
+
+// matchRows is the match table's data: the matches, and the bot whose
+// seats it marks (the one the list is about), if any.
+type matchRows struct {
+	Matches []store.MatchSummary
+	Bot     string
+}
+
+// placeText names a rank as a place: 1st, 2nd, 3rd, 4th, 11th, 21st; a
+// rank not known (0) is a dash.
+func placeText(rank int) string {
+	if rank <= 0 {
+		return "–"
+	}
+	suffix := "th"
+	if rank%100 < 11 || rank%100 > 13 {
+		switch rank % 10 {
+		case 1:
+			suffix = "st"
+		case 2:
+			suffix = "nd"
+		case 3:
+			suffix = "rd"
+		}
+	}
+	return strconv.Itoa(rank) + suffix
 }
 
 func outcomeText(o sim.Outcome) string {

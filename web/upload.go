@@ -187,7 +187,7 @@ func (s *server) bodyFault(body *bodyReader, err error) error {
 // tooLarge is the answer to a body over the limit, which it states.
 func (s *server) tooLarge() error {
 	return echo.NewHTTPError(http.StatusRequestEntityTooLarge,
-		fmt.Sprintf("upload larger than %s (the server's --max-upload)", formatSize(s.maxUpload)))
+		fmt.Sprintf("replays are limited to %s (the server's --max-upload); this upload is larger", formatSize(s.maxUpload)))
 }
 
 // formatSize writes n bytes in the largest binary unit that divides it.
@@ -236,10 +236,12 @@ func (s slots) take() (release func(), err error) {
 	}
 }
 
-// uploadAnswer is the API's answer to an accepted upload.
+// uploadAnswer is the API's answer to an accepted upload. Duplicate says
+// the replay was stored already, as the match at URL.
 type uploadAnswer struct {
-	ID  string `json:"id"`
-	URL string `json:"url"`
+	ID        string `json:"id"`
+	URL       string `json:"url"`
+	Duplicate bool   `json:"duplicate"`
 }
 
 func (s *server) apiUpload(c echo.Context) error {
@@ -252,16 +254,26 @@ func (s *server) apiUpload(c echo.Context) error {
 		status = http.StatusCreated
 		c.Response().Header().Set(echo.HeaderLocation, matchURL(id))
 	}
-	return c.JSON(status, uploadAnswer{ID: id, URL: matchURL(id)})
+	return c.JSON(status, uploadAnswer{ID: id, URL: matchURL(id), Duplicate: !created})
 }
 
-// uploadForm is the overview's upload form: on success the browser goes to
-// the match page, new or already stored; a refused replay gets the error
-// page with its turn and line.
+// duplicateData is the page answering the upload of a stored replay.
+type duplicateData struct {
+	page
+	ID string
+}
+
+// uploadForm is the overview's upload form: a new match sends the browser
+// to its page, a replay stored already gets a page that says so and links
+// to the match, and a refused replay gets the error page with its turn and
+// line.
 func (s *server) uploadForm(c echo.Context) error {
-	id, _, err := s.upload(c)
+	id, created, err := s.upload(c)
 	if err != nil {
 		return err
+	}
+	if !created {
+		return s.render(c, http.StatusOK, "duplicate", duplicateData{page: page{Title: "Already stored"}, ID: id})
 	}
 	return c.Redirect(http.StatusSeeOther, matchURL(id))
 }

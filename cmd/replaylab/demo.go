@@ -13,6 +13,7 @@ import (
 	"github.com/replaylab/replaylab/sim"
 	"github.com/replaylab/replaylab/sim/games"
 	"github.com/replaylab/replaylab/store"
+	"github.com/replaylab/replaylab/web"
 )
 
 // demoMatchesPerGame is enough matches for leaderboard intervals to
@@ -119,20 +120,28 @@ func recordDemo(ctx context.Context, m demoMatch) (*store.Record, error) {
 	return regen.Build(ctx, l)
 }
 
-// fillDemo records the demo matches into an empty database, building them
-// in parallel and writing them through the one writer. A match that fails
-// is reported and skipped. A database that has matches is left alone: the
-// demo never mixes with real data.
-func fillDemo(ctx context.Context, db *store.DB, stdout, stderr io.Writer) error {
+// demoToRecord returns the demo's plan for an empty database, and none
+// for a database that has matches: the demo never mixes with real data.
+func demoToRecord(ctx context.Context, db *store.DB, stdout io.Writer) ([]demoMatch, error) {
 	n, err := db.CountMatches(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if n > 0 {
 		fmt.Fprintf(stdout, "demo: the database already has %d matches; left unchanged\n", n)
-		return nil
+		return nil, nil
 	}
-	plan := demoPlan()
+	return demoPlan(), nil
+}
+
+// fillDemo records the plan's matches, building them in parallel and
+// writing them through the one writer, and counts them in fill, which the
+// caller has started, as they are stored; it finishes fill when done. A
+// match that fails is reported and skipped. It runs beside the server, so
+// it reports to stdout and stderr instead of returning an error, and
+// returns whether it stored matches.
+func fillDemo(ctx context.Context, db *store.DB, plan []demoMatch, fill *web.Fill, stdout, stderr io.Writer) bool {
+	defer fill.Finish()
 	start := time.Now()
 	fmt.Fprintf(stdout, "demo: recording %d matches between built-in bots\n", len(plan))
 	bar := newProgress(stderr, len(plan), "demo", "matches")
@@ -141,23 +150,26 @@ func fillDemo(ctx context.Context, db *store.DB, stdout, stderr io.Writer) error
 		if err == nil {
 			_, err = db.Ingest(ctx, rec)
 		}
-		if err != nil {
+		fill.Step(err)
+		switch {
+		case err == nil:
+			stored++
+		case ctx.Err() == nil: // when stopping, the failures are the stop's
 			// A game whose bots fail should not keep the others' demo
 			// matches, and the dashboard, from the user.
 			failed++
 			bar.println(fmt.Sprintf("demo %s/%s seed %d: %v", m.game.Name, m.ruleset, m.seed, err))
-		} else {
-			stored++
 		}
 		bar.step()
 	})
 	bar.done()
-	if err := ctx.Err(); err != nil {
-		return err
+	switch {
+	case ctx.Err() != nil:
+		fmt.Fprintf(stdout, "demo: stopped after storing %d of %d matches\n", stored, len(plan))
+	case stored == 0 && failed > 0:
+		fmt.Fprintf(stderr, "demo: all %d matches failed\n", failed)
+	default:
+		fmt.Fprintf(stdout, "demo: stored %d matches (%d failed) in %v\n", stored, failed, time.Since(start).Round(time.Millisecond))
 	}
-	if stored == 0 && failed > 0 {
-		return fmt.Errorf("demo: all %d matches failed", failed)
-	}
-	fmt.Fprintf(stdout, "demo: stored %d matches (%d failed) in %v\n", stored, failed, time.Since(start).Round(time.Millisecond))
-	return nil
+	return stored > 0
 }

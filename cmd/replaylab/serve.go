@@ -10,6 +10,9 @@ import (
 	"net/http"
 	"os"
 	"runtime"
+	"strings"
+	"sync"
+	"syscall"
 	"time"
 
 	"github.com/labstack/gommon/bytes"
@@ -39,8 +42,10 @@ func newServeCmd() *cobra.Command {
 		Long: `Serve the dashboard (overview, match list, charts, turn inspector, bot
 leaderboards) and the JSON API under /api/v1 until interrupted.
 
---demo first fills an empty database with matches between the built-in bots
-of every game; a database that already has matches is left as it is.
+--demo fills an empty database with matches between the built-in bots of
+every game, in the background: the dashboard answers at once and its
+overview shows how far the fill is. A database that already has matches
+is left as it is.
 
 Uploads need a token when the server listens on an address other than
 loopback: --upload-token or ` + tokenEnv + `, sent as
@@ -102,46 +107,53 @@ func serve(ctx context.Context, f *serveFlags, stdout, stderr io.Writer) error {
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 
+	// The port first: a busy one fails at once, before any other work.
+	// The handler's Host checks need the real port (--addr may say 0);
+	// connections wait in the listener's backlog until the server starts.
+	ln, err := listen(f.addr)
+	if err != nil {
+		return err
+	}
+	defer ln.Close()
 	db, err := store.Open(ctx, f.dbPath)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	// The listener comes before the handler, whose Host checks need the
-	// real port (--addr may say 0); connections wait in its backlog until
-	// the server starts.
-	ln, err := net.Listen("tcp", f.addr)
-	if err != nil {
-		return err
+	var fill *web.Fill
+	if f.demo {
+		fill = new(web.Fill)
 	}
-	defer ln.Close()
 	refit := analytics.NewRefitter(db, log)
 	handler, err := web.New(web.Config{DB: db, Log: log, MaxUpload: maxUpload, UploadToken: f.token,
-		Addr: ln.Addr().String(), PublicURLs: f.publicURLs, MaxRegenerations: f.maxRegenerations, Refitter: refit})
+		Addr: ln.Addr().String(), PublicURLs: f.publicURLs, MaxRegenerations: f.maxRegenerations, Refitter: refit, Fill: fill})
 	if err != nil {
 		return err
 	}
 	if err := restoreMatches(ctx, db, f.dbPath, stdout, stderr); err != nil {
 		return err
 	}
+	var demo []demoMatch
 	if f.demo {
-		if err := fillDemo(ctx, db, stdout, stderr); err != nil {
+		if demo, err = demoToRecord(ctx, db, stdout); err != nil {
 			return err
 		}
+		// Started before the server answers, so that its first page
+		// shows the fill.
+		if len(demo) > 0 {
+			fill.Start(len(demo))
+		}
 	}
-	// The refitter's first pass rates every stored match: those of
-	// earlier runs, restored or added by --demo just now. It stops before
-	// the database closes (deferred above, so it runs after this).
-	refitCtx, stopRefit := context.WithCancel(ctx)
-	refitDone := make(chan struct{})
-	go func() {
-		refit.Run(refitCtx)
-		close(refitDone)
-	}()
+	// The refitter's first pass rates every stored match of earlier runs
+	// and restored ones; the demo fill notifies it when done. Both stop
+	// before the database closes (deferred above, so it runs after this).
+	bgCtx, stopBackground := context.WithCancel(ctx)
+	var background sync.WaitGroup
 	defer func() {
-		stopRefit()
-		<-refitDone
+		stopBackground()
+		background.Wait()
 	}()
+	background.Go(func() { refit.Run(bgCtx) })
 	srv := &http.Server{
 		Handler:           handler,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -155,9 +167,18 @@ func serve(ctx context.Context, f *serveFlags, stdout, stderr io.Writer) error {
 		// stops within a turn instead of holding up the shutdown.
 		BaseContext: func(net.Listener) context.Context { return ctx },
 	}
-	fmt.Fprintf(stdout, "replaylab dashboard on http://%s/ (database %s); Ctrl-C stops it\n", ln.Addr(), f.dbPath)
+	printURLs(stdout, ln.Addr(), f.dbPath)
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
+	if len(demo) > 0 {
+		// The demo fills while the server answers: pages show what is
+		// stored so far and the overview the progress.
+		background.Go(func() {
+			if fillDemo(bgCtx, db, demo, fill, stdout, stderr) {
+				refit.Notify()
+			}
+		})
+	}
 	select {
 	case err := <-done:
 		return err
@@ -174,6 +195,65 @@ func serve(ctx context.Context, f *serveFlags, stdout, stderr io.Writer) error {
 		return err
 	}
 	return nil
+}
+
+// listen binds addr, saying plainly when another process holds the port.
+func listen(addr string) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if errors.Is(err, syscall.EADDRINUSE) {
+		_, port, _ := net.SplitHostPort(addr)
+		return nil, fmt.Errorf("listen on %s: the port is in use by another process (another replaylab serve?); "+
+			"find it with \"ss -ltnp 'sport = :%s'\" or \"lsof -i :%s\", or choose another --addr", addr, port, port)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("listen on %s: %w", addr, err)
+	}
+	return ln, nil
+}
+
+// maxURLsShown bounds the machine's addresses printed for a wildcard
+// listener: a host with many interfaces would fill the screen.
+const maxURLsShown = 4
+
+// printURLs says where the dashboard is. A wildcard address (0.0.0.0,
+// [::]) is no address a browser can open: it gets localhost instead, and
+// the machine's own addresses, which other machines reach it by.
+func printURLs(w io.Writer, addr net.Addr, dbPath string) {
+	host, port, err := net.SplitHostPort(addr.String())
+	if err != nil { // a TCP listener's address always splits
+		host, port = addr.String(), ""
+	}
+	ip := net.ParseIP(host)
+	wildcard := ip != nil && ip.IsUnspecified()
+	if wildcard {
+		host = "localhost"
+	}
+	fmt.Fprintf(w, "replaylab dashboard on %s (database %s); Ctrl-C stops it\n", hostURL(host, port), dbPath)
+	if !wildcard {
+		return
+	}
+	addrs, err := net.InterfaceAddrs()
+	if err != nil {
+		return // the localhost URL is enough
+	}
+	var others []string
+	for _, a := range addrs {
+		n, ok := a.(*net.IPNet)
+		if !ok || n.IP.IsLoopback() || n.IP.IsLinkLocalUnicast() || (ip.To4() != nil && n.IP.To4() == nil) {
+			continue
+		}
+		if others = append(others, hostURL(n.IP.String(), port)); len(others) == maxURLsShown {
+			break
+		}
+	}
+	if len(others) > 0 {
+		fmt.Fprintf(w, "other machines may reach it on %s\n", strings.Join(others, " "))
+	}
+}
+
+// hostURL is the dashboard's URL on host and port.
+func hostURL(host, port string) string {
+	return "http://" + net.JoinHostPort(host, port) + "/"
 }
 
 // checkServeFlags refuses flags that make no sense before anything is

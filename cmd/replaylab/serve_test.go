@@ -4,9 +4,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"io"
+	"io/fs"
+	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -96,9 +102,9 @@ func startServe(t *testing.T, args ...string) (base string, stdout, stderr *lock
 		done <- run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...), nil, stdout, stderr)
 	}()
 	listening := regexp.MustCompile(`dashboard on (http://\S+/)`)
-	// A hang guard, not a speed check: --demo fills the database before it
-	// listens, which takes minutes under the race detector on a busy machine.
-	deadline := time.Now().Add(5 * time.Minute)
+	// A hang guard, not a speed check: restoring stored replays comes
+	// before serving, which takes long under the race detector.
+	deadline := time.Now().Add(time.Minute)
 	for {
 		if m := listening.FindStringSubmatch(stdout.String()); m != nil {
 			base = strings.TrimSuffix(m[1], "/")
@@ -127,6 +133,21 @@ func startServe(t *testing.T, args ...string) (base string, stdout, stderr *lock
 	}
 }
 
+// getPage returns the body of a page that answers 200.
+func getPage(t *testing.T, url string) string {
+	t.Helper()
+	res, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	if err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %s, %v", url, res.Status, err)
+	}
+	return string(body)
+}
+
 func getJSON(t *testing.T, url string, v any) {
 	t.Helper()
 	res, err := http.Get(url)
@@ -145,10 +166,23 @@ func getJSON(t *testing.T, url string, v any) {
 func TestServeDemo(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "demo.db")
 	base, stdout, _, stop := startServe(t, "--demo", "--db", db)
+	// The server answers at once; the overview shows the fill's progress
+	// (the demo takes seconds, this request milliseconds).
+	if page := getPage(t, base+"/"); !strings.Contains(page, "Loading demo matches: ") {
+		t.Errorf("the overview does not show the demo's progress:\n%s", page)
+	}
 	var list struct{ Total int }
-	getJSON(t, base+"/api/v1/matches", &list)
-	if want := len(demoPlan()); list.Total != want {
-		t.Errorf("demo stored %d matches, want %d", list.Total, want)
+	for deadline := time.Now().Add(5 * time.Minute); ; time.Sleep(100 * time.Millisecond) {
+		getJSON(t, base+"/api/v1/matches", &list)
+		if list.Total == len(demoPlan()) && strings.Contains(stdout.String(), "demo: stored") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("demo stored %d matches in 5 minutes, want %d; stdout %s", list.Total, len(demoPlan()), stdout.String())
+		}
+	}
+	if page := getPage(t, base+"/"); strings.Contains(page, "Loading demo matches") {
+		t.Errorf("the overview shows the progress of a finished demo")
 	}
 	var bots map[string][]struct {
 		Name    string
@@ -157,9 +191,6 @@ func TestServeDemo(t *testing.T) {
 	getJSON(t, base+"/api/v1/bots?game=toad", &bots)
 	if len(bots["toad"]) != 2 {
 		t.Errorf("toad leaderboard: got %+v, want both built-in bots", bots["toad"])
-	}
-	if !strings.Contains(stdout.String(), "demo: stored") {
-		t.Errorf("no demo progress on stdout: %s", stdout.String())
 	}
 	// The refitter rates the demo in the background: every match ends up
 	// in a fit, and some game is rated.
@@ -187,14 +218,108 @@ func TestServeDemo(t *testing.T) {
 
 	// A database with matches is never touched by --demo.
 	base, stdout, _, stop = startServe(t, "--demo", "--db", db)
+	defer stop()
+	for deadline := time.Now().Add(time.Minute); !strings.Contains(stdout.String(), "left unchanged"); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("second --demo did not say it left the database alone: %s", stdout.String())
+		}
+	}
 	getJSON(t, base+"/api/v1/matches", &list)
 	if want := len(demoPlan()); list.Total != want {
 		t.Errorf("second --demo: %d matches, want still %d", list.Total, want)
 	}
-	if !strings.Contains(stdout.String(), "left unchanged") {
-		t.Errorf("second --demo did not say it left the database alone: %s", stdout.String())
+}
+
+// TestServeDemoStops stops the server while the demo fills: serve exits
+// cleanly, says how far the demo got, and leaves no goroutine behind.
+func TestServeDemoStops(t *testing.T) {
+	before := runtime.NumGoroutine()
+	base, stdout, _, stop := startServe(t, "--demo", "--db", filepath.Join(t.TempDir(), "stop.db"))
+	getPage(t, base+"/")
+	http.DefaultClient.CloseIdleConnections()
+	if code := stop(); code != 0 {
+		t.Fatalf("serve exited with %d when stopped during the demo, want 0", code)
 	}
-	stop()
+	if out := stdout.String(); !strings.Contains(out, "demo: stopped after storing") {
+		t.Errorf("serve did not say the demo stopped:\n%s", out)
+	}
+	// Goroutines of the test's own HTTP client and of the runtime may take
+	// a moment to end.
+	for deadline := time.Now().Add(5 * time.Second); runtime.NumGoroutine() > before; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<20)
+			t.Fatalf("%d goroutines left running, %d before serve:\n%s", runtime.NumGoroutine(), before, buf[:runtime.Stack(buf, true)])
+		}
+	}
+}
+
+// TestServeBusyPort fails at once on a port another process holds,
+// naming the address, before it opens or fills the database.
+func TestServeBusyPort(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	addr := ln.Addr().String()
+	db := filepath.Join(t.TempDir(), "busy.db")
+	var stdout, stderr bytes.Buffer
+	start := time.Now()
+	if code := run(context.Background(), []string{"serve", "--demo", "--db", db, "--addr", addr}, nil, &stdout, &stderr); code != 1 {
+		t.Fatalf("exit %d, want 1; stderr %s", code, stderr.String())
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("took %v to fail, want at once", took)
+	}
+	for _, want := range []string{"listen on " + addr, "in use by another process", "--addr"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr %q lacks %q", stderr.String(), want)
+		}
+	}
+	if _, err := os.Stat(db); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the database was opened before the port: stat %s: %v", db, err)
+	}
+}
+
+// TestServeWildcardURL prints an address a browser can open for a server
+// listening on every interface, and serves it.
+func TestServeWildcardURL(t *testing.T) {
+	base, stdout, _, stop := startServe(t, "--addr", "0.0.0.0:0", "--allow-anonymous-upload", "--db", filepath.Join(t.TempDir(), "w.db"))
+	defer stop()
+	if !strings.HasPrefix(base, "http://localhost:") {
+		t.Errorf("printed %q, want a localhost URL; stdout %s", base, stdout.String())
+	}
+	var games []any
+	getJSON(t, base+"/api/v1/games", &games)
+}
+
+func TestPrintURLs(t *testing.T) {
+	tests := []struct {
+		addr *net.TCPAddr
+		want string
+	}{
+		{&net.TCPAddr{IP: net.IPv4zero, Port: 8080}, "http://localhost:8080/"},
+		{&net.TCPAddr{IP: net.IPv6unspecified, Port: 8080}, "http://localhost:8080/"},
+		{&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 80}, "http://127.0.0.1:80/"},
+		{&net.TCPAddr{IP: net.IPv6loopback, Port: 8080}, "http://[::1]:8080/"},
+		{&net.TCPAddr{IP: net.IPv4(192, 168, 1, 10), Port: 9000}, "http://192.168.1.10:9000/"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.addr.String(), func(t *testing.T) {
+			var b bytes.Buffer
+			printURLs(&b, tt.addr, "x.db")
+			out := b.String()
+			first, _, _ := strings.Cut(out, "\n")
+			if want := "dashboard on " + tt.want + " "; !strings.Contains(first, want) {
+				t.Errorf("got %q, want it to contain %q", first, want)
+			}
+			for _, bad := range []string{"[::]", "0.0.0.0"} {
+				if strings.Contains(out, bad) {
+					t.Errorf("got %q, which names the wildcard address %s", out, bad)
+				}
+			}
+		})
+	}
 }
 
 func TestServeUploadTokenFromEnv(t *testing.T) {
