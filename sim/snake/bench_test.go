@@ -81,41 +81,59 @@ func checkInvariants(t *testing.T, m *match) {
 	}
 }
 
-// record plays a 5-seat match between built-in bots and returns every
-// tick's commands.
-func record(tb testing.TB, seed uint64, bots []string) [][]string {
+// record plays a 5-seat match of ruleset between built-in bots and returns
+// every tick's commands.
+func record(tb testing.TB, ruleset string, seed uint64, bots []string) [][]string {
 	var out [][]string
-	playMatch(tb, "", seed, bots, nil, 0, func(_ *match, c []string) {
+	playMatch(tb, ruleset, seed, bots, nil, 0, func(_ *match, c []string) {
 		out = append(out, append([]string(nil), c...))
 	})
 	return out
 }
 
 // BenchmarkStep regenerates recorded 5-player matches between the built-in
-// bots (Step only; the bots ran while recording).
+// bots in each ruleset (Step only; the bots ran while recording).
 func BenchmarkStep(b *testing.B) {
-	var matches [][][]string
-	for seed := uint64(1); seed <= 4; seed++ {
-		matches = append(matches, record(b, seed, []string{"greedy", "random", "greedy", "random", "greedy"}))
+	for _, ruleset := range Game.Rulesets {
+		b.Run(ruleset, func(b *testing.B) {
+			var matches [][][]string
+			for seed := uint64(1); seed <= 4; seed++ {
+				matches = append(matches, record(b, ruleset, seed, []string{"greedy", "random", "greedy", "random", "greedy"}))
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			ticks := 0
+			for i := 0; i < b.N; i++ {
+				seed := uint64(i%4 + 1)
+				m, _ := Game.New(sim.Setup{Ruleset: ruleset, Players: 5, Seed: seed})
+				for _, c := range matches[i%4] {
+					m.Step(c)
+				}
+				ticks += len(matches[i%4])
+			}
+			b.ReportMetric(float64(ticks)/b.Elapsed().Seconds(), "ticks/s")
+		})
 	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	ticks := 0
-	for i := 0; i < b.N; i++ {
-		seed := uint64(i%4 + 1)
-		m, _ := Game.New(sim.Setup{Players: 5, Seed: seed})
-		for _, c := range matches[i%4] {
-			m.Step(c)
-		}
-		ticks += len(matches[i%4])
+}
+
+// BenchmarkParseCommand measures reading the commands bots send, in each
+// ruleset.
+func BenchmarkParseCommand(b *testing.B) {
+	cmds := []string{"", "UP", "left", "ACT,RIGHT", "DOWN,ACT", "ACT(0)", "LEFT ACT", "ACT(1,2)", "message('hi')"}
+	for _, r := range rulesets {
+		b.Run(r.name, func(b *testing.B) {
+			m := &match{rules: r}
+			for i := 0; i < b.N; i++ {
+				m.parseCommand(cmds[i%len(cmds)])
+			}
+		})
 	}
-	b.ReportMetric(float64(ticks)/b.Elapsed().Seconds(), "ticks/s")
 }
 
 // BenchmarkStepHash is BenchmarkStep with the state hash after every tick,
 // as a replay check does.
 func BenchmarkStepHash(b *testing.B) {
-	cmds := record(b, 1, []string{"greedy", "random", "greedy", "random", "greedy"})
+	cmds := record(b, "", 1, []string{"greedy", "random", "greedy", "random", "greedy"})
 	b.ResetTimer()
 	ticks := 0
 	for i := 0; i < b.N; i++ {
