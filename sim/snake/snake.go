@@ -243,7 +243,7 @@ type match struct {
 	nApple, nStone, nGold, nFury, nFly int
 	base                               sim.Hasher // the domain and the map
 
-	rand  *rng.Rand
+	rand  intSource
 	draws int // random numbers drawn so far: the stream's position
 
 	snakes []snake
@@ -288,7 +288,7 @@ func newMatch(setup sim.Setup) (sim.Match, error) {
 	for _, o := range m.grid {
 		m.base.Uint64(uint64(o))
 	}
-	m.rand = rng.New(setup.Seed)
+	m.rand = newRand(setup.Seed)
 	m.snakes = make([]snake, setup.Players)
 	m.wins = make([]int, setup.Players)
 	for i := range m.snakes {
@@ -359,6 +359,14 @@ func (m *match) cell(x, y int) int32 { return int32((y+1)*m.w + x + 1) }
 
 // xy is the board position of a padded-grid index.
 func (m *match) xy(c int32) (int, int) { return int(c)%m.w - 1, int(c)/m.w - 1 }
+
+// intSource is where a match's random numbers come from.
+type intSource interface{ IntN(n int) int }
+
+// newRand makes the random source of a match from its seed: a sim/rng
+// stream. The side-by-side test with the original engine replaces it to
+// feed both engines the same draws.
+var newRand = func(seed uint64) intSource { return rng.New(seed) }
 
 // randN draws a uniform integer in [0, n) and counts the draw, so the hash
 // covers the stream position.
