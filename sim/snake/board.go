@@ -75,7 +75,6 @@ type viewCache struct {
 	valid bool
 	seat  []int16 // per padded cell: the seat drawn there, or -1
 	part  []uint8
-	head  []bool // whether the claim is a head (heads win shared cells)
 	order []int
 	board Board // the observer's board, drawn by the first View of the turn
 	// infos is what each cell of the observer's board means to a bot, read
@@ -150,8 +149,10 @@ func (m *match) bodyPart(s *snake, k int) uint8 {
 }
 
 // layout fills the view cache: dead heads first, then flying snakes, then
-// the others, each group shortest first and every snake head first; the
-// first part drawn on a cell wins, except that a head beats a body (B11).
+// the others, each group shortest first and every snake head first. The
+// first part drawn on a cell wins, heads and bodies alike: the engine keeps
+// the first snake part it adds at a cell (a set of points equal by
+// coordinates) and drops the later ones.
 func (m *match) layout() *viewCache {
 	v := &m.view
 	if v.valid && v.turn == m.turn {
@@ -160,7 +161,6 @@ func (m *match) layout() *viewCache {
 	if len(v.seat) != len(m.grid) {
 		v.seat = make([]int16, len(m.grid))
 		v.part = make([]uint8, len(m.grid))
-		v.head = make([]bool, len(m.grid))
 	}
 	for i := range v.seat {
 		v.seat[i] = -1
@@ -175,14 +175,14 @@ func (m *match) layout() *viewCache {
 			v.order[j], v.order[j-1] = v.order[j-1], v.order[j]
 		}
 	}
-	claim := func(seat int, c int32, part uint8, head bool) {
-		if v.seat[c] < 0 || head && !v.head[c] {
-			v.seat[c], v.part[c], v.head[c] = int16(seat), part, head
+	claim := func(seat int, c int32, part uint8) {
+		if v.seat[c] < 0 {
+			v.seat[c], v.part[c] = int16(seat), part
 		}
 	}
 	for _, i := range v.order {
 		if s := &m.snakes[i]; !s.alive && len(s.body) > 0 {
-			claim(i, s.head(), headDead, true)
+			claim(i, s.head(), headDead)
 		}
 	}
 	for pass := range 2 {
@@ -191,9 +191,9 @@ func (m *match) layout() *viewCache {
 			if len(s.body) < 2 || (s.flying > 0) != (pass == 0) {
 				continue
 			}
-			claim(i, s.head(), headPart(s), true)
+			claim(i, s.head(), headPart(s))
 			for k := len(s.body) - 2; k >= 0; k-- {
-				claim(i, s.body[k], m.bodyPart(s, k), false)
+				claim(i, s.body[k], m.bodyPart(s, k))
 			}
 		}
 	}
@@ -318,8 +318,8 @@ func (b Board) appendInfos(dst []glyphInfo) []glyphInfo {
 }
 
 // appendHeads appends to dst every cell that shows a head. A lent board
-// finds them at the snakes' heads without reading the board, and lists a
-// cell where two heads meet twice.
+// finds them at the snakes' heads without reading the board: a head drawn
+// at its own cell.
 func (b Board) appendHeads(dst []int32) []int32 {
 	m := b.live
 	if m == nil {
@@ -331,8 +331,12 @@ func (b Board) appendHeads(dst []int32) []int32 {
 		return dst
 	}
 	for i := range m.snakes {
-		if s := &m.snakes[i]; len(s.body) > 0 && m.view.seat[s.head()] >= 0 && m.view.head[s.head()] {
-			x, y := m.xy(s.head())
+		s := &m.snakes[i]
+		if len(s.body) == 0 {
+			continue
+		}
+		if h := s.head(); int(m.view.seat[h]) == i && m.view.part[h] < tailArmUp && m.grid[h] != outside {
+			x, y := m.xy(h)
 			dst = append(dst, int32(y*m.size+x))
 		}
 	}

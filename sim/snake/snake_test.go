@@ -18,6 +18,12 @@ import (
 // start floor per seat. Wall rows below the drawing make the map square.
 func scenario(t testing.TB, roundTime int, rows ...string) *match {
 	t.Helper()
+	return scenarioIn(t, "", roundTime, rows...)
+}
+
+// scenarioIn is scenario in the named ruleset.
+func scenarioIn(t testing.TB, ruleset string, roundTime int, rows ...string) *match {
+	t.Helper()
 	var clean []string
 	heads := map[int][2]int{}
 	bodies := map[int]map[[2]int]bool{}
@@ -46,7 +52,7 @@ func scenario(t testing.TB, roundTime int, rows ...string) *match {
 		clean = append(clean, strings.Repeat("☼", w))
 	}
 	cfg, _ := json.Marshal(config{Map: clean})
-	mm, err := Game.New(sim.Setup{Players: len(heads), Seed: 1, Config: cfg})
+	mm, err := Game.New(sim.Setup{Ruleset: ruleset, Players: len(heads), Seed: 1, Config: cfg})
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
