@@ -410,7 +410,7 @@ func (m *match) own(b Board, seat int) Board {
 	v := &m.view
 	if seat >= 0 && seat < len(m.snakes) {
 		for _, c := range m.snakes[seat].body {
-			if int(v.seat[c]) == seat {
+			if int(v.seat[c]) == seat && m.grid[c] != outside {
 				x, y := m.xy(c)
 				b.own = append(b.own, ownCell{int32(y*m.size + x), ownGlyphs[v.part[c]]})
 			}
@@ -430,9 +430,13 @@ func (m *match) Render() string {
 	fmt.Fprintf(&b, "turn %d  round %d/%d  %s\n", m.turn, m.round, roundsPerMatch, m.phase())
 	for i := range m.snakes {
 		s := &m.snakes[i]
-		x, y := m.xy(s.head())
-		fmt.Fprintf(&b, "seat %d: %-8s len %2d  score %4d  stones %d  fury %2d  kills %d  deaths %d  head (%d,%d) %s\n",
-			i, m.state(s), len(s.body), s.score, s.stones, s.fury, s.kills, s.deaths, x, y, dirNames[s.dir])
+		fmt.Fprintf(&b, "seat %d: %-8s len %2d  score %4d  stones %d  fury %2d  kills %d  deaths %d",
+			i, m.state(s), len(s.body), s.score, s.stones, s.fury, s.kills, s.deaths)
+		if len(s.body) > 0 {
+			x, y := m.xy(s.head())
+			fmt.Fprintf(&b, "  head (%d,%d) %s", x, y, dirNames[s.dir])
+		}
+		b.WriteByte('\n')
 	}
 	return b.String()
 }
@@ -440,6 +444,8 @@ func (m *match) Render() string {
 // state names a snake's condition.
 func (m *match) state(s *snake) string {
 	switch {
+	case s.left:
+		return "left"
 	case !s.alive:
 		return "dead"
 	case !s.active:
@@ -505,6 +511,8 @@ type SnakeFrame struct {
 	Flying    int      `json:"flying"`
 	Alive     bool     `json:"alive"`
 	Sleeping  bool     `json:"sleeping"`
+	// Left: the snake died in the last round and has left the match.
+	Left bool `json:"left"`
 	// PendingCut is a head-on cut applied at the snake's next move.
 	PendingCut int `json:"pending_cut"`
 	Kills      int `json:"kills"`
@@ -527,7 +535,7 @@ func (m *match) Frame() any {
 		s := &m.snakes[i]
 		sf := SnakeFrame{
 			Seat: i, Direction: dirNames[s.dir], Length: len(s.body), Score: s.score, Stones: s.stones,
-			Fury: s.fury, Flying: s.flying, Alive: s.alive, Sleeping: s.alive && !s.active,
+			Fury: s.fury, Flying: s.flying, Alive: s.alive, Sleeping: s.alive && !s.active, Left: s.left,
 			PendingCut: s.shrink, Kills: s.kills, Deaths: s.deaths, RoundsWon: m.wins[i],
 		}
 		sf.Body = make([][2]int, len(s.body))
@@ -622,7 +630,8 @@ func (m *match) Result() sim.Result {
 // object counts, every movable object as (cell, kind) in cell order, then
 // per seat the body (length, cells tail first), direction, pending
 // direction, pending cut, stones, fury, flying, alive, active, last tail
-// cell, score, kills, deaths, head-ons, bites and rounds won.
+// cell, score, kills, deaths, head-ons, bites, whether it leaves or has
+// left, and rounds won.
 func (m *match) Hash() uint64 {
 	h := m.base
 	h.Int(m.turn)
@@ -664,6 +673,8 @@ func (m *match) Hash() uint64 {
 		h.Int(s.deaths)
 		h.Int(s.headOns)
 		h.Int(s.bites)
+		h.Bool(s.leaves)
+		h.Bool(s.left)
 		h.Int(m.wins[i])
 	}
 	return h.Sum()
