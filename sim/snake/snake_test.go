@@ -765,7 +765,7 @@ func TestLastRoundLeave(t *testing.T) {
 	}
 	d := logDraws(m)
 	step(t, m, "ACT(0)", "") // the winner's extra tick is over; A's seat is ignored
-	if !m.Over() || !slices.Contains(kinds(m), "round_end") || len(d.ns) != 0 {
+	if !m.Over() || !slices.Equal(kinds(m), []string{"round_end"}) || len(d.ns) != 0 {
 		t.Fatalf("over %v, events %v, %d draws; want the match over with no draws", m.Over(), kinds(m), len(d.ns))
 	}
 	if b.alive || !b.active || len(b.body) != 2 {
