@@ -58,9 +58,10 @@
 //   - the match winner is the highest total score over the 3 rounds, a tie
 //     at the top a draw.
 //
-// Deliberate differences from the engine: a deferred head-on cut that would
-// leave fewer than 2 cells kills the snake (the engine keeps a 1-cell or
-// empty body); a snake that dies of that cut does not move on that tick.
+// Deliberate difference from the engine: a deferred head-on cut that would
+// leave 1 cell or none kills the snake (the engine keeps a 1-cell body, and
+// fails on an empty one), which still moves on that tick as the engine
+// moves a snake that owes more cells than it has.
 package snake
 
 import (
@@ -649,14 +650,14 @@ func (m *match) move() {
 			s.next = noDir
 		}
 		if s.shrink > 0 {
-			// The engine lets a cut leave one cell or none; a snake shorter
-			// than the minimum dies here instead.
+			// The engine kills a snake that owes more cells than it has (it
+			// shrank since the head-on) but still moves it on this tick. It
+			// lets a cut leave one cell or none; we kill that snake alike.
 			if len(s.body)-s.shrink < minLength {
-				s.shrink = 0
 				m.die(i, -1, "head-on cut")
-				continue
+			} else {
+				s.cutTail(s.shrink)
 			}
-			s.cutTail(s.shrink)
 			s.shrink = 0
 		}
 		if s.fury > 0 {

@@ -208,6 +208,26 @@ func TestHeadOn(t *testing.T) {
 	}
 }
 
+// TestCutOwedAfterStone: A (5 cells) survives a head-on with B (3 cells)
+// owing a cut of 3, then eats a stone and keeps 2 cells. On its next move it
+// owes more than it has: it dies, and still moves one cell, as the engine
+// moves it.
+func TestCutOwedAfterStone(t *testing.T) {
+	m := scenario(t, 10, "☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼", "☼ aaaaA●      ☼", "☼     Bbb     ☼", pens)
+	a := &m.snakes[0]
+	step(t, m, "", "UP") // B's head on A's neck; A's head on the stone
+	if !a.alive || a.shrink != 3 || len(a.body) != 2 || m.snakes[1].alive {
+		t.Fatalf("A alive %v owes %d length %d, B alive %v; want A alive owing 3 with 2 cells, B dead", a.alive, a.shrink, len(a.body), m.snakes[1].alive)
+	}
+	step(t, m, "", "")
+	if got, want := bodyOf(m, 0), [][2]int{{7, 1}, {8, 1}}; a.alive || !slices.Equal(got, want) {
+		t.Errorf("A alive %v body %v, want dead with body %v", a.alive, got, want)
+	}
+	if got := glyphAt(t, m, -1, 8, 1); got != '☺' {
+		t.Errorf("observer sees %q at (8,1), want A's dead head", got)
+	}
+}
+
 func TestBites(t *testing.T) {
 	rows := []string{
 		"☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼",
