@@ -970,8 +970,8 @@ func (m *match) spawn() {
 // put places o on a random free cell (freeCell) if the cell passes o's
 // check: free, and for a stone not right of a start floor.
 func (m *match) put(o object) {
-	c := m.freeCell()
-	if !m.free(c) || o == stone && m.grid[c-1] == start {
+	c, found := m.freeCell()
+	if !found && !m.free(c) || o == stone && m.grid[c-1] == start {
 		return
 	}
 	m.grid[c] = o
@@ -979,18 +979,18 @@ func (m *match) put(o object) {
 }
 
 // freeCell is the engine's free-cell search: it draws up to 101 cells, x
-// then y, and accepts a free one only within the first 100; else it returns
-// the engine's pt(0, 0). The engine's y axis points up, so a y draw and
-// pt(0, 0) are counted from the bottom row.
-func (m *match) freeCell() int32 {
+// then y, and accepts a free one only within the first 100 (found); else it
+// returns the engine's pt(0, 0), free or not. The engine's y axis points
+// up, so a y draw and pt(0, 0) are counted from the bottom row.
+func (m *match) freeCell() (c int32, found bool) {
 	for k := range searchTries + 1 {
 		x := m.randN(m.size)
 		y := m.size - 1 - m.randN(m.size)
 		if c := m.cell(x, y); k < searchTries && m.free(c) {
-			return c
+			return c, true
 		}
 	}
-	return m.cell(0, m.size-1)
+	return m.cell(0, m.size-1), false
 }
 
 // checkSurvivor is step 8 (B7.8): after any death, a lone moving snake wins
