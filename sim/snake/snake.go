@@ -58,10 +58,12 @@
 //   - the match winner is the highest total score over the 3 rounds, a tie
 //     at the top a draw.
 //
-// Deliberate difference from the engine: a deferred head-on cut that would
-// leave 1 cell or none kills the snake (the engine keeps a 1-cell body, and
-// fails on an empty one), which still moves on that tick as the engine
-// moves a snake that owes more cells than it has.
+// Deliberate difference from the engine: a deferred head-on cut of every
+// cell of a snake (it ate a stone after the head-on) kills it, and it still
+// moves on that tick as one that owes more cells than it has does. The
+// engine empties the body and then fails on it, ending that tick's field
+// update there, and on every later tick until the round ends. A cut can
+// leave a single cell, as in the engine: such a snake lives on.
 package snake
 
 import (
@@ -218,8 +220,8 @@ type snake struct {
 
 func (s *snake) head() int32 { return s.body[len(s.body)-1] }
 
-// neck is the cell behind the head, or -1 for a one-cell body (which the
-// rules never leave alive).
+// neck is the cell behind the head, or -1 for a one-cell body (what a
+// head-on cut can leave).
 func (s *snake) neck() int32 {
 	if len(s.body) < 2 {
 		return -1
@@ -650,10 +652,11 @@ func (m *match) move() {
 			s.next = noDir
 		}
 		if s.shrink > 0 {
-			// The engine kills a snake that owes more cells than it has (it
-			// shrank since the head-on) but still moves it on this tick. It
-			// lets a cut leave one cell or none; we kill that snake alike.
-			if len(s.body)-s.shrink < minLength {
+			// The snake may have shrunk since the head-on. The engine kills
+			// one that owes more cells than it has but still moves it on
+			// this tick, and lets a cut leave a single cell. A cut of every
+			// cell kills here (the engine fails on the empty body).
+			if len(s.body) <= s.shrink {
 				m.die(i, -1, "head-on cut")
 			} else {
 				s.cutTail(s.shrink)

@@ -208,23 +208,37 @@ func TestHeadOn(t *testing.T) {
 	}
 }
 
-// TestCutOwedAfterStone: A (5 cells) survives a head-on with B (3 cells)
-// owing a cut of 3, then eats a stone and keeps 2 cells. On its next move it
-// owes more than it has: it dies, and still moves one cell, as the engine
-// moves it.
+// TestCutOwedAfterStone: A survives a head-on with B (3 cells) owing a cut
+// of 3, then eats a stone (3 cells fewer). On its next move the cut takes
+// what is owed: a snake left with 1 cell lives on, as in the engine; one
+// that owes more than it has dies and still moves a cell, as in the engine;
+// one that owes exactly what it has dies too (the engine fails there).
 func TestCutOwedAfterStone(t *testing.T) {
-	m := scenario(t, 10, "☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼", "☼ aaaaA●      ☼", "☼     Bbb     ☼", pens)
-	a := &m.snakes[0]
-	step(t, m, "", "UP") // B's head on A's neck; A's head on the stone
-	if !a.alive || a.shrink != 3 || len(a.body) != 2 || m.snakes[1].alive {
-		t.Fatalf("A alive %v owes %d length %d, B alive %v; want A alive owing 3 with 2 cells, B dead", a.alive, a.shrink, len(a.body), m.snakes[1].alive)
-	}
-	step(t, m, "", "")
-	if got, want := bodyOf(m, 0), [][2]int{{7, 1}, {8, 1}}; a.alive || !slices.Equal(got, want) {
-		t.Errorf("A alive %v body %v, want dead with body %v", a.alive, got, want)
-	}
-	if got := glyphAt(t, m, -1, 8, 1); got != '☺' {
-		t.Errorf("observer sees %q at (8,1), want A's dead head", got)
+	for _, tc := range []struct {
+		row       string
+		wantAlive bool
+		wantBody  [][2]int
+		wantGlyph rune // the observer's at A's head
+	}{
+		{"☼aaaaaaA●     ☼", true, [][2]int{{9, 1}}, '>'},
+		{"☼  aaaaA●     ☼", false, [][2]int{{8, 1}, {9, 1}}, '☺'},
+		{"☼ aaaaaA●     ☼", false, [][2]int{{7, 1}, {8, 1}, {9, 1}}, '☺'},
+	} {
+		m := scenario(t, 10, "☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼", tc.row, "☼      Bbb    ☼", pens)
+		m.rand = drawFunc(func(n int) int { return n - 1 }) // objects find no free cell: none appears
+		a := &m.snakes[0]
+		was := len(a.body)
+		step(t, m, "", "UP") // B's head on A's neck; A's head on the stone
+		if !a.alive || a.shrink != 3 || len(a.body) != was-3 || m.snakes[1].alive {
+			t.Fatalf("%d cells: A alive %v owes %d length %d, B alive %v; want A alive owing 3 with %d cells, B dead", was, a.alive, a.shrink, len(a.body), m.snakes[1].alive, was-3)
+		}
+		step(t, m, "", "")
+		if got := bodyOf(m, 0); a.alive != tc.wantAlive || !slices.Equal(got, tc.wantBody) {
+			t.Errorf("%d cells: A alive %v body %v, want alive %v body %v", was, a.alive, got, tc.wantAlive, tc.wantBody)
+		}
+		if got := glyphAt(t, m, -1, 9, 1); got != tc.wantGlyph {
+			t.Errorf("%d cells: observer sees %q at (9,1), want %q", was, got, tc.wantGlyph)
+		}
 	}
 }
 
