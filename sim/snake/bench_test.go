@@ -47,7 +47,8 @@ func FuzzStep(f *testing.F) {
 	})
 }
 
-// checkInvariants: living snakes are at least 2 long and have nothing
+// checkInvariants: living snakes have a body (a head-on cut can leave one
+// cell, nothing else fewer than 2) and nothing
 // under the head after eating, scores are never negative, the object
 // counters match the grid, and the board draws size x size glyphs.
 func checkInvariants(t *testing.T, m *match) {
@@ -67,7 +68,7 @@ func checkInvariants(t *testing.T, m *match) {
 		if !s.alive {
 			continue
 		}
-		if len(s.body) < minLength {
+		if len(s.body) == 0 {
 			t.Fatalf("turn %d seat %d: living snake of length %d", m.turn, i, len(s.body))
 		}
 		if o := m.grid[s.head()]; s.active && o >= apple && !(o == stone && s.flying > 0) {
@@ -81,41 +82,63 @@ func checkInvariants(t *testing.T, m *match) {
 	}
 }
 
-// record plays a 5-seat match between built-in bots and returns every
-// tick's commands.
-func record(tb testing.TB, seed uint64, bots []string) [][]string {
+// record plays a 5-seat match of ruleset between built-in bots and returns
+// every tick's commands.
+func record(tb testing.TB, ruleset string, seed uint64, bots []string) [][]string {
 	var out [][]string
-	playMatch(tb, "", seed, bots, nil, 0, func(_ *match, c []string) {
+	playMatch(tb, ruleset, seed, bots, nil, 0, func(_ *match, c []string) {
 		out = append(out, append([]string(nil), c...))
 	})
 	return out
 }
 
 // BenchmarkStep regenerates recorded 5-player matches between the built-in
-// bots (Step only; the bots ran while recording).
+// bots in each ruleset (Step only; the bots ran while recording).
 func BenchmarkStep(b *testing.B) {
-	var matches [][][]string
-	for seed := uint64(1); seed <= 4; seed++ {
-		matches = append(matches, record(b, seed, []string{"greedy", "random", "greedy", "random", "greedy"}))
+	for _, ruleset := range Game.Rulesets {
+		b.Run(ruleset, func(b *testing.B) {
+			var matches [][][]string
+			for seed := uint64(1); seed <= 4; seed++ {
+				matches = append(matches, record(b, ruleset, seed, []string{"greedy", "random", "greedy", "random", "greedy"}))
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			ticks := 0
+			for i := 0; i < b.N; i++ {
+				seed := uint64(i%4 + 1)
+				m, _ := Game.New(sim.Setup{Ruleset: ruleset, Players: 5, Seed: seed})
+				for _, c := range matches[i%4] {
+					m.Step(c)
+				}
+				ticks += len(matches[i%4])
+			}
+			b.ReportMetric(float64(ticks)/b.Elapsed().Seconds(), "ticks/s")
+		})
 	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	ticks := 0
-	for i := 0; i < b.N; i++ {
-		seed := uint64(i%4 + 1)
-		m, _ := Game.New(sim.Setup{Players: 5, Seed: seed})
-		for _, c := range matches[i%4] {
-			m.Step(c)
+}
+
+// BenchmarkParseCommand measures reading the commands bots send, in each
+// ruleset.
+func BenchmarkParseCommand(b *testing.B) {
+	cmds := []string{"", "UP", "left", "ACT,RIGHT", "DOWN,ACT", "ACT(0)", "LEFT ACT", "ACT(1,2)", "message('hi')"}
+	b.Run("codebattle2020", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			parseCommand(cmds[i%len(cmds)])
 		}
-		ticks += len(matches[i%4])
-	}
-	b.ReportMetric(float64(ticks)/b.Elapsed().Seconds(), "ticks/s")
+	})
+	b.Run("codenjoy", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			k := newKeywords(cmds[i%len(cmds)])
+			for _, ok := k.next(); ok; _, ok = k.next() {
+			}
+		}
+	})
 }
 
 // BenchmarkStepHash is BenchmarkStep with the state hash after every tick,
 // as a replay check does.
 func BenchmarkStepHash(b *testing.B) {
-	cmds := record(b, 1, []string{"greedy", "random", "greedy", "random", "greedy"})
+	cmds := record(b, "", 1, []string{"greedy", "random", "greedy", "random", "greedy"})
 	b.ResetTimer()
 	ticks := 0
 	for i := 0; i < b.N; i++ {

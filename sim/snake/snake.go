@@ -8,7 +8,8 @@
 // Rulesets (B2): "codebattle2020" (default: the CodeBattle seed README on the
 // codenjoy May-2020 engine; WIN +110, no flying pills, one command per tick
 // with ACT before or after the move) and "codenjoy" (engine defaults: WIN
-// +50, flying pills, every token of a command applied before the tick).
+// +50, flying pills, commands read as codenjoy's server reads them). The
+// engine's mechanics, all below, are the same in both.
 //
 // The setup config is a JSON object, every field optional:
 //
@@ -18,7 +19,14 @@
 //
 // Commands (B6) are UP, DOWN, LEFT, RIGHT, ACT and ACT(n,...) in any case,
 // comma separated: "LEFT", "ACT,LEFT", "LEFT,ACT", "ACT(0)". "" is no
-// command: the snake keeps going.
+// command: the snake keeps going. In codebattle2020 a command holds one
+// direction and one ACT at most, and anything else is invalid. In codenjoy
+// every keyword found anywhere in the text is applied, in text order, before
+// the tick, as codenjoy's PlayerCommand does: "LEFT ACT", "LEFTACT" and
+// "MOVE LEFT" hold LEFT (and ACT), "ACT,ACT(0)" drops a stone and then
+// dies, ACT(-0), ACT(00) and ACT(0,) are ACT(0), ACT( 0 ) and ACT() a plain
+// ACT, and an ACT whose parameters are not 32-bit integers (ACT(,0)) does
+// nothing; text with no keyword is invalid.
 //
 // Randomness (B7.1, B10) comes from one sim/rng stream seeded with the match
 // seed. New places the seats' first snakes in seat order with the start
@@ -28,28 +36,39 @@
 // (codenjoy RoundImpl, Timer, SnakeBoard, Hero, BoardUtils):
 //   - the round clock is the engine's three timers; the winner's extra tick
 //     starts whenever one snake is left, with or without a WIN;
-//   - a free-cell search draws up to 101 cells (x then y) and accepts a find
-//     only within the first 100, as BoardUtils does;
+//   - a free-cell search draws up to 101 cells (x, then y counted from the
+//     bottom row as the engine's y axis points up) and accepts a find only
+//     within the first 100, as BoardUtils does; after that, and for a new
+//     snake when no start floor is free, the engine's pt(0, 0) is used: our
+//     bottom-left cell, if free for the object;
 //   - "covered" for object and start placement counts every snake, dead and
 //     sleeping ones included, except at its tail end (freeOfHero);
 //   - a fight runs over the snakes that were moving when it began, so one
 //     killed earlier in the same fight still bites or is credited;
 //   - ACT(0) kills at step 0 wherever it stands in the command; ACT(n,...)
-//     with other parameters is a plain ACT;
+//     with other parameters is a plain ACT; from a snake that died on the
+//     last tick, ACT(0) is one more death for step 8 (another lone-survivor
+//     check and spawn pass);
+//   - in the last round a dead snake is not re-created: it leaves the match
+//     at the next tick (off the board, out of the object limits), and each
+//     leave runs the lone-survivor check, without a spawn pass; the round's
+//     end leaves the survivors dead where they are;
+//   - where snake parts share a cell, the part drawn first is shown (dead
+//     heads, flying snakes, the others; shorter snakes first);
 //   - the match winner is the highest total score over the 3 rounds, a tie
 //     at the top a draw.
 //
-// Deliberate differences from the engine: a deferred head-on cut that would
-// leave fewer than 2 cells kills the snake (the engine keeps a 1-cell or
-// empty body); a snake that dies of that cut does not move on that tick;
-// dead snakes are re-created asleep in the last round too (the engine lets
-// them leave; nothing on the board differs but their pen).
+// Deliberate difference from the engine: a deferred head-on cut of every
+// cell of a snake (it ate a stone after the head-on) kills it, and it still
+// moves on that tick as one that owes more cells than it has does. The
+// engine empties the body and then fails on it, ending that tick's field
+// update there, and on every later tick until the round ends. A cut can
+// leave a single cell, as in the engine: such a snake lives on.
 package snake
 
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/replaylab/replaylab/sim"
 	"github.com/replaylab/replaylab/sim/rng"
@@ -83,16 +102,16 @@ type ruleset struct {
 	winScore int
 	// flying enables flying pills (spawn rule i == 32 and their effects).
 	flying bool
-	// allTokens applies every token of a command before the tick, as the
-	// codenjoy server does; otherwise the CodeBattle seed rules apply: one
-	// direction and one ACT at most, ACT after the direction drops after the
-	// move.
-	allTokens bool
+	// engineCommands reads commands as the codenjoy server does (every
+	// keyword in the text, in order, before the tick); otherwise the
+	// CodeBattle seed rules apply: one direction and one ACT at most, ACT
+	// after the direction drops after the move.
+	engineCommands bool
 }
 
 var rulesets = [...]ruleset{
 	{name: "codebattle2020", winScore: 110},
-	{name: "codenjoy", winScore: 50, flying: true, allTokens: true},
+	{name: "codenjoy", winScore: 50, flying: true, engineCommands: true},
 }
 
 // Game is Snake Battle.
@@ -188,14 +207,21 @@ type snake struct {
 
 	dropAfter bool // a "DIR,ACT" drop waiting for step 9
 
+	// leaves is the engine's "should leave": the snake died in the last
+	// round, so it leaves the match at the next tick instead of coming back.
+	leaves bool
+	// left: the snake has left the match (the engine moves its player to
+	// another room); it has no body and its seat's commands go nowhere.
+	left bool
+
 	// Counters for the metrics.
 	kills, deaths, headOns, bites int
 }
 
 func (s *snake) head() int32 { return s.body[len(s.body)-1] }
 
-// neck is the cell behind the head, or -1 for a one-cell body (which the
-// rules never leave alive).
+// neck is the cell behind the head, or -1 for a one-cell body (what a
+// head-on cut can leave).
 func (s *snake) neck() int32 {
 	if len(s.body) < 2 {
 		return -1
@@ -243,11 +269,12 @@ type match struct {
 	nApple, nStone, nGold, nFury, nFly int
 	base                               sim.Hasher // the domain and the map
 
-	rand  *rng.Rand
+	rand  intSource
 	draws int // random numbers drawn so far: the stream's position
 
 	snakes []snake
 	wins   []int // rounds won per seat
+	inRoom int   // snakes that have not left: the engine's players
 
 	turn, round int
 	// The round timers of B9; -1 means stopped.
@@ -288,9 +315,10 @@ func newMatch(setup sim.Setup) (sim.Match, error) {
 	for _, o := range m.grid {
 		m.base.Uint64(uint64(o))
 	}
-	m.rand = rng.New(setup.Seed)
+	m.rand = newRand(setup.Seed)
 	m.snakes = make([]snake, setup.Players)
 	m.wins = make([]int, setup.Players)
+	m.inRoom = setup.Players
 	for i := range m.snakes {
 		m.snakes[i].body = make([]int32, 0, 64)
 		m.place(i)
@@ -360,6 +388,14 @@ func (m *match) cell(x, y int) int32 { return int32((y+1)*m.w + x + 1) }
 // xy is the board position of a padded-grid index.
 func (m *match) xy(c int32) (int, int) { return int(c)%m.w - 1, int(c)/m.w - 1 }
 
+// intSource is where a match's random numbers come from.
+type intSource interface{ IntN(n int) int }
+
+// newRand makes the random source of a match from its seed: a sim/rng
+// stream. The side-by-side test with the original engine replaces it to
+// feed both engines the same draws.
+var newRand = func(seed uint64) intSource { return rng.New(seed) }
+
 // randN draws a uniform integer in [0, n) and counts the draw, so the hash
 // covers the stream position.
 func (m *match) randN(n int) int {
@@ -394,152 +430,6 @@ func (m *match) Step(cmds []string) error {
 	return nil
 }
 
-// command is a parsed command (B6).
-type command struct {
-	dir        int8
-	actBefore  bool
-	actAfter   bool
-	suicide    bool
-	invalid    bool
-	invalidWhy string
-}
-
-// parseCommand reads a raw command under the ruleset's timing rules.
-func (m *match) parseCommand(raw string) command {
-	cmd := command{dir: noDir}
-	if raw == "" { // no command (B6); blank text is an unknown token
-		return cmd
-	}
-	s := strings.TrimSpace(raw)
-	var toks [3]token
-	n := 0
-	for rest := s; ; {
-		var tok string
-		tok, rest = nextToken(rest)
-		t, ok := parseToken(tok)
-		if !ok {
-			if m.rules.allTokens { // codenjoy ignores what it cannot read and applies the rest
-				cmd.invalid, cmd.invalidWhy = true, "unknown token "+sim.QuoteCommand(tok)
-			} else {
-				return command{dir: noDir, invalid: true, invalidWhy: "unknown token " + sim.QuoteCommand(tok)}
-			}
-		} else if m.rules.allTokens {
-			switch {
-			case t.dir != noDir:
-				cmd.dir = t.dir // the last direction wins
-			case t.suicide:
-				cmd.suicide = true
-			case !cmd.suicide:
-				cmd.actBefore = true // a second ACT finds its own stone on the tail and fails
-			}
-		} else {
-			if n == len(toks) {
-				return command{dir: noDir, invalid: true, invalidWhy: "more than two tokens: " + sim.QuoteCommand(raw)}
-			}
-			toks[n] = t
-			n++
-		}
-		if rest == "" {
-			break
-		}
-	}
-	if m.rules.allTokens {
-		return cmd
-	}
-	if n == 3 {
-		return command{dir: noDir, invalid: true, invalidWhy: "more than two tokens: " + sim.QuoteCommand(raw)}
-	}
-	t0, t1 := toks[0], toks[1]
-	switch {
-	case n == 1 && t0.dir != noDir:
-		cmd.dir = t0.dir
-	case n == 1:
-		cmd.actBefore, cmd.suicide = !t0.suicide, t0.suicide
-	case t0.dir == noDir && t1.dir != noDir: // ACT,DIR: drop, then move
-		cmd.dir, cmd.actBefore, cmd.suicide = t1.dir, !t0.suicide, t0.suicide
-	case t0.dir != noDir && t1.dir == noDir: // DIR,ACT: move, then drop on the new tail
-		cmd.dir, cmd.actAfter, cmd.suicide = t0.dir, !t1.suicide, t1.suicide
-	default:
-		return command{dir: noDir, invalid: true, invalidWhy: "two directions or two ACTs: " + sim.QuoteCommand(raw)}
-	}
-	return cmd
-}
-
-// token is one parsed token: a direction, ACT, or ACT(0).
-type token struct {
-	dir     int8
-	suicide bool
-}
-
-// nextToken splits off the text up to the first comma outside parentheses.
-func nextToken(s string) (tok, rest string) {
-	depth := 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '(':
-			depth++
-		case ')':
-			depth--
-		case ',':
-			if depth <= 0 {
-				return strings.TrimSpace(s[:i]), strings.TrimSpace(s[i+1:])
-			}
-		}
-	}
-	return strings.TrimSpace(s), ""
-}
-
-// parseToken reads UP, DOWN, LEFT, RIGHT, ACT or ACT(n,...) in any case.
-// ACT with the single parameter 0 is the suicide command; other parameters
-// act as a plain ACT, as in the engine.
-func parseToken(t string) (token, bool) {
-	for d, name := range dirNames {
-		if strings.EqualFold(t, name) {
-			return token{dir: int8(d)}, true
-		}
-	}
-	if len(t) < 3 || !strings.EqualFold(t[:3], "ACT") {
-		return token{}, false
-	}
-	args := strings.TrimSpace(t[3:])
-	if args == "" {
-		return token{dir: noDir}, true
-	}
-	if len(args) < 2 || args[0] != '(' || args[len(args)-1] != ')' {
-		return token{}, false
-	}
-	params := strings.Split(args[1:len(args)-1], ",")
-	for _, p := range params {
-		if _, err := strconv.Atoi(strings.TrimSpace(p)); err != nil {
-			return token{}, false
-		}
-	}
-	return token{dir: noDir, suicide: len(params) == 1 && strings.TrimSpace(params[0]) == "0"}, true
-}
-
-// commands is step 0 (B6, B7.0): every seat's command in seat order. A
-// direction is stored only for a moving snake; ACT(0) kills even a sleeping
-// snake; a pre-move ACT drops at once, a post-move one waits for step 9.
-func (m *match) commands(cmds []string) {
-	for i, raw := range cmds {
-		cmd := m.parseCommand(raw)
-		s := &m.snakes[i]
-		if cmd.invalid {
-			m.event(sim.Event{Seat: i, Kind: sim.EventInvalid, Detail: cmd.invalidWhy})
-		}
-		if cmd.suicide && s.alive {
-			m.die(i, -1, "act0")
-		}
-		if cmd.dir != noDir && s.moving() {
-			s.next = cmd.dir
-		}
-		if cmd.actBefore {
-			m.drop(i, "before the move")
-		}
-		s.dropAfter = cmd.actAfter
-	}
-}
-
 // drop tries to leave a stone on the snake's tail cell (B6 ACT): the cell
 // must be free apart from tail ends, and not right of a start floor.
 func (m *match) drop(i int, when string) {
@@ -558,21 +448,42 @@ func (m *match) drop(i int, when string) {
 	m.event(sim.Event{Seat: i, Kind: "drop", X: x, Y: y, Detail: "stone dropped " + when})
 }
 
-// replaceDead is step 1 (B7.1): every dead snake becomes a fresh sleeping
-// one in its seat.
+// replaceDead is step 1 (B7.1): in seat order, every dead snake becomes a
+// fresh sleeping one in its seat, or leaves the match if it died in the
+// last round.
 func (m *match) replaceDead() {
 	for i := range m.snakes {
-		if !m.snakes[i].alive {
+		switch s := &m.snakes[i]; {
+		case s.alive || s.left:
+		case s.leaves:
+			m.leave(i)
+		default:
 			m.place(i)
 		}
 	}
 }
 
+// leave takes seat i's snake off the board for the rest of the match. Like
+// the engine's remove, it counts as one more death and runs the round's
+// lone-survivor check at once, without a spawn pass: a lone survivor wins
+// again with every snake that leaves.
+func (m *match) leave(i int) {
+	s := &m.snakes[i]
+	s.left = true
+	s.body = s.body[:0]
+	m.inRoom--
+	m.event(sim.Event{Seat: i, Kind: "leave", Detail: "dead in the last round: leaves the match"})
+	m.diedSinceCheck = false
+	m.rewardLast()
+}
+
 // place gives seat i a fresh sleeping snake of length 2 facing right: head
 // on a start floor, tail in the pen cell to its left. The start is the first
 // of up to 10 random picks not covered by a snake's non-tail cell, else the
-// first such start in map order, else (a map too crowded to have one) the
-// first start.
+// first such start in map order. With none (a map with as many starts as
+// seats, a snake killing itself asleep) the engine's fallback pt(0, 0)
+// applies: our bottom-left cell, as the engine's y axis points up, with the
+// tail off the board.
 func (m *match) place(i int) {
 	c := int32(-1)
 	for range startPicks {
@@ -582,7 +493,7 @@ func (m *match) place(i int) {
 		}
 	}
 	if c < 0 {
-		c = m.starts[0]
+		c = m.cell(0, m.size-1)
 		for _, p := range m.starts {
 			if !m.covered(p) {
 				c = p
@@ -649,7 +560,7 @@ func (m *match) clock() bool {
 		reason := "nobody left"
 		if alive == 1 {
 			reason = "lone survivor"
-			m.place(last)
+			m.reset(last)
 		}
 		m.endRound(reason)
 		return true
@@ -676,8 +587,8 @@ func (m *match) aliveCount() (int, int) {
 func (m *match) roundTime() int { return roundTicks - m.roundTimer }
 
 // timeOut ends a round on time (B9): every moving snake of the greatest
-// length wins (if the round ran more than 40 ticks), then all of them go
-// back to sleep on new start floors.
+// length wins (if the round ran more than 40 ticks), then all of them are
+// reset.
 func (m *match) timeOut() {
 	longest := 0
 	for i := range m.snakes {
@@ -692,10 +603,21 @@ func (m *match) timeOut() {
 	}
 	for i := range m.snakes {
 		if m.snakes[i].moving() {
-			m.place(i)
+			m.reset(i)
 		}
 	}
 	m.endRound("time-out")
+}
+
+// reset ends the round for a snake still moving: it goes back to sleep on a
+// new start floor, or after the last round it stays where it is, dead, as
+// the engine's final frame shows it (it would leave at the next tick).
+func (m *match) reset(i int) {
+	if m.round < roundsPerMatch {
+		m.place(i)
+		return
+	}
+	m.snakes[i].alive, m.snakes[i].leaves = false, true
 }
 
 // endRound restarts the countdown, or ends the match after the last round.
@@ -730,14 +652,15 @@ func (m *match) move() {
 			s.next = noDir
 		}
 		if s.shrink > 0 {
-			// The engine lets a cut leave one cell or none; a snake shorter
-			// than the minimum dies here instead.
-			if len(s.body)-s.shrink < minLength {
-				s.shrink = 0
+			// The snake may have shrunk since the head-on. The engine kills
+			// one that owes more cells than it has but still moves it on
+			// this tick, and lets a cut leave a single cell. A cut of every
+			// cell kills here (the engine fails on the empty body).
+			if len(s.body) <= s.shrink {
 				m.die(i, -1, "head-on cut")
-				continue
+			} else {
+				s.cutTail(s.shrink)
 			}
-			s.cutTail(s.shrink)
 			s.shrink = 0
 		}
 		if s.fury > 0 {
@@ -923,16 +846,19 @@ func (m *match) biteOff(i, by int, c int32) int {
 	return was - len(s.body)
 }
 
-// die kills seat i; by is the killer's seat or -1.
+// die kills seat i; by is the killer's seat or -1. As in the engine, a
+// snake already dead "dies" again: nothing happens to it, but step 8 sees a
+// death.
 func (m *match) die(i, by int, cause string) {
 	s := &m.snakes[i]
+	m.diedSinceCheck = true
+	s.leaves = m.round >= roundsPerMatch
 	if !s.alive {
 		return
 	}
 	s.alive = false
 	s.shrink = 0
 	s.deaths++
-	m.diedSinceCheck = true
 	x, y := -1, -1
 	if len(s.body) > 0 {
 		x, y = m.xy(s.head())
@@ -993,19 +919,28 @@ func (m *match) eat() {
 
 // take removes the object on c.
 func (m *match) take(c int32) {
-	switch m.grid[c] {
-	case apple:
-		m.nApple--
-	case stone:
-		m.nStone--
-	case gold:
-		m.nGold--
-	case furyPill:
-		m.nFury--
-	case flyingPill:
-		m.nFly--
+	if n := m.counter(m.grid[c]); n != nil {
+		*n--
 	}
 	m.grid[c] = empty
+}
+
+// counter is the count of objects of kind o on the board, or nil for the
+// kinds not counted.
+func (m *match) counter(o object) *int {
+	switch o {
+	case apple:
+		return &m.nApple
+	case stone:
+		return &m.nStone
+	case gold:
+		return &m.nGold
+	case furyPill:
+		return &m.nFury
+	case flyingPill:
+		return &m.nFly
+	}
+	return nil
 }
 
 func (m *match) gain(i, pts, x, y int, what string) {
@@ -1016,7 +951,7 @@ func (m *match) gain(i, pts, x, y int, what string) {
 // spawn is one object pass of B10 (2020 engine): one roll, then a separate
 // free-cell search for every rule whose condition holds.
 func (m *match) spawn() {
-	most := len(m.snakes)/2 + 1
+	most := m.inRoom/2 + 1 // snakes that left do not count
 	i := m.randN(spawnDice)
 	if i == 42 && m.nFury < most {
 		m.put(furyPill)
@@ -1035,34 +970,30 @@ func (m *match) spawn() {
 	}
 }
 
-// put searches a free cell and places o there if it passes o's check. The
-// engine draws up to 101 cells but accepts only a find within the first 100.
+// put places o on a random free cell (freeCell) if the cell passes o's
+// check: free, and for a stone not right of a start floor.
 func (m *match) put(o object) {
-	for k := 0; k <= searchTries; k++ {
-		x := m.randN(m.size)
-		y := m.randN(m.size)
-		c := m.cell(x, y)
-		if !m.free(c) {
-			continue
-		}
-		if k == searchTries || o == stone && m.grid[c-1] == start {
-			return
-		}
-		m.grid[c] = o
-		switch o {
-		case apple:
-			m.nApple++
-		case stone:
-			m.nStone++
-		case gold:
-			m.nGold++
-		case furyPill:
-			m.nFury++
-		case flyingPill:
-			m.nFly++
-		}
+	c, found := m.freeCell()
+	if !found && !m.free(c) || o == stone && m.grid[c-1] == start {
 		return
 	}
+	m.grid[c] = o
+	*m.counter(o)++
+}
+
+// freeCell is the engine's free-cell search: it draws up to 101 cells, x
+// then y, and accepts a free one only within the first 100 (found); else it
+// returns the engine's pt(0, 0), free or not. The engine's y axis points
+// up, so a y draw and pt(0, 0) are counted from the bottom row.
+func (m *match) freeCell() (c int32, found bool) {
+	for k := range searchTries + 1 {
+		x := m.randN(m.size)
+		y := m.size - 1 - m.randN(m.size)
+		if c := m.cell(x, y); k < searchTries && m.free(c) {
+			return c, true
+		}
+	}
+	return m.cell(0, m.size-1), false
 }
 
 // checkSurvivor is step 8 (B7.8): after any death, a lone moving snake wins
@@ -1072,10 +1003,16 @@ func (m *match) checkSurvivor() {
 		return
 	}
 	m.diedSinceCheck = false
+	m.rewardLast()
+	m.spawn()
+}
+
+// rewardLast is the engine's lone-survivor check: a lone moving snake wins
+// if the round has run 40 ticks.
+func (m *match) rewardLast() {
 	if n, last := m.aliveCount(); n == 1 && m.roundTime() >= minTicksForWin {
 		m.win(last, "last snake standing")
 	}
-	m.spawn()
 }
 
 // dropAfterMove is step 9 (B7.9, codebattle2020): "DIR,ACT" drops on the
