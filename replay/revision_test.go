@@ -250,6 +250,12 @@ func TestRealOlderRevisions(t *testing.T) {
 		// Revision 2 of worms/base moved the start positions: the map differs from turn 0.
 		{"../testdata/revisions/worms-base-tactical-random-r1.rlog",
 			"recorded with an older engine revision of worms/base (r1; this build plays r2), which this build does not reproduce: turn 0"},
+		// Revision 2 of both Snake rulesets changed what the match state
+		// holds from the first tick.
+		{"../testdata/revisions/snake-greedy-random-r1.rlog",
+			"recorded with an older engine revision of snake/codebattle2020 (r1; this build plays r2), which this build does not reproduce: turn 0"},
+		{"../testdata/revisions/snake-codenjoy-greedy-r1.rlog",
+			"recorded with an older engine revision of snake/codenjoy (r1; this build plays r2), which this build does not reproduce: turn 0"},
 		// Revision 2 of worms/final only changed how C;<round>; framing and
 		// non-ASCII digits are read; these bots send neither.
 		{goldenDir + "/worms-final-random-tactical.rlog", ""},

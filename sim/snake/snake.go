@@ -116,9 +116,14 @@ var rulesets = [...]ruleset{
 
 // Game is Snake Battle.
 var Game = &sim.Game{
-	Name:           "snake",
-	Title:          "Snake Battle (CodeBattle 2020)",
-	Rulesets:       []string{rulesets[0].name, rulesets[1].name},
+	Name:     "snake",
+	Title:    "Snake Battle (CodeBattle 2020)",
+	Rulesets: []string{rulesets[0].name, rulesets[1].name},
+	// Revision 2 of both (2026-11-23): the engine as codenjoy's server
+	// runs it (last-round leaves, a dead snake's ACT(0), the origin
+	// fallback, first-added drawing, head-on cuts); codenjoy also reads
+	// commands as its server does.
+	Revisions:      map[string]int{rulesets[0].name: 2, rulesets[1].name: 2},
 	MinPlayers:     2,
 	MaxPlayers:     15,
 	DefaultPlayers: 5,
