@@ -1,6 +1,11 @@
 package worms
 
-import "strings"
+import (
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
 
 // Commands (rules §7.1): how the engine reads a player's text.
 
@@ -50,16 +55,28 @@ type command struct {
 // noCommand is what the runner submits when a bot stays silent.
 const noCommand = "No Command"
 
-// parseTurn reads one player's raw text for a round: the runner's
-// "C;<n>;" prefix if present, then the parts between ';', trimmed, empty
-// ones dropped. The last select (final only) and the last other command
-// are played; with no other command the worm does nothing, without
-// penalty. An empty text is a time-out: the runner's "No Command".
-func parseTurn(raw string, final bool) (sel command, hasSel bool, act command) {
+// parseTurn reads one player's raw text for round as the runner and the
+// engine do. A text starting with "C;" is framed as the runner frames a
+// bot's line: only "C;<round>;" with this round's number (no sign, no
+// leading zero) is accepted and stripped; any other prefix, or nothing
+// after it, is the runner's "No Command". Unframed text is taken as it
+// is, replaylab's own bots' way of answering. An empty text is a
+// time-out: "No Command" as well.
+//
+// The base runner hands the rest to the engine as one command, untrimmed
+// (phase 1). The final runner splits it on ';', trims the parts and drops
+// empty ones; the last select and the last other command are played, and
+// with no other command the worm does nothing, without penalty.
+func parseTurn(raw string, final bool, round int) (sel command, hasSel bool, act command) {
+	if len(raw) >= 2 && raw[0] == 'C' && raw[1] == ';' {
+		raw = stripPrefix(raw, round)
+	}
 	if raw == "" {
 		raw = noCommand
 	}
-	raw = stripPrefix(raw)
+	if !final {
+		return sel, false, parseCommand(raw, false)
+	}
 	act = command{kind: cmdNothing, reason: "no command received for player"}
 	for len(raw) > 0 {
 		part := raw
@@ -82,18 +99,17 @@ func parseTurn(raw string, final bool) (sel command, hasSel bool, act command) {
 	return sel, hasSel, act
 }
 
-// stripPrefix removes a leading "C;<digits>;", the runner's framing, so a
-// bot written for the original runner can answer in its own format.
-func stripPrefix(s string) string {
-	if len(s) < 4 || s[0] != 'C' || s[1] != ';' {
-		return s
-	}
-	i := 2
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+// stripPrefix removes the runner's "C;<round>;" from s, which starts with
+// "C;". The runner ignores a line with any other prefix, so those give
+// "" (no command), as does the prefix alone.
+func stripPrefix(s string, round int) string {
+	i, n := 2, 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' && n <= round {
+		n = n*10 + int(s[i]-'0')
 		i++
 	}
-	if i == 2 || i >= len(s) || s[i] != ';' {
-		return s
+	if i == 2 || s[2] == '0' || n != round || i == len(s) || s[i] != ';' {
+		return ""
 	}
 	return s[i+1:]
 }
@@ -110,9 +126,11 @@ func javaTrim(s string) string {
 }
 
 // parseCommand reads one command as the engine's CommandParser does: split
-// on single spaces into at most 4 parts, the keyword in any case, exact
-// part counts, Kotlin integers. Banana, snowball and select are unknown
-// words in the base ruleset (the phase-1 engine had no such commands).
+// on single spaces into at most 4 parts (the phase-1 engine has no limit,
+// but any count above 3 is wrong either way), the keyword in any case,
+// exact part counts, Kotlin integers. Banana, snowball and select are
+// unknown words in the base ruleset (the phase-1 engine had no such
+// commands).
 func parseCommand(s string, final bool) command {
 	var parts [4]string
 	n := 0
@@ -137,7 +155,7 @@ func parseCommand(s string, final bool) command {
 		if n != 2 {
 			return command{kind: cmdInvalid, reason: "cannot parse shoot command: expected 2 parts"}
 		}
-		d, ok := direction(parts[1])
+		d, ok := direction(parts[1], final)
 		if !ok {
 			return command{kind: cmdInvalid, reason: "cannot parse direction"}
 		}
@@ -203,10 +221,11 @@ func asciiFoldEqual(s, lower string) bool {
 	return true
 }
 
-// direction reads a shoot direction as the engine does (toUpperCase, then
-// one of the 8 names). Java upper-cases 'ſ' (U+017F, long s) to 'S', so
-// "ſ" and "ſe" are directions there and here.
-func direction(s string) (int, bool) {
+// direction reads a shoot direction as the engine does (toUpperCase,
+// then one of the 8 names; the phase-1 engine also takes U, UR, R, DR, D,
+// DL, L, UL). Java upper-cases 'ſ' (U+017F, long s) to 'S', so "ſ" and
+// "ſe" are directions there and here.
+func direction(s string, final bool) (int, bool) {
 	var up [2]byte
 	n := 0
 	for _, r := range s {
@@ -227,17 +246,16 @@ func direction(s string) (int, bool) {
 	}
 	name := string(up[:n])
 	for i, d := range directions {
-		if d.name == name {
+		if d.name == name || !final && d.vertical == name {
 			return i, true
 		}
 	}
 	return 0, false
 }
 
-// kotlinInt is Kotlin's String.toIntOrNull for ASCII digits: an optional
-// sign ('+' or '-', not alone), then digits, within the 32-bit range.
-// Kotlin also accepts other Unicode decimal digits; those are invalid here
-// (rules §15 lists no bot that sends them).
+// kotlinInt is Kotlin's String.toIntOrNull on the JVM: an optional sign
+// ('+' or '-', not alone), then decimal digits of any script, within the
+// 32-bit range.
 func kotlinInt(s string) (int, bool) {
 	if s == "" {
 		return 0, false
@@ -251,12 +269,12 @@ func kotlinInt(s string) (int, bool) {
 		s = s[1:]
 	}
 	v := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < '0' || c > '9' {
+	for _, r := range s {
+		d := javaDigit(r)
+		if d < 0 {
 			return 0, false
 		}
-		v = v*10 + int(c-'0')
+		v = v*10 + d
 		if v > 1<<31 {
 			return 0, false
 		}
@@ -268,4 +286,25 @@ func kotlinInt(s string) (int, bool) {
 		return 0, false
 	}
 	return v, true
+}
+
+// javaDigit is Java's Character.digit(c, 10) as Kotlin calls it, once per
+// UTF-16 char: the value of a decimal digit (general category Nd) of the
+// Basic Multilingual Plane, else -1. A digit beyond the BMP is two
+// surrogate chars, neither a digit, and so is not one either; invalid
+// UTF-8 decodes to U+FFFD, not a digit. Every BMP Nd range of Go's
+// tables is one script's 0 to 9, the same set as JDK 17's (TestJavaDigit).
+func javaDigit(r rune) int {
+	if r >= '0' && r <= '9' {
+		return int(r - '0')
+	}
+	if r < utf8.RuneSelf || r > 0xFFFF {
+		return -1
+	}
+	nd := unicode.Nd.R16
+	i := sort.Search(len(nd), func(i int) bool { return rune(nd[i].Hi) >= r })
+	if i == len(nd) || rune(nd[i].Lo) > r {
+		return -1
+	}
+	return int(r-rune(nd[i].Lo)) % 10
 }

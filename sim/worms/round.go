@@ -50,7 +50,7 @@ func (m *match) Step(cmds []string) error {
 	var acts [numSeats]command
 	for s := range numSeats {
 		m.cmds[s] = cmds[s]
-		sels[s], hasSel[s], acts[s] = parseTurn(cmds[s], m.rules.final)
+		sels[s], hasSel[s], acts[s] = parseTurn(cmds[s], m.rules.final, m.round)
 		m.players[s].last = feedback{act: acts[s]}
 	}
 	if m.rules.final {
@@ -116,11 +116,13 @@ func (m *match) thaw() {
 	}
 }
 
-// selects is step 3 (final): each player's last select, player 1 first. A
-// select ignores freezing; it costs a token and moves the streak like any
-// command (rules §6).
+// selects is step 3 (final): each player's last select, player 2 first
+// as the engine iterates the runner's Hashtable (the selects do not
+// interact; only the order of their events shows it). A select ignores
+// freezing; it costs a token and moves the streak like any command
+// (rules §6).
 func (m *match) selects(sels *[numSeats]command, has *[numSeats]bool) {
-	for s := range numSeats {
+	for s := numSeats - 1; s >= 0; s-- {
 		if !has[s] {
 			continue
 		}
@@ -153,8 +155,9 @@ func (m *match) selects(sels *[numSeats]command, has *[numSeats]bool) {
 }
 
 // actions are steps 4 and 5: validate both players' commands against the
-// state after the select phase, then execute them by priority, player 1
-// first on equal priority.
+// state after the select phase, then execute them by priority. On equal
+// priority the final engine plays player 1 first; the phase-1 engine
+// keeps the runner's Hashtable order, player 2 first.
 func (m *match) actions(acts *[numSeats]command) {
 	var list [numSeats]action
 	for s := range numSeats {
@@ -162,7 +165,8 @@ func (m *match) actions(acts *[numSeats]command) {
 		list[s] = action{seat: s, worm: g, cmd: acts[s]}
 		list[s].valid, list[s].cmd.reason = m.validate(g, acts[s])
 	}
-	if list[1].cmd.kind.priority() < list[0].cmd.kind.priority() {
+	p0, p1 := list[0].cmd.kind.priority(), list[1].cmd.kind.priority()
+	if p1 < p0 || p1 == p0 && !m.rules.final {
 		list[0], list[1] = list[1], list[0]
 	}
 	for i := range list {
@@ -489,13 +493,17 @@ func (m *match) damage(g, amount, attacker int) {
 }
 
 // rotate is step 6: each living player's active worm becomes the next
-// living worm by id, wrapping around.
+// living worm by id, wrapping around. In the phase-1 engine a dead
+// active worm hands over to the lowest-id living worm instead.
 func (m *match) rotate() {
 	for s := range numSeats {
 		if !m.living(s) {
 			continue
 		}
 		p := &m.players[s]
+		if !m.rules.final && !m.worms[s*wormsPerPlayer+p.active].alive() {
+			p.active = wormsPerPlayer - 1 // the search below starts at index 0
+		}
 		for k := 1; k <= wormsPerPlayer; k++ {
 			i := (p.active + k) % wormsPerPlayer
 			if m.worms[s*wormsPerPlayer+i].alive() {

@@ -132,15 +132,24 @@ type rules struct {
 	name      string
 	maxRounds int
 	roster    [wormsPerPlayer]profession
+	// seats are the six spawn points and seatOrder, per player, the worm
+	// ids in the order they take their player's seats (rules §5 steps 2
+	// and 3).
+	seats     *[numWorms][2]int
+	seatOrder *[numSeats][wormsPerPlayer]int
 	// final switches on everything after phase 1: professions' weapons,
 	// select, lava, freezing, damage-based attack scores and kill points
-	// at the end of the round.
+	// at the end of the round, rounding by quadrant at map generation,
+	// player 1's command first on equal priority and the next living
+	// worm after a dead active one.
 	final bool
 }
 
 var rulesets = map[string]rules{
-	"base":  {name: "base", maxRounds: defaultBaseRounds, roster: [3]profession{commando, commando, commando}},
-	"final": {name: "final", maxRounds: defaultFinalRounds, roster: [3]profession{commando, agent, technologist}, final: true},
+	"base": {name: "base", maxRounds: defaultBaseRounds, roster: [3]profession{commando, commando, commando},
+		seats: &baseSeats, seatOrder: &baseSeatOrder},
+	"final": {name: "final", maxRounds: defaultFinalRounds, roster: [3]profession{commando, agent, technologist},
+		seats: &finalSeats, seatOrder: &finalSeatOrder, final: true},
 }
 
 // Game is Worms: two players, three worms each.
@@ -296,15 +305,22 @@ func newMatch(setup sim.Setup) (sim.Match, error) {
 	return m, nil
 }
 
-// seats are the six spawn points of rules §5 step 2 for a 33x33 map, in
-// seat order (angles 0, 60, ..., 300 degrees, rounded by quadrant);
-// TestSeats recomputes them.
-var seats = [numWorms][2]int{{31, 16}, {24, 28}, {8, 28}, {1, 16}, {8, 4}, {24, 4}}
+// finalSeats are the six spawn points of rules §5 step 2 for a 33x33 map,
+// in seat order (angles 0, 60, ..., 300 degrees, rounded by quadrant);
+// baseSeats are the phase-1 engine's, rounded half up. TestSeats
+// recomputes both.
+var (
+	finalSeats = [numWorms][2]int{{31, 16}, {24, 28}, {8, 28}, {1, 16}, {8, 4}, {24, 4}}
+	baseSeats  = [numWorms][2]int{{31, 16}, {24, 29}, {9, 29}, {1, 16}, {8, 3}, {24, 3}}
+)
 
-// seatOrder is, per player, the worm ids in the order they take their
-// player's seats (rules §5 step 3: the sort key id − playerId − 2 for ids
-// above the player id).
-var seatOrder = [numSeats][wormsPerPlayer]int{{2, 3, 1}, {3, 1, 2}}
+// finalSeatOrder sorts each player's worms by the key id − playerId − 2
+// for ids above the player id (rules §5 step 3); the phase-1 engine
+// seats them by id.
+var (
+	finalSeatOrder = [numSeats][wormsPerPlayer]int{{2, 3, 1}, {3, 1, 2}}
+	baseSeatOrder  = [numSeats][wormsPerPlayer]int{{1, 2, 3}, {1, 2, 3}}
+)
 
 // generate builds the map in the steps of rules §5.
 func (m *match) generate() {
@@ -335,12 +351,12 @@ func (m *match) noiseTerrain() {
 }
 
 // seatWorms is steps 2 and 3: each seat gets its player's next worm in
-// seatOrder, with its profession's HP and weapons.
+// the seat order, with its profession's HP and weapons.
 func (m *match) seatWorms() {
 	var next [numSeats]int
-	for i, seat := range seats {
+	for i, seat := range m.rules.seats {
 		s := (i + 1) % numSeats // seat 0 goes to player 2
-		id := seatOrder[s][next[s]]
+		id := m.rules.seatOrder[s][next[s]]
 		next[s]++
 		w := &m.worms[s*wormsPerPlayer+id-1]
 		w.prof = m.rules.roster[id-1]
@@ -395,20 +411,25 @@ func (m *match) placeHealthPacks() {
 	tilt := noise(2.0, 0.0, m.seed)
 	for i := range 2 {
 		t := float64(2*math.Pi*(float64(i)/2)) + tilt
-		x, y := circlePoint(2.2, t)
+		x, y := circlePoint(2.2, t, m.rules.final)
 		m.grid[y*mapSize+x] = air
 		m.pack[y*mapSize+x] = true
 	}
 }
 
 // circlePoint is the cell at angle t on the circle of radius r around the
-// centre, rounded away from the centre by the angle's quadrant as the
-// engine does (rules §5 step 2). Sin and Cos are the project's
-// deterministic ones; the engine's differ by at most an ulp, which moves
-// no pack: the coordinates are never within an ulp of an integer.
-func circlePoint(r, t float64) (int, int) {
+// centre. The final engine rounds away from the centre by the angle's
+// quadrant (rules §5 step 2); the phase-1 engine rounds half up (Kotlin's
+// roundToInt, which is math.Round for these positive values). Sin and
+// Cos are the project's deterministic ones; the engine's differ by at
+// most an ulp, which moves no pack: the coordinates are never within an
+// ulp of an integer or a half.
+func circlePoint(r, t float64, final bool) (int, int) {
 	x := float64(r*rng.Cos(t)) + center
 	y := float64(r*rng.Sin(t)) + center
+	if !final {
+		return int(math.Round(x)), int(math.Round(y))
+	}
 	a := math.Mod(t, 2*math.Pi)
 	switch {
 	case a <= math.Pi*0.5:
@@ -451,13 +472,14 @@ func abs(v int) int {
 	return v
 }
 
-// directions in the engine's order, with their names (rules §4).
+// directions in the engine's order, with their names (rules §4) and the
+// phase-1 engine's other names for them.
 var directions = [8]struct {
-	name   string
-	dx, dy int
+	name, vertical string
+	dx, dy         int
 }{
-	{"N", 0, -1}, {"NE", 1, -1}, {"E", 1, 0}, {"SE", 1, 1},
-	{"S", 0, 1}, {"SW", -1, 1}, {"W", -1, 0}, {"NW", -1, -1},
+	{"N", "U", 0, -1}, {"NE", "UR", 1, -1}, {"E", "R", 1, 0}, {"SE", "DR", 1, 1},
+	{"S", "D", 0, 1}, {"SW", "DL", -1, 1}, {"W", "L", -1, 0}, {"NW", "UL", -1, -1},
 }
 
 // score is a seat's total (rules §9): command points plus a third of the

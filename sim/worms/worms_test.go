@@ -50,11 +50,14 @@ func arena(t testing.TB, ruleset string, pos [numWorms][2]int) *match {
 // far keeps worms out of each other's way: only the first two matter.
 var far = [numWorms][2]int{{10, 10}, {6, 12}, {6, 14}, {20, 10}, {26, 12}, {26, 14}}
 
+// TestSeats recomputes each ruleset's seats with its engine's rounding.
 func TestSeats(t *testing.T) {
-	for i, want := range seats {
-		x, y := circlePoint(15, float64(2*math.Pi*(float64(i)/6)))
-		if x != want[0] || y != want[1] {
-			t.Errorf("seat %d = (%d,%d), want %v", i, x, y, want)
+	for name, r := range rulesets {
+		for i, want := range r.seats {
+			x, y := circlePoint(15, float64(2*math.Pi*(float64(i)/6)), r.final)
+			if x != want[0] || y != want[1] {
+				t.Errorf("%s seat %d = (%d,%d), want %v", name, i, x, y, want)
+			}
 		}
 	}
 }
@@ -78,20 +81,58 @@ func TestSpawn(t *testing.T) {
 	}
 }
 
+// TestSpawnBase: the phase-1 engine rounds the seats half up and gives
+// each player's worms the seats in id order (the seed-0
+// positions), and digs the spawn rooms around those cells.
+func TestSpawnBase(t *testing.T) {
+	m := start(t, "base", 0)
+	want := [numWorms][2]int{{24, 29}, {1, 16}, {24, 3}, {31, 16}, {9, 29}, {8, 3}}
+	for g, w := range want {
+		if got := m.worms[g]; got.x != w[0] || got.y != w[1] || !m.onMapWorm(g) {
+			t.Errorf("worm %d at (%d,%d), want %v", g, got.x, got.y, w)
+		}
+	}
+	for _, c := range []struct {
+		x, y int
+		want cellType
+	}{
+		{7, 27, dirt}, {11, 31, dirt}, {9, 28, air}, {10, 30, air}, // room of (9,29)
+		{22, 27, dirt}, {22, 31, dirt}, {24, 28, air}, {24, 30, air}, // room of (24,29)
+		{10, 1, dirt}, {10, 5, dirt}, {8, 4, air}, // room of (8,3)
+	} {
+		if got := m.grid[c.y*mapSize+c.x]; got != c.want {
+			t.Errorf("(%d,%d) = %v, want %v", c.x, c.y, got, c.want)
+		}
+	}
+}
+
+// TestPacks: the final engine rounds the packs' cells by quadrant, the
+// phase-1 engine half up; seeds 42 and 11 tell them apart.
 func TestPacks(t *testing.T) {
 	for _, c := range []struct {
-		seed uint64
-		want []int
-	}{{0, []int{15*mapSize + 14, 17*mapSize + 18}}, {42, []int{16*mapSize + 13, 16*mapSize + 19}}} {
-		m := start(t, "final", c.seed)
-		var got []int
+		ruleset string
+		seed    uint64
+		want    [2][2]int
+	}{
+		{"final", 0, [2][2]int{{14, 15}, {18, 17}}},
+		{"final", 42, [2][2]int{{19, 16}, {13, 16}}},
+		{"base", 0, [2][2]int{{14, 15}, {18, 17}}},
+		{"base", 42, [2][2]int{{14, 16}, {18, 16}}},
+		{"base", 11, [2][2]int{{15, 14}, {17, 18}}},
+		{"final", 11, [2][2]int{{14, 15}, {18, 17}}},
+	} {
+		m := start(t, c.ruleset, c.seed)
+		n := 0
 		for i, p := range m.pack {
 			if p {
-				got = append(got, i)
+				n++
+				if cell := [2]int{i % mapSize, i / mapSize}; cell != c.want[0] && cell != c.want[1] {
+					t.Errorf("%s seed %d: pack at %v, want %v", c.ruleset, c.seed, cell, c.want)
+				}
 			}
 		}
-		if len(got) != 2 || got[0] != c.want[0] || got[1] != c.want[1] {
-			t.Errorf("seed %d packs at %v, want %v", c.seed, got, c.want)
+		if n != 2 {
+			t.Errorf("%s seed %d: %d packs, want 2", c.ruleset, c.seed, n)
 		}
 	}
 }
@@ -125,41 +166,133 @@ func TestExampleMap(t *testing.T) {
 	}
 }
 
+// TestParse covers the runner's framing and both engines' parsers, for a
+// text played in round 3.
 func TestParse(t *testing.T) {
 	for _, c := range []struct {
 		in    string
 		final bool
 		sel   int // select id, 0 none
 		kind  kind
+		x, y  int // coordinates, select id or direction index
 	}{
-		{"move 1 2", false, 0, cmdMove},
-		{"MOVE 1 2", false, 0, cmdMove},
-		{"move  1 2", false, 0, cmdInvalid},
-		{"move 1 2 3", false, 0, cmdInvalid},
-		{"move +1 -2", false, 0, cmdMove},
-		{"move 1 x", false, 0, cmdInvalid},
-		{"move 99999999999 1", false, 0, cmdInvalid},
-		{"dig 3 4", false, 0, cmdDig},
-		{"shoot ne", false, 0, cmdShoot},
-		{"shoot ſ", false, 0, cmdShoot},
-		{"shoot north", false, 0, cmdInvalid},
-		{"shoot", false, 0, cmdInvalid},
-		{"nothing at all", false, 0, cmdNothing},
-		{"banana 1 2", false, 0, cmdInvalid},
-		{"banana 1 2", true, 0, cmdBanana},
-		{"snowball 1 2", true, 0, cmdSnowball},
-		{"select 2;shoot N", true, 2, cmdShoot},
-		{"select 2 ; ", true, 2, cmdNothing},
-		{"select 2", false, 0, cmdInvalid},
-		{"C;12;shoot W", false, 0, cmdShoot},
-		{"", false, 0, cmdInvalid},
-		{"   ", false, 0, cmdNothing},
-		{"jump", false, 0, cmdInvalid},
-		{"shoot N;move 1 1", false, 0, cmdMove},
+		{"move 1 2", false, 0, cmdMove, 1, 2},
+		{"MOVE 1 2", false, 0, cmdMove, 1, 2},
+		{"move  1 2", false, 0, cmdInvalid, 0, 0},
+		{"move 1 2 3", false, 0, cmdInvalid, 0, 0},
+		{"move +1 -2", false, 0, cmdMove, 1, -2},
+		{"move 1 x", false, 0, cmdInvalid, 0, 0},
+		{"move 99999999999 1", false, 0, cmdInvalid, 0, 0},
+		{"move 2147483647 -2147483648", true, 0, cmdMove, 1<<31 - 1, -1 << 31},
+		{"move 2147483648 1", true, 0, cmdInvalid, 0, 0},
+		{"move - 1", true, 0, cmdInvalid, 0, 0},
+		{"dig 3 4", false, 0, cmdDig, 3, 4},
+		{"shoot ne", false, 0, cmdShoot, 1, 0},
+		{"shoot ſ", false, 0, cmdShoot, 4, 0},
+		{"shoot north", false, 0, cmdInvalid, 0, 0},
+		{"shoot", false, 0, cmdInvalid, 0, 0},
+		{"nothing at all", false, 0, cmdNothing, 0, 0},
+		{"banana 1 2", false, 0, cmdInvalid, 0, 0},
+		{"banana 1 2", true, 0, cmdBanana, 1, 2},
+		{"snowball 1 2", true, 0, cmdSnowball, 1, 2},
+		{"select 2;shoot N", true, 2, cmdShoot, 0, 0},
+		{"select 2 ; ", true, 2, cmdNothing, 0, 0},
+		{"select 2", false, 0, cmdInvalid, 0, 0},
+		{"", false, 0, cmdInvalid, 0, 0},
+		{"", true, 0, cmdInvalid, 0, 0},
+		{"jump", false, 0, cmdInvalid, 0, 0},
+
+		// The phase-1 runner passes the line whole: no ';' split, no trim.
+		{"   ", false, 0, cmdInvalid, 0, 0},
+		{"   ", true, 0, cmdNothing, 0, 0},
+		{"move 1 2 ", false, 0, cmdInvalid, 0, 0},
+		{"move 1 2 ", true, 0, cmdMove, 1, 2},
+		{" move 1 2", false, 0, cmdInvalid, 0, 0},
+		{"shoot N;move 1 1", false, 0, cmdInvalid, 0, 0},
+		{"shoot N;move 1 1", true, 0, cmdMove, 1, 1},
+		{"nothing;whatever", false, 0, cmdInvalid, 0, 0},
+		{"nothing x", false, 0, cmdNothing, 0, 0},
+
+		// Phase 1's other direction names, any case; not in final.
+		{"shoot u", false, 0, cmdShoot, 0, 0},
+		{"shoot UR", false, 0, cmdShoot, 1, 0},
+		{"shoot r", false, 0, cmdShoot, 2, 0},
+		{"shoot dR", false, 0, cmdShoot, 3, 0},
+		{"shoot D", false, 0, cmdShoot, 4, 0},
+		{"shoot dl", false, 0, cmdShoot, 5, 0},
+		{"shoot L", false, 0, cmdShoot, 6, 0},
+		{"shoot Ul", false, 0, cmdShoot, 7, 0},
+		{"shoot U", true, 0, cmdInvalid, 0, 0},
+		{"shoot dl", true, 0, cmdInvalid, 0, 0},
+
+		// The runner's framing: this round's number only.
+		{"C;3;shoot W", false, 0, cmdShoot, 6, 0},
+		{"C;3;select 2;shoot W", true, 2, cmdShoot, 6, 0},
+		{"C;03;shoot W", false, 0, cmdInvalid, 0, 0},
+		{"C;03;shoot W", true, 0, cmdInvalid, 0, 0},
+		{"C;4;shoot W", true, 0, cmdInvalid, 0, 0},
+		{"C;2;shoot W", false, 0, cmdInvalid, 0, 0},
+		{"C;33;shoot W", true, 0, cmdInvalid, 0, 0},
+		{"C;+3;shoot W", true, 0, cmdInvalid, 0, 0},
+		{"C; 3;shoot W", true, 0, cmdInvalid, 0, 0},
+		{"C;3", true, 0, cmdInvalid, 0, 0},
+		{"C;", true, 0, cmdInvalid, 0, 0},
+		{"C;3;", false, 0, cmdInvalid, 0, 0},
+		{"C;3;", true, 0, cmdInvalid, 0, 0},
+		{"C;3; ", false, 0, cmdInvalid, 0, 0},
+		{"C;3; ", true, 0, cmdNothing, 0, 0},
+		{"C;3;;", true, 0, cmdNothing, 0, 0},
+		{"C;3;C;3;move 1 2", false, 0, cmdInvalid, 0, 0},
+		{"C;3;C;3;move 1 2", true, 0, cmdMove, 1, 2},
+		{"c;3;move 1 2", true, 0, cmdMove, 1, 2},
+		{"c;3;move 1 2", false, 0, cmdInvalid, 0, 0},
+
+		// Kotlin's toIntOrNull takes decimal digits of any script in the
+		// Basic Multilingual Plane, not beyond it.
+		{"move ٢٣ ٥", false, 0, cmdMove, 23, 5},
+		{"dig １ ２", true, 0, cmdDig, 1, 2},
+		{"move -٣ +३", true, 0, cmdMove, -3, 3},
+		{"move 1٣ 0", false, 0, cmdMove, 13, 0},
+		{"select ٢", true, 2, cmdNothing, 0, 0},
+		{"move 𝟏 2", false, 0, cmdInvalid, 0, 0},
+		{"move 𝟏 2", true, 0, cmdInvalid, 0, 0},
+		{"move ³ 2", true, 0, cmdInvalid, 0, 0},
+		{"move 1\xff 2", true, 0, cmdInvalid, 0, 0},
+		{"move ٢١٤٧٤٨٣٦٤٨ 1", true, 0, cmdInvalid, 0, 0},
 	} {
-		sel, has, act := parseTurn(c.in, c.final)
-		if act.kind != c.kind || has != (c.sel != 0) || has && sel.x != c.sel {
-			t.Errorf("parseTurn(%q, final=%v) = select %v %+v, act %+v; want select %d, kind %d", c.in, c.final, has, sel, act, c.sel, c.kind)
+		sel, has, act := parseTurn(c.in, c.final, 3)
+		ax := act.x
+		if act.kind == cmdShoot {
+			ax = act.dir
+		}
+		if act.kind != c.kind || has != (c.sel != 0) || has && sel.x != c.sel || act.kind != cmdInvalid && (ax != c.x || act.y != c.y) {
+			t.Errorf("parseTurn(%q, final=%v, 3) = select %v %+v, act %+v; want select %d, kind %d (%d,%d)", c.in, c.final, has, sel, act, c.sel, c.kind, c.x, c.y)
+		}
+	}
+}
+
+// TestJavaDigit compares javaDigit with JDK 17's Character.digit(c, 10)
+// over the whole Basic Multilingual Plane: jdkZeros are the chars whose
+// digit value is 0, dumped once from JDK 17 (each starts a run 0 to 9 and
+// no other char is a digit).
+func TestJavaDigit(t *testing.T) {
+	jdkZeros := []rune{0x0030, 0x0660, 0x06F0, 0x07C0, 0x0966, 0x09E6, 0x0A66, 0x0AE6, 0x0B66, 0x0BE6,
+		0x0C66, 0x0CE6, 0x0D66, 0x0DE6, 0x0E50, 0x0ED0, 0x0F20, 0x1040, 0x1090, 0x17E0, 0x1810, 0x1946,
+		0x19D0, 0x1A80, 0x1A90, 0x1B50, 0x1BB0, 0x1C40, 0x1C50, 0xA620, 0xA8D0, 0xA900, 0xA9D0, 0xA9F0,
+		0xAA50, 0xABF0, 0xFF10}
+	want := make(map[rune]int)
+	for _, z := range jdkZeros {
+		for d := range 10 {
+			want[z+rune(d)] = d
+		}
+	}
+	for r := rune(0); r <= 0x10FFFF; r++ {
+		w, ok := want[r]
+		if !ok {
+			w = -1
+		}
+		if got := javaDigit(r); got != w {
+			t.Errorf("javaDigit(%U) = %d, want %d", r, got, w)
 		}
 	}
 }
@@ -215,12 +348,21 @@ func TestShotRange(t *testing.T) {
 
 // TestCollision: both movers into one cell take 20 and are pushed back or
 // swapped by the coin; each scores 5.
+// TestCollision: two worms moving onto one cell. The phase-1 engine plays
+// player 2's move first, which makes the other worm the mover; swap and
+// push-back end the same either way.
 func TestCollision(t *testing.T) {
+	for _, ruleset := range []string{"base", "final"} {
+		t.Run(ruleset, func(t *testing.T) { testCollision(t, ruleset) })
+	}
+}
+
+func testCollision(t *testing.T, ruleset string) {
 	outcomes := map[string]bool{}
 	for seed := uint64(0); seed < 8; seed++ {
 		pos := far
 		pos[3] = [2]int{12, 10}
-		m := arena(t, "final", pos)
+		m := arena(t, ruleset, pos)
 		m.coin = newXorWow(int32(seed))
 		coin := m.coin
 		push := coin.nextBoolean()
@@ -409,4 +551,122 @@ func roundTrip(v any, out any) error {
 		return err
 	}
 	return json.Unmarshal(data, out)
+}
+
+// TestActiveAfterDeath: when the active worm dies, the phase-1 engine
+// hands over to the lowest-id living worm, the final engine to the next
+// living id; a living active worm passes to the next in both.
+func TestActiveAfterDeath(t *testing.T) {
+	for _, c := range []struct {
+		ruleset string
+		want    int // seat 0's active worm index after round 2
+	}{{"base", 0}, {"final", 2}} {
+		pos := [numWorms][2]int{{6, 6}, {10, 10}, {6, 20}, {26, 6}, {10, 12}, {26, 20}}
+		m := arena(t, c.ruleset, pos)
+		play(t, m, "nothing", "nothing")
+		if m.players[0].active != 1 || m.players[1].active != 1 {
+			t.Fatalf("%s: after round 1 active worms %d %d, want 2 2", c.ruleset, m.players[0].active+1, m.players[1].active+1)
+		}
+		m.worms[1].hp = weaponDamage
+		play(t, m, "nothing", "shoot N") // seat 1's worm 2 kills seat 0's worm 2
+		if m.worms[1].alive() {
+			t.Fatalf("%s: worm 2 of player 1 alive at %d HP", c.ruleset, m.worms[1].hp)
+		}
+		if got := m.players[0].active; got != c.want {
+			t.Errorf("%s: active worm after the death %d, want %d", c.ruleset, got+1, c.want+1)
+		}
+		if got := m.players[1].active; got != 2 {
+			t.Errorf("%s: living active worm passed to %d, want 3", c.ruleset, got+1)
+		}
+	}
+}
+
+// TestSameRoundShots: both players shoot the same worm in round 1, the
+// first shot leaves it at 8 HP and the second kills it. The phase-1
+// engine plays player 2's shot first, so player 1's shot scores the kill
+// (+40, even on its own worm) and player 2's the hit.
+func TestSameRoundShots(t *testing.T) {
+	for _, c := range []struct {
+		name       string
+		target     int // worm index, between the two shooters
+		want       [2]int
+		wantKills  int // seat 0's kill count
+		wantKilled bool
+	}{
+		{"own worm", 1, [2]int{scoreKillShot, scoreBaseHit}, 0, true},
+		{"enemy worm", 4, [2]int{scoreKillShot, -scoreBaseHit}, 1, true},
+	} {
+		// Seat 0's worm 1 at (10,12) shoots north, seat 1's worm 1 at
+		// (10,7) shoots south; the target stands between at (10,10).
+		pos := [numWorms][2]int{{10, 12}, {6, 20}, {6, 24}, {10, 7}, {26, 20}, {26, 24}}
+		pos[c.target] = [2]int{10, 10}
+		m := arena(t, "base", pos)
+		m.worms[c.target].hp = 2 * weaponDamage
+		play(t, m, "shoot N", "shoot S")
+		got := [2]int{m.players[0].cmdScore, m.players[1].cmdScore}
+		if got != c.want || m.players[0].kills != c.wantKills || m.worms[c.target].alive() == c.wantKilled {
+			t.Errorf("%s: scores %v, kills %d, target %d HP; want %v, %d kills, dead", c.name, got, m.players[0].kills, m.worms[c.target].hp, c.want, c.wantKills)
+		}
+	}
+}
+
+// TestFramedCommands plays the runner's framing in round 1: the round's
+// own prefix is stripped, any other, or one with nothing after it, is
+// "No Command" (−4 and a streak step); a blank remainder is an invalid
+// command in base and an empty list (nothing, no penalty) in final.
+func TestFramedCommands(t *testing.T) {
+	for _, c := range []struct {
+		ruleset string
+		cmd     string
+		score   int
+		streak  int
+		x       int // worm 1's x after the round
+	}{
+		{"base", "C;1;move 11 10", scoreMove, 0, 11},
+		{"final", "C;1;move 11 10", scoreMove, 0, 11},
+		{"base", "C;01;move 11 10", scoreInvalid, 1, 10},
+		{"final", "C;2;move 11 10", scoreInvalid, 1, 10},
+		{"base", "C;1;", scoreInvalid, 1, 10},
+		{"final", "C;1;", scoreInvalid, 1, 10},
+		{"base", "C;1; ", scoreInvalid, 1, 10},
+		{"final", "C;1; ", scoreNothing, 1, 10},
+		{"base", "C;1;move 11 10 ", scoreInvalid, 1, 10},
+		{"base", "C;1;nothing;move 11 10", scoreInvalid, 1, 10},
+		{"final", "C;1;nothing;move 11 10", scoreMove, 0, 11},
+		{"base", "C;1;nothing x", scoreNothing, 1, 10},
+		{"base", "move ١١ ١٠", scoreMove, 0, 11},
+		{"final", "move １１ １０", scoreMove, 0, 11},
+		{"final", "move 𝟏𝟏 10", scoreInvalid, 1, 10},
+	} {
+		m := arena(t, c.ruleset, far)
+		play(t, m, c.cmd, "nothing")
+		p := m.players[0]
+		if p.cmdScore != c.score || p.streak != c.streak || m.worms[0].x != c.x {
+			t.Errorf("%s %q: score %d, streak %d, x %d; want %d, %d, %d", c.ruleset, c.cmd, p.cmdScore, p.streak, m.worms[0].x, c.score, c.streak, c.x)
+		}
+	}
+}
+
+// TestPhase1Directions: the phase-1 engine's U..UL names shoot (here u
+// at an enemy 3 cells north); the final engine calls them invalid.
+func TestPhase1Directions(t *testing.T) {
+	for _, c := range []struct {
+		ruleset string
+		cmd     string
+		score   int
+		hp      int // the enemy's HP after
+	}{
+		{"base", "shoot u", scoreBaseHit, 150 - weaponDamage},
+		{"base", "shoot N", scoreBaseHit, 150 - weaponDamage},
+		{"base", "shoot dl", scoreMissed, 150},
+		{"final", "shoot u", scoreInvalid, 150},
+	} {
+		pos := far
+		pos[3] = [2]int{10, 7}
+		m := arena(t, c.ruleset, pos)
+		play(t, m, c.cmd, "nothing")
+		if m.players[0].cmdScore != c.score || m.worms[3].hp != c.hp {
+			t.Errorf("%s %q: score %d, enemy HP %d; want %d, %d", c.ruleset, c.cmd, m.players[0].cmdScore, m.worms[3].hp, c.score, c.hp)
+		}
+	}
 }
