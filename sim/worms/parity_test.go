@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 
 	"github.com/replaylab/replaylab/sim"
 	"github.com/replaylab/replaylab/sim/rng"
@@ -423,8 +424,9 @@ func playParityMatch(t *testing.T, ruleset string, seed int32, fuzz int) *parity
 
 // tallyRound counts the round's events by kind, and the rounds where
 // both players killed, where an active worm died (base picks the next
-// worm differently) and where a player's feedback was "invalid".
-func tallyRound(m *match, active [numSeats]int, seen map[string]int) {
+// worm differently), where a player's feedback was "invalid" and where
+// text with non-ASCII characters made a valid command.
+func tallyRound(m *match, cmds [numSeats]string, active [numSeats]int, seen map[string]int) {
 	var killers [numSeats]bool
 	for _, e := range m.events {
 		seen[e.Kind]++
@@ -439,8 +441,11 @@ func tallyRound(m *match, active [numSeats]int, seen map[string]int) {
 		seen["both players killed"]++
 	}
 	for s := range numSeats {
-		if strings.Contains(m.previousCommand(s), "invalid") {
+		switch {
+		case strings.Contains(m.previousCommand(s), "invalid"):
 			seen["invalid feedback"]++
+		case strings.ContainsFunc(cmds[s], func(r rune) bool { return r > unicode.MaxASCII }):
+			seen["valid non-ASCII text"]++
 		}
 	}
 }
@@ -474,7 +479,7 @@ func TestParityWithOriginal(t *testing.T) {
 						t.Fatal(err)
 					}
 					stepped += time.Since(t0)
-					tallyRound(m, active, seen)
+					tallyRound(m, c, active, seen)
 					rounds++
 					if ended {
 						continue
