@@ -1,14 +1,18 @@
 // Package worms simulates the Entelect Challenge 2019 game "Worms" (rules:
 // shared/rules/worms.md): two players with three worms each on a 33x33
 // cave of dirt, air and deep space, one command per player per round,
-// played as the official Kotlin engine (release 2019.3.2) plays it. The
+// played as the official Kotlin engines play it: the final ruleset as
+// release 2019.3.2, the base ruleset as the phase-1 release 2019.1.0. The
 // same seed gives the engine's map cell for cell and the same collision
 // coin flips.
 //
 // Rulesets (rules §2, §3):
 //
-//	base   the seed text: 3 Commandos per player, move/dig/shoot/nothing,
-//	       300 rounds, hits +20/−20 and +40 for a kill inside the shot
+//	base   the seed text and the phase-1 engine: 3 Commandos per player,
+//	       move/dig/shoot/nothing, 300 rounds, hits +20/−20 and +40 for
+//	       a kill inside the shot; seats and packs rounded half up,
+//	       player 2's command first on equal priority, a dead active
+//	       worm followed by the lowest-id living one
 //	final  the last engine: Commando, Agent (banana bombs), Technologist
 //	       (snowballs), select with 5 tokens, lava, 400 rounds,
 //	       damage-based scores and kill points at the end of the round
@@ -21,11 +25,25 @@
 // 42 is 42 and 4294967289 (or the uint64 of int64 −7) is −7.
 //
 // Commands use the engine's syntax (rules §7.1): "move x y", "dig x y",
-// "shoot N|NE|E|SE|S|SW|W|NW", "banana x y", "snowball x y", "select id",
-// "nothing", several joined with ';' ("select 2;shoot N"), optionally
-// prefixed with the runner's "C;<round>;". An empty command is the
-// runner's time-out, which submits "No Command": an invalid command (−4)
-// that counts toward the do-nothing streak, exactly as in the engine.
+// "shoot N|NE|E|SE|S|SW|W|NW" (base also U|UR|R|DR|D|DL|L|UL), "banana
+// x y", "snowball x y", "select id", "nothing"; keywords and directions
+// in any case, coordinates in the decimal digits of any script of the
+// Basic Multilingual Plane (Kotlin's toIntOrNull on the JVM). In final
+// several commands join with ';' ("select 2;shoot N") and each is
+// trimmed; base reads the whole text as one command, untrimmed, as the
+// phase-1 runner passed it. A text starting with "C;" is the original
+// runner's framing: only "C;<round>;" with the current round's number (no
+// leading zero) is accepted and stripped; another prefix, or nothing
+// after it, is "No Command". Text without "C;" is taken as it is. An
+// empty command is the runner's time-out, which also submits "No
+// Command": an invalid command (−4) that counts toward the do-nothing
+// streak, exactly as in the engine.
+//
+// The rules file predates the phase-1 comparison and is wrong for base in
+// §2, §5 steps 2, 3 and 6, §6 (active worm), §7.3, §8 step 5 and §15
+// (same-priority order, which is not symmetric: it decides the +40), and
+// for both rulesets in §7.1 (framing, digits) and §8 step 3 (selects run
+// player 2 first); this package follows the engines.
 package worms
 
 import (
