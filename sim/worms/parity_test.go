@@ -40,7 +40,9 @@ import (
 //	map SEED         print the state after map generation
 //	match SEED       start a match (prints nothing)
 //	r HEX1 HEX2      play a round: each player's bot line as UTF-8 in hex
-//	done             print "end ROUNDS NANOS": rounds played and the engine's time
+//	done             print "end ROUNDS NANOS PROCNANOS": rounds played, the time
+//	                 spent in the rounds' command handling and processRound, and
+//	                 processRound's share of it
 //
 // A state is the lines of parityState ending with ".". Once the game is
 // complete the driver ignores further rounds.
@@ -142,17 +144,23 @@ func (d *origDriver) block() ([]string, error) {
 	}
 }
 
-// end reads the "end ROUNDS NANOS" line.
-func (d *origDriver) end() (rounds int, elapsed time.Duration, err error) {
+// origTimes are the original's times for a match: all of the rounds'
+// engine work (the runner's command handling included) and processRound
+// alone.
+type origTimes struct{ all, process time.Duration }
+
+// end reads the "end ROUNDS NANOS PROCNANOS" line.
+func (d *origDriver) end() (origTimes, error) {
 	l, err := d.block()
 	if err != nil {
-		return 0, 0, err
+		return origTimes{}, err
 	}
-	var ns int64
-	if _, err := fmt.Sscanf(l[0], "end %d %d", &rounds, &ns); err != nil {
-		return 0, 0, fmt.Errorf("the original's end line %q: %w", l[0], err)
+	var rounds int
+	var all, process int64
+	if _, err := fmt.Sscanf(l[0], "end %d %d %d", &rounds, &all, &process); err != nil {
+		return origTimes{}, fmt.Errorf("the original's end line %q: %w", l[0], err)
 	}
-	return rounds, time.Duration(ns), nil
+	return origTimes{time.Duration(all), time.Duration(process)}, nil
 }
 
 // parityState is our state in the driver's lines: round and whether the
@@ -262,7 +270,7 @@ func TestParityMapsWithOriginal(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if _, _, err := d.end(); err != nil {
+				if _, err := d.end(); err != nil {
 					t.Fatal(err)
 				}
 				got := parityState(start(t, ruleset, uint64(uint32(s))))
@@ -461,7 +469,8 @@ func TestParityWithOriginal(t *testing.T) {
 			fuzz := parityCount(t, "WORMS_ORIG_FUZZ", 30, 0, 100)
 			var matches, same, rounds, sameRounds, reported int
 			seen := map[string]int{}
-			var ours, orig time.Duration
+			var ours time.Duration
+			var orig origTimes
 			for k, seed := range paritySeeds(n, 1914) {
 				pm := playParityMatch(t, ruleset, seed, fuzz)
 				reqs := []string{fmt.Sprintf("match %d", seed)}
@@ -507,14 +516,15 @@ func TestParityWithOriginal(t *testing.T) {
 					sameRounds++
 				}
 				if !ended {
-					_, elapsed, err := d.end()
+					elapsed, err := d.end()
 					if err != nil {
 						t.Fatal(err)
 					}
 					// The first half warms up the original's JIT.
 					if !diverged && k >= n/2 {
 						ours += stepped
-						orig += elapsed
+						orig.all += elapsed.all
+						orig.process += elapsed.process
 					}
 				}
 				if err := <-sent; err != nil {
@@ -528,8 +538,8 @@ func TestParityWithOriginal(t *testing.T) {
 			t.Logf("%s: %d of %d matches identical in every round; %d of %d rounds identical (a match's rounds after its first difference count as different)",
 				ruleset, same, matches, sameRounds, rounds)
 			t.Logf("%s: what the rounds held (our events, all rounds): %v", ruleset, seen)
-			t.Logf("%s: engine time over the identical matches of the second half: ours %v (Step), original %v (runner command handling and processRound), ratio %.1fx",
-				ruleset, ours, orig, float64(orig)/float64(max(ours, 1)))
+			t.Logf("%s: engine time over the identical matches of the second half: ours %v (Step), original %v (runner command handling and processRound; %v in processRound), ratio %.1fx (%.1fx)",
+				ruleset, ours, orig.all, orig.process, float64(orig.all)/float64(max(ours, 1)), float64(orig.process)/float64(max(ours, 1)))
 		})
 	}
 }
