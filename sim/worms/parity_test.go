@@ -306,13 +306,28 @@ func sendLine(cmd string, round int) string {
 	return hex.EncodeToString([]byte(cmd))
 }
 
-// digitZeros are the zeros of decimal digit runs: ASCII, Arabic-Indic,
-// Devanagari, fullwidth (all accepted by Kotlin's toIntOrNull) and
-// mathematical bold (supplementary: rejected).
-var digitZeros = []rune{'0', '٠', '०', '０', '𝟎'}
+// digitZeros are the zeros of every decimal digit run in Go's unicode.Nd
+// table: Kotlin's toIntOrNull accepts the BMP ones (through Java's
+// Character.digit, so the JDK's Unicode version is part of the
+// comparison) and rejects the supplementary ones (surrogate pairs).
+var digitZeros = func() []rune {
+	var zeros []rune
+	for _, r := range unicode.Nd.R16 {
+		for c := rune(r.Lo); c <= rune(r.Hi); c += 10 {
+			zeros = append(zeros, c)
+		}
+	}
+	for _, r := range unicode.Nd.R32 {
+		for c := rune(r.Lo); c <= rune(r.Hi); c += 10 {
+			zeros = append(zeros, c)
+		}
+	}
+	return zeros
+}()
 
-// fuzzNumber writes n in a random mix of digit scripts, now and then with
-// a sign, a leading zero or out of range.
+// fuzzNumber writes n in ASCII or in one other digit script (now and then
+// mixed with ASCII), and now and then with a sign, a leading zero or out
+// of range.
 func fuzzNumber(r *rng.Rand, n int) string {
 	switch r.IntN(20) {
 	case 0:
@@ -330,13 +345,15 @@ func fuzzNumber(r *rng.Rand, n int) string {
 	if r.IntN(3) > 0 {
 		return s
 	}
+	zero, mixed := digitZeros[r.IntN(len(digitZeros))], r.IntN(4) == 0
 	var b strings.Builder
 	for _, c := range s {
-		if c < '0' || c > '9' {
+		switch {
+		case c < '0' || c > '9', mixed && r.IntN(2) == 0:
 			b.WriteRune(c)
-			continue
+		default:
+			b.WriteRune(zero + c - '0')
 		}
-		b.WriteRune(digitZeros[r.IntN(len(digitZeros))] + c - '0')
 	}
 	return b.String()
 }
