@@ -245,8 +245,8 @@ func direction(s string, final bool) (int, bool) {
 		n++
 	}
 	name := string(up[:n])
-	for i, d := range directions {
-		if d.name == name || !final && d.vertical == name {
+	for i := range directions {
+		if d := &directions[i]; d.name == name || !final && d.vertical == name {
 			return i, true
 		}
 	}
@@ -269,9 +269,16 @@ func kotlinInt(s string) (int, bool) {
 		s = s[1:]
 	}
 	v := 0
-	for _, r := range s {
-		d := javaDigit(r)
-		if d < 0 {
+	for i := 0; i < len(s); {
+		d := int(s[i]) - '0'
+		if s[i] < utf8.RuneSelf {
+			i++
+		} else {
+			r, n := utf8.DecodeRuneInString(s[i:])
+			d = javaDigit(r)
+			i += n
+		}
+		if d < 0 || d > 9 {
 			return 0, false
 		}
 		v = v*10 + d

@@ -670,3 +670,29 @@ func TestPhase1Directions(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkParse reads the commands the built-in bots send most.
+func BenchmarkParse(b *testing.B) {
+	cmds := []string{"move 12 17", "dig 11 16", "shoot NE", "select 2;banana 20 25", "snowball 3 17", "nothing"}
+	for b.Loop() {
+		for _, c := range cmds {
+			parseTurn(c, true, 1)
+		}
+	}
+}
+
+// TestSelectOrder: the final engine runs the selects in the runner's
+// Hashtable order, player 2 first, as its events show.
+func TestSelectOrder(t *testing.T) {
+	m := arena(t, "final", far)
+	play(t, m, "select 2;nothing", "select 3;nothing")
+	var seats []int
+	for _, e := range m.Events() {
+		if e.Kind == EventSelect {
+			seats = append(seats, e.Seat)
+		}
+	}
+	if len(seats) != 2 || seats[0] != 1 || seats[1] != 0 {
+		t.Errorf("select events by seat %v, want [1 0]", seats)
+	}
+}
