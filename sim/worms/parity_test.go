@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -414,15 +415,54 @@ func fuzzCommand(r *rng.Rand, cmd string, round, x, y int) string {
 	return cmd
 }
 
+// crowdCommand sends the active worm to the centre of the map, digging
+// its way, and shoots at the nearest worm of either player in a line
+// within range once there is one: all six worms meet, so that worms are
+// hit by both players in a round, die while active and push each other.
+func crowdCommand(m *match, seat int, r *rng.Rand) string {
+	w := &m.worms[seat*wormsPerPlayer+m.players[seat].active]
+	best, dir := weaponRange+1, -1
+	for g := range m.worms {
+		o := &m.worms[g]
+		dx, dy := o.x-w.x, o.y-w.y
+		d := max(abs(dx), abs(dy))
+		if o == w || !o.alive() || d > best || (dx != 0 && dy != 0 && abs(dx) != abs(dy)) {
+			continue
+		}
+		for i, dd := range directions {
+			if dd.dx == sign(dx) && dd.dy == sign(dy) {
+				best, dir = d, i
+			}
+		}
+	}
+	if dir >= 0 && r.IntN(4) > 0 {
+		return "shoot " + directions[dir].name
+	}
+	x, y := w.x+sign(center-w.x), w.y+sign(center-w.y)
+	c := y*mapSize + x
+	switch {
+	case x == w.x && y == w.y:
+		return "shoot " + directions[r.IntN(len(directions))].name
+	case m.grid[c] == dirt:
+		return fmt.Sprintf("dig %d %d", x, y)
+	}
+	return fmt.Sprintf("move %d %d", x, y)
+}
+
 // playParityMatch plays one match of our engine with a random or tactical
-// bot per seat, fuzzing a share of the commands, and records the text.
+// bot per seat, or the crowd policy, fuzzing a share of the commands, and
+// records the text.
 func playParityMatch(t *testing.T, ruleset string, seed int32, fuzz int) *parityMatch {
 	t.Helper()
 	m := start(t, ruleset, uint64(uint32(seed)))
 	r := rng.New(uint64(uint32(seed)) ^ 0x5eed)
-	var bots [numSeats]sim.Bot
+	var bots [numSeats]sim.Bot // nil: crowdCommand
 	for s := range bots {
-		def := Game.Bots[r.IntN(len(Game.Bots))]
+		k := r.IntN(len(Game.Bots) + 1)
+		if k == len(Game.Bots) {
+			continue
+		}
+		def := Game.Bots[k]
 		b, err := def.New(sim.Setup{Ruleset: ruleset, Seed: uint64(uint32(seed)), Players: numSeats}, s, uint64(uint32(seed))+uint64(s))
 		if err != nil {
 			t.Fatal(err)
@@ -433,7 +473,11 @@ func playParityMatch(t *testing.T, ruleset string, seed int32, fuzz int) *parity
 	for !m.Over() {
 		var cmds [2]string
 		for s := range cmds {
-			cmds[s] = bots[s].Act(m.View(s))
+			if bots[s] != nil {
+				cmds[s] = bots[s].Act(m.View(s))
+			} else {
+				cmds[s] = crowdCommand(m, s, r)
+			}
 			if r.IntN(100) < fuzz {
 				w := &m.worms[s*wormsPerPlayer+m.players[s].active]
 				cmds[s] = fuzzCommand(r, cmds[s], m.round+1, w.x, w.y)
@@ -448,18 +492,27 @@ func playParityMatch(t *testing.T, ruleset string, seed int32, fuzz int) *parity
 }
 
 // tallyRound counts the round's events by kind, and the rounds where
-// both players killed, where an active worm died (base picks the next
+// both players killed, where a worm hit by both players died (the order of
+// same-priority commands decides who scores the kill), where an active worm died (base picks the next
 // worm differently), where a player's feedback was "invalid" and where
 // text with non-ASCII characters made a valid command.
 func tallyRound(m *match, cmds [numSeats]string, active [numSeats]int, seen map[string]int) {
 	var killers [numSeats]bool
+	var hitBy [numWorms]int // bit set of the seats that hit the worm
 	for _, e := range m.events {
 		seen[e.Kind]++
 		switch {
+		case e.Kind == EventHit:
+			hitBy[e.Target*wormsPerPlayer+slices.Index(wormNames[:], e.Detail)] |= 1 << e.Seat
 		case e.Kind == EventKill && e.Seat >= 0:
 			killers[e.Seat] = true
-		case e.Kind == EventDeath && e.Unit == active[e.Seat]:
-			seen["active worm died"]++
+		case e.Kind == EventDeath:
+			if e.Unit == active[e.Seat] {
+				seen["active worm died"]++
+			}
+			if hitBy[e.Seat*wormsPerPlayer+e.Unit] == 3 {
+				seen["worm hit by both players died"]++
+			}
 		}
 	}
 	if killers[0] && killers[1] {
