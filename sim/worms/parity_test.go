@@ -73,9 +73,8 @@ func parityCount(t *testing.T, name string, def, lo, hi int) int {
 
 // origDriver is a running original driver.
 type origDriver struct {
-	in   io.WriteCloser
-	out  *bufio.Reader
-	wait func() error
+	in  io.WriteCloser
+	out *bufio.Reader
 }
 
 // startOriginal starts the ruleset's driver, or skips the test when its
@@ -100,7 +99,7 @@ func startOriginal(t *testing.T, ruleset string, timeout time.Duration) *origDri
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start %s: %v", strings.Join(command, " "), err)
 	}
-	d := &origDriver{in: in, out: bufio.NewReaderSize(out, 1<<16), wait: cmd.Wait}
+	d := &origDriver{in: in, out: bufio.NewReaderSize(out, 1<<16)}
 	t.Cleanup(func() {
 		in.Close()
 		cancel()
