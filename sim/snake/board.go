@@ -47,17 +47,29 @@ var objectGlyphs = [...]rune{
 	apple: '○', stone: '●', gold: '$', furyPill: '®', flyingPill: '©',
 }
 
-// objectInfos and enemyInfos are what objectGlyphs and enemyGlyphs mean
-// to a bot, so a view's board is drawn from small tables rather than by
-// looking each rune up.
-var objectInfos, enemyInfos = func() (o [len(objectGlyphs)]glyphInfo, e [numParts]glyphInfo) {
+// objectInfos, ownInfos and enemyInfos are what objectGlyphs, ownGlyphs
+// and enemyGlyphs mean to a bot, so a bot reads a lent board from small
+// tables rather than by looking each rune up.
+var objectInfos, ownInfos, enemyInfos = func() (o [len(objectGlyphs)]glyphInfo, own, e [numParts]glyphInfo) {
 	for i, r := range objectGlyphs {
 		o[i] = readGlyph(r)
 	}
-	for p, r := range enemyGlyphs {
-		e[p] = readGlyph(r)
+	for p := range numParts {
+		own[p], e[p] = readGlyph(ownGlyphs[p]), readGlyph(enemyGlyphs[p])
 	}
-	return o, e
+	return o, own, e
+}()
+
+// objectKinds, ownKinds and enemyKinds are the kinds of those infos, for a
+// bot that asks only what a cell holds.
+var objectKinds, ownKinds, enemyKinds = func() (o [len(objectGlyphs)]cellKind, own, e [numParts]cellKind) {
+	for i := range objectInfos {
+		o[i] = objectInfos[i].kind
+	}
+	for p := range numParts {
+		own[p], e[p] = ownInfos[p].kind, enemyInfos[p].kind
+	}
+	return o, own, e
 }()
 
 // Arm bits: which neighbours of a body cell belong to the same snake.
@@ -78,11 +90,13 @@ type viewCache struct {
 	head  []bool // whether the claim is a head (heads win shared cells)
 	order []int
 	board Board // the observer's board, drawn by the first View of the turn
-	// infos is what each cell of the observer's board means to a bot, read
-	// by the first bot of the turn that reads every cell of a lent board
-	// (Peek); nil until then. Lent boards last a turn, so it is reused.
-	infos []glyphInfo
-	read  bool
+	// lent holds the view Peek lends each seat; a lent board reads the
+	// match, so it is the same every turn.
+	lent []View
+	// prizes lists the cells that show gold or a fury pill, found by the
+	// first bot of the turn that asks (scanned tells whether one has).
+	prizes  []int32
+	scanned bool
 }
 
 // arm is the arm bit from cell a toward its neighbour b, or 0.
@@ -165,7 +179,7 @@ func (m *match) layout() *viewCache {
 	for i := range v.seat {
 		v.seat[i] = -1
 	}
-	v.order, v.board, v.read = v.order[:0], Board{}, false
+	v.order, v.board, v.scanned = v.order[:0], Board{}, false
 	for i := range m.snakes {
 		v.order = append(v.order, i)
 	}
@@ -217,13 +231,20 @@ func (m *match) board(seat int) []string {
 }
 
 func (m *match) glyph(v *viewCache, seat int, c int32) rune {
+	return drawn(v, m.grid, seat, c, &objectGlyphs, &ownGlyphs, &enemyGlyphs)
+}
+
+// drawn is what seat sees on padded cell c, taken from the tables of what
+// an object, a part of its own snake and a part of another look like (the
+// glyphs) or mean to a bot (the infos).
+func drawn[T any](v *viewCache, grid []object, seat int, c int32, objects *[len(objectGlyphs)]T, own, other *[numParts]T) T {
 	switch s := int(v.seat[c]); {
 	case s < 0:
-		return objectGlyphs[m.grid[c]]
+		return objects[grid[c]]
 	case s == seat:
-		return ownGlyphs[v.part[c]]
+		return own[v.part[c]]
 	default:
-		return enemyGlyphs[v.part[c]]
+		return other[v.part[c]]
 	}
 }
 
@@ -243,13 +264,14 @@ type View struct {
 // there without scanning the board.
 //
 // A board Peek lends has no glyphs of its own: it reads the match (live)
-// until the match's next Step, so a bot that looks at a few cells does not
-// pay for drawing them all.
+// as seat sees it until the match's next Step, so a bot that looks at a
+// few cells does not pay for drawing them all.
 type Board struct {
 	glyphs []rune      // shared by the views of a tick: never written
 	cells  []glyphInfo // readGlyph of each of glyphs, shared likewise
 	own    []ownCell
 	live   *match
+	seat   int
 }
 
 // ownCell is a cell of a seat's own snake: its index in a Board and glyph.
@@ -271,72 +293,46 @@ func newBoard(glyphs []rune) Board {
 	return b
 }
 
-// len is the number of cells.
-func (b Board) len() int {
-	if b.live != nil {
-		return b.live.size * b.live.size
-	}
-	return len(b.cells)
-}
-
-// info is what cell i means to a bot, the bot's own snake read as anyone's
-// unless the board came from JSON.
-func (b Board) info(i int) glyphInfo {
-	if m := b.live; m != nil {
-		c := m.cell(i%m.size, i/m.size)
-		if s := m.view.seat[c]; s >= 0 {
-			return enemyInfos[m.view.part[c]]
-		}
-		return objectInfos[m.grid[c]]
-	}
-	return b.cells[i]
-}
-
-// appendInfos appends what each cell means to dst, as info does.
-func (b Board) appendInfos(dst []glyphInfo) []glyphInfo {
+// info is what padded cell c of a lent board means to its seat's bot.
+func (b Board) info(c int32) glyphInfo {
 	m := b.live
-	if m == nil {
-		return append(dst, b.cells...)
+	return drawn(&m.view, m.grid, b.seat, c, &objectInfos, &ownInfos, &enemyInfos)
+}
+
+// kind is info's kind.
+func (b Board) kind(c int32) cellKind {
+	m := b.live
+	return drawn(&m.view, m.grid, b.seat, c, &objectKinds, &ownKinds, &enemyKinds)
+}
+
+// shownHead is the padded cell of seat i's head when the lent board shows
+// that head there, else -1.
+func (b Board) shownHead(i int) int32 {
+	m := b.live
+	if s := &m.snakes[i]; len(s.body) > 0 {
+		if h := s.head(); int(m.view.seat[h]) == i && m.view.part[h] < tailArmUp {
+			return h
+		}
 	}
+	return -1
+}
+
+// prizes lists the padded cells of a lent board that show gold or a fury
+// pill; every seat sees the same, so the first bot of a turn that asks
+// finds them for all.
+func (b Board) prizes() []int32 {
+	m := b.live
 	v := &m.view
-	if !v.read {
-		v.infos = v.infos[:0]
-		for y := range m.size {
-			c := m.cell(0, y)
-			for range m.size {
-				if s := v.seat[c]; s >= 0 {
-					v.infos = append(v.infos, enemyInfos[v.part[c]])
-				} else {
-					v.infos = append(v.infos, objectInfos[m.grid[c]])
-				}
-				c++
+	if !v.scanned {
+		v.prizes = v.prizes[:0]
+		for c, o := range m.grid {
+			if (o == gold || o == furyPill) && v.seat[c] < 0 {
+				v.prizes = append(v.prizes, int32(c))
 			}
 		}
-		v.read = true
+		v.scanned = true
 	}
-	return append(dst, v.infos...)
-}
-
-// appendHeads appends to dst every cell that shows a head. A lent board
-// finds them at the snakes' heads without reading the board, and lists a
-// cell where two heads meet twice.
-func (b Board) appendHeads(dst []int32) []int32 {
-	m := b.live
-	if m == nil {
-		for c, g := range b.cells {
-			if g.kind == kEnemyHead || g.kind == kOwnHead {
-				dst = append(dst, int32(c))
-			}
-		}
-		return dst
-	}
-	for i := range m.snakes {
-		if s := &m.snakes[i]; len(s.body) > 0 && m.view.seat[s.head()] >= 0 && m.view.head[s.head()] {
-			x, y := m.xy(s.head())
-			dst = append(dst, int32(y*m.size+x))
-		}
-	}
-	return dst
+	return v.prizes
 }
 
 // String returns the glyphs.
@@ -346,7 +342,7 @@ func (b Board) String() string {
 		for y := range m.size {
 			c := m.cell(0, y)
 			for range m.size {
-				glyphs = append(glyphs, m.glyph(&m.view, -1, c))
+				glyphs = append(glyphs, m.glyph(&m.view, b.seat, c))
 				c++
 			}
 		}
@@ -394,10 +390,20 @@ func (m *match) View(seat int) any {
 }
 
 // Peek returns a *View for seat like View, whose board reads the match
-// until its next Step rather than a drawing of it.
+// until its next Step rather than a drawing of it. A seat is lent the same
+// View every turn, so lending allocates nothing.
 func (m *match) Peek(seat int) any {
-	m.layout()
-	return &View{Board: m.own(Board{live: m}, seat)}
+	v := m.layout()
+	if seat < 0 || seat >= len(m.snakes) {
+		return &View{Board: Board{live: m, seat: -1}}
+	}
+	if len(v.lent) != len(m.snakes) {
+		v.lent = make([]View, len(m.snakes))
+		for s := range v.lent {
+			v.lent[s].Board = Board{live: m, seat: s}
+		}
+	}
+	return &v.lent[seat]
 }
 
 // own returns b with the cells of seat's own snake listed; the observer

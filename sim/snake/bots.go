@@ -90,117 +90,172 @@ func readGlyph(r rune) glyphInfo {
 	return glyphInfo{}
 }
 
-// botBoard is a board as a bot reads it.
+// botBoard is a board as a bot reads it, in the padded layout of the
+// match: the board's cells row by row inside a ring of walls, so every
+// cell of the board has four neighbours and a step never leaves it.
 type botBoard struct {
-	n     int
+	n, w   int    // the board's side and the padded side, n+2
+	deltas [4]int // cell offsets of up, down, left, right
+	// board is the View's board. A lent one (board.live set) is read from
+	// the match cell by cell; any other is read once into cells, its own
+	// snake in own glyphs.
 	board Board
-	// cells is what each glyph means, the bot's own snake in own glyphs,
-	// once withOwn has read them.
 	cells []glyphInfo
-	// next[c*4+d] is the neighbour of cell c in direction d, -1 off the
-	// board, for boards of n by n cells.
-	next []int32
 }
 
-// parse takes a View's board; false if it is not a square of glyphs. It
-// reads no cell: a bot that only asks whether a few cells are enterable
-// reads them with enterable.
+// parse takes a View's board; false if it is not a square of glyphs.
 func (b *botBoard) parse(board Board) bool {
 	b.board = board
-	n, cells := 0, board.len()
+	if m := board.live; m != nil {
+		b.size(m.size)
+		return true
+	}
+	n, cells := 0, len(board.cells)
 	for n*n < cells {
 		n++
 	}
 	if n*n != cells || n == 0 {
 		return false
 	}
-	if n != b.n || b.next == nil {
-		b.n, b.next = n, make([]int32, 0, 4*n*n)
-		for c := range n * n {
-			for d := int8(0); d < 4; d++ {
-				b.next = append(b.next, int32(neighbour(n, c, d)))
-			}
-		}
+	b.size(n)
+	b.cells = slices.Grow(b.cells[:0], b.w*b.w)[:b.w*b.w]
+	wall := glyphInfo{kind: kBlock}
+	for c := range b.cells {
+		b.cells[c] = wall
+	}
+	for y := range n {
+		copy(b.cells[b.pad(y*n):], board.cells[y*n:(y+1)*n])
+	}
+	for _, o := range board.own {
+		b.cells[b.pad(int(o.i))] = readGlyph(o.glyph)
 	}
 	return true
 }
 
-// enterable reports whether a head may enter cell c now; the bot's own
-// snake blocks it whichever glyphs it is read in.
-func (b *botBoard) enterable(c int) bool { return b.board.info(c).kind.enterable() }
-
-// withOwn reads every cell into cells, the bot's own snake in own glyphs,
-// for a bot that tells its snake from the others.
-func (b *botBoard) withOwn() {
-	b.cells = b.board.appendInfos(b.cells[:0])
-	for _, o := range b.board.own {
-		b.cells[o.i] = readGlyph(o.glyph)
-	}
+// size sets the sides for a board of n by n cells.
+func (b *botBoard) size(n int) {
+	b.n, b.w = n, n+2
+	b.deltas = [4]int{-b.w, b.w, -1, 1}
 }
 
-// step is the neighbour of cell c in direction d (up to right), or -1 off
-// the board.
-func (b *botBoard) step(c int, d int8) int { return int(b.next[c*4+int(d)]) }
+// pad is the padded cell of cell i of the board.
+func (b *botBoard) pad(i int) int { return (i/b.n+1)*b.w + i%b.n + 1 }
 
-// neighbour is the neighbour of cell c of an n by n board in direction d,
-// or -1 off the board.
-func neighbour(n, c int, d int8) int {
-	x, y := c%n, c/n
-	switch d {
-	case up:
-		y--
-	case down:
-		y++
-	case left:
-		x--
-	case right:
-		x++
+// info is what padded cell c means, the bot's own snake in own glyphs.
+func (b *botBoard) info(c int) glyphInfo {
+	if b.board.live != nil {
+		return b.board.info(int32(c))
 	}
-	if x < 0 || y < 0 || x >= n || y >= n {
-		return -1
-	}
-	return y*n + x
+	return b.cells[c]
 }
 
-// dirArm maps a direction to its arm bit.
-var dirArm = [4]uint8{armUp, armDown, armLeft, armRight}
+// kind is what padded cell c holds, as info's kind.
+func (b *botBoard) kind(c int) cellKind {
+	if b.board.live != nil {
+		return b.board.kind(int32(c))
+	}
+	return b.cells[c].kind
+}
+
+// enterable reports whether a head may enter cell c now.
+func (b *botBoard) enterable(c int) bool { return b.kind(c).enterable() }
+
+// step is the neighbour of cell c in direction d (up to right).
+func (b *botBoard) step(c int, d int8) int { return c + b.deltas[d] }
+
+// adjacent reports whether cells a and c are neighbours.
+func (b *botBoard) adjacent(a, c int) bool {
+	d := a - c
+	return d == 1 || d == -1 || d == b.w || d == -b.w
+}
+
+// distance is the number of steps from cell a to cell c on an empty board.
+func (b *botBoard) distance(a, c int) int {
+	dx, dy := a%b.w-c%b.w, a/b.w-c/b.w
+	return max(dx, -dx) + max(dy, -dy)
+}
 
 // ownHead finds the bot's moving head, the first on the board if it
 // shows more than one, or -1 when it sleeps or is dead.
 func (b *botBoard) ownHead() int {
+	if b.board.live != nil {
+		h := b.board.shownHead(b.board.seat)
+		if h < 0 || b.info(int(h)).idle {
+			return -1
+		}
+		return int(h)
+	}
 	head := -1
 	for _, o := range b.board.own {
 		if g := readGlyph(o.glyph); g.kind == kOwnHead && !g.idle && (head < 0 || int(o.i) < head) {
 			head = int(o.i)
 		}
 	}
-	return head
+	if head < 0 {
+		return -1
+	}
+	return b.pad(head)
 }
+
+// appendEnemies appends the cells of the enemy heads that move (neither
+// sleep nor are dead), in no particular order.
+func (b *botBoard) appendEnemies(dst []int32) []int32 {
+	if bd := b.board; bd.live != nil {
+		for i := range bd.live.snakes {
+			if h := bd.shownHead(i); h >= 0 && i != bd.seat && !b.info(int(h)).idle {
+				dst = append(dst, h)
+			}
+		}
+		return dst
+	}
+	for c, g := range b.cells {
+		if g.kind == kEnemyHead && !g.idle {
+			dst = append(dst, int32(c))
+		}
+	}
+	return dst
+}
+
+// appendPrizes appends the cells that show gold or a fury pill.
+func (b *botBoard) appendPrizes(dst []int32) []int32 {
+	if b.board.live != nil {
+		return append(dst, b.board.prizes()...)
+	}
+	for c, g := range b.cells {
+		if g.kind == kGold || g.kind == kFury {
+			dst = append(dst, int32(c))
+		}
+	}
+	return dst
+}
+
+// dirArm maps a direction to its arm bit.
+var dirArm = [4]uint8{armUp, armDown, armLeft, armRight}
 
 // length traces a snake from its head along the arms of its body glyphs
 // and returns the number of cells.
 func (b *botBoard) length(head int) int {
 	body := kEnemyBody
-	if b.cells[head].kind == kOwnHead {
+	if b.kind(head) == kOwnHead {
 		body = kOwnBody
 	}
 	prev, cur := head, -1
 	for d := int8(0); d < 4; d++ { // the neck is the neighbour whose arm points back at the head
-		if c := b.step(head, d); c >= 0 && b.cells[c].kind == body && b.cells[c].arms&dirArm[d^1] != 0 {
+		if c := b.step(head, d); b.kind(c) == body && b.info(c).arms&dirArm[d^1] != 0 {
 			cur = c
 			break
 		}
 	}
 	n := 1
-	for cur >= 0 && n < len(b.cells) {
+	for cur >= 0 && n < b.n*b.n {
 		n++
-		g := b.cells[cur]
+		arms := b.info(cur).arms
 		next := -1
 		for d := int8(0); d < 4; d++ {
-			if g.arms&dirArm[d] == 0 {
+			if arms&dirArm[d] == 0 {
 				continue
 			}
-			if c := b.step(cur, d); c >= 0 && c != prev && b.cells[c].kind == body {
+			if c := b.step(cur, d); c != prev && b.kind(c) == body {
 				next = c
 				break
 			}
@@ -233,7 +288,7 @@ func (b *randomBot) Act(v any) string {
 	var dirs [4]int8
 	n := 0
 	for d := int8(0); d < 4; d++ {
-		if c := b.board.step(head, d); c >= 0 && b.board.enterable(c) {
+		if b.board.enterable(b.board.step(head, d)) {
 			dirs[n] = d
 			n++
 		}
@@ -251,6 +306,10 @@ func (b *randomBot) Act(v any) string {
 // follows it while the path stays passable and its target stays worth
 // going to, searching again after planAge turns at most, so most turns
 // cost a walk along the path rather than a search.
+//
+// It reads only the cells it asks about: a turn on its path looks at the
+// path, the step and the room beyond it; an enemy's length is traced only
+// when its head is next to such a cell.
 type greedyBot struct {
 	board  botBoard
 	fury   bool // its own head is in fury
@@ -265,16 +324,28 @@ type greedyBot struct {
 	queue    []int
 	seen     []int32
 	stamp    int32
-	// danger marks cells next to the head of an enemy that would win a
-	// head-on there; prey marks cells next to heads that would lose one.
-	danger, prey []bool
-	heads        []int32 // the board's head cells, for markHeadOns
+	// enemies are this turn's moving enemy heads, each judged once asked
+	// about: whether a head-on next to it would kill us.
+	enemies []enemy
+	heads   []int32
+	// near marks the cells next to an enemy head this turn, those whose
+	// near equals turn.
+	near   []int32
+	turn   int32
+	prizes []int32 // this search's cells of gold and fury pills
 	// plan is the path the last search found, from the head then to the
 	// target, of kind planKind; plan[at] is the cell the head should be on
 	// now, at turns later.
 	plan     []int32
 	planKind cellKind
 	at       int
+}
+
+// enemy is a moving enemy head and, once judged, whether a head-on next
+// to it kills us.
+type enemy struct {
+	cell          int
+	judged, loses bool
 }
 
 // planAge is the most turns a plan is followed without searching again,
@@ -304,10 +375,17 @@ func (b *greedyBot) Act(v any) string {
 	if head < 0 {
 		return ""
 	}
-	b.board.withOwn()
-	b.fit(len(b.board.cells))
-	b.fury, b.length = b.board.cells[head].fury, b.board.length(head)
-	b.markHeadOns()
+	b.fit(b.board.w * b.board.w)
+	b.fury, b.length = b.board.info(head).fury, b.board.length(head)
+	b.heads = b.board.appendEnemies(b.heads[:0])
+	b.enemies = b.enemies[:0]
+	b.turn++
+	for _, c := range b.heads {
+		b.enemies = append(b.enemies, enemy{cell: int(c)})
+		for d := int8(0); d < 4; d++ {
+			b.near[b.board.step(int(c), d)] = b.turn
+		}
+	}
 	if !b.planValid(head) {
 		b.makePlan(head, b.search(head))
 	}
@@ -335,7 +413,7 @@ func (b *greedyBot) planValid(head int) bool {
 		return false
 	}
 	target := int(b.plan[len(b.plan)-1])
-	if b.board.cells[target].kind != b.planKind || b.value(target) < -100 {
+	if b.board.kind(target) != b.planKind || b.value(b.board.kind(target)) < -100 {
 		return false
 	}
 	for i, c := range b.plan[b.at+1:] {
@@ -353,7 +431,7 @@ func (b *greedyBot) makePlan(head, target int) {
 	if target < 0 {
 		return
 	}
-	b.planKind = b.board.cells[target].kind
+	b.planKind = b.board.kind(target)
 	for c := target; c != head; c = int(b.from[c]) {
 		b.plan = append(b.plan, int32(c))
 	}
@@ -371,50 +449,49 @@ func (b *greedyBot) dirTo(c, nc int) int8 {
 	return noDir
 }
 
-// fit sizes the scratch slices for a board of n cells.
+// fit sizes the scratch slices for a board of n padded cells.
 func (b *greedyBot) fit(n int) {
 	if len(b.dist) != n {
 		b.dist, b.from, b.reached, b.queue = make([]int32, n), make([]int32, n), make([]int32, n), make([]int, 0, n)
 		b.plan = b.plan[:0]
-		b.seen, b.danger, b.prey = make([]int32, n), make([]bool, n), make([]bool, n)
+		b.seen, b.near = make([]int32, n), make([]int32, n)
 	}
 }
 
-// markHeadOns fills danger and prey around every moving enemy head.
-func (b *greedyBot) markHeadOns() {
-	bd := &b.board
-	clear(b.danger)
-	clear(b.prey)
-	b.heads = bd.board.appendHeads(b.heads[:0])
-	for _, c32 := range b.heads {
-		c, g := int(c32), bd.cells[c32]
-		if g.kind != kEnemyHead || g.idle {
-			continue
-		}
-		// A head-on kills us unless we are 2 longer, or we are in fury and
-		// the enemy is not; an enemy in fury always wins against us without.
-		enemyLen := bd.length(c)
-		lose := !b.fury && (g.fury || b.length < enemyLen+2) || b.fury && g.fury && b.length < enemyLen+2
-		for d := int8(0); d < 4; d++ {
-			if nc := bd.step(c, d); nc >= 0 {
-				if lose {
-					b.danger[nc] = true
-				} else {
-					b.prey[nc] = true
-				}
-			}
+// loses reports whether a head-on next to enemy e kills us: it does
+// unless we are 2 longer, or we are in fury and the enemy is not; an
+// enemy in fury always wins against us without.
+func (b *greedyBot) loses(e *enemy) bool {
+	if !e.judged {
+		g, n := b.board.info(e.cell), b.board.length(e.cell)
+		e.judged = true
+		e.loses = !b.fury && (g.fury || b.length < n+2) || b.fury && g.fury && b.length < n+2
+	}
+	return e.loses
+}
+
+// headOn reports whether cell c is next to an enemy head that would win a
+// head-on there (lose true) or lose one (lose false).
+func (b *greedyBot) headOn(c int, lose bool) bool {
+	if b.near[c] != b.turn {
+		return false
+	}
+	for i := range b.enemies {
+		if e := &b.enemies[i]; b.board.adjacent(c, e.cell) && b.loses(e) == lose {
+			return true
 		}
 	}
+	return false
 }
 
 // passable reports whether a path that has walked dist cells may enter
 // cell c.
 func (b *greedyBot) passable(c int, dist int32) bool {
-	switch k := b.board.cells[c].kind; {
+	switch k := b.board.kind(c); {
 	case k.enterable():
-		return !b.danger[c]
+		return !b.headOn(c, true)
 	case k == kStone:
-		return b.fury && dist <= 1 || b.length >= 12 && !b.danger[c]
+		return b.fury && dist <= 1 || b.length >= 12 && !b.headOn(c, true)
 	case k == kEnemyBody:
 		return b.fury && dist <= 1 // a bite in fury, only where the fury surely lasts
 	}
@@ -432,8 +509,9 @@ func (b *greedyBot) search(head int) int {
 	b.queue = b.queue[:0]
 	b.reach(head, head, 0)
 	bestCell, bestCost := -1, int32(1<<30)
+	prizeCost := b.prizeCost(head)
 	for d := int8(0); d < 4; d++ {
-		if c := bd.step(head, d); c >= 0 && b.passable(c, 0) {
+		if c := bd.step(head, d); b.passable(c, 0) {
 			b.reach(c, head, 1)
 			b.queue = append(b.queue, c)
 		}
@@ -441,23 +519,39 @@ func (b *greedyBot) search(head int) int {
 	for qi := 0; qi < len(b.queue); qi++ {
 		c := b.queue[qi]
 		dist := b.dist[c]
-		if dist-maxValue >= bestCost {
-			break // the queue is in order of distance: no cell left can cost less
+		// The queue is in order of distance: no cell left costs less than
+		// its distance less the most any target is worth, nor, out of fury
+		// when only apples are worth nothing, less than the least a prize
+		// can cost.
+		if dist-maxValue >= bestCost || !b.fury && dist >= bestCost && prizeCost >= bestCost {
+			break
 		}
-		if v := b.value(c); v > -100 && dist-v < bestCost {
+		k := bd.kind(c)
+		if v := b.value(k); v > -100 && dist-v < bestCost {
 			bestCell, bestCost = c, dist-v
 		}
-		if k := bd.cells[c].kind; k == kEnemyBody || k == kStone {
+		if k == kEnemyBody || k == kStone {
 			continue // the walk ends where the bite or the stone is
 		}
-		for _, nc := range bd.next[c*4 : c*4+4] {
-			if nc >= 0 && b.reached[nc] != b.searched && b.passable(int(nc), dist) {
-				b.reach(int(nc), c, dist+1)
-				b.queue = append(b.queue, int(nc))
+		for d := int8(0); d < 4; d++ {
+			if nc := bd.step(c, d); b.reached[nc] != b.searched && b.passable(nc, dist) {
+				b.reach(nc, c, dist+1)
+				b.queue = append(b.queue, nc)
 			}
 		}
 	}
 	return bestCell
+}
+
+// prizeCost is the least any gold or fury pill can cost from head: its
+// distance on an empty board less its value.
+func (b *greedyBot) prizeCost(head int) int32 {
+	b.prizes = b.board.appendPrizes(b.prizes[:0])
+	least := int32(1 << 30)
+	for _, c := range b.prizes {
+		least = min(least, int32(b.board.distance(head, int(c)))-b.value(b.board.kind(int(c))))
+	}
+	return least
 }
 
 // reach records that the search reached cell c from cell from after dist
@@ -473,17 +567,22 @@ func (b *greedyBot) reach(c, from int, dist int32) {
 func (b *greedyBot) bestStep(head int, toward int8) int8 {
 	bd := &b.board
 	need := min(b.length+2, 24)
+	if toward != noDir {
+		// A passable way to the target with room scores 1700 and more, the
+		// room, at least need; no other step reaches 1604 plus need, as
+		// room stops counting within 3 cells of its limit.
+		if c := bd.step(head, toward); b.passable(c, 0) && b.room(c, need) >= need {
+			return toward
+		}
+	}
 	bestDir, bestScore := int8(noDir), -1<<30
 	for d := int8(0); d < 4; d++ {
 		c := bd.step(head, d)
-		if c < 0 {
-			continue
-		}
 		score := 0
 		switch {
 		case b.passable(c, 0):
 			score = 1000
-		case bd.cells[c].kind.enterable(): // safe now but maybe a head-on
+		case bd.enterable(c): // safe now but maybe a head-on
 			score = 0
 		default:
 			continue
@@ -496,7 +595,7 @@ func (b *greedyBot) bestStep(head int, toward int8) int8 {
 		if d == toward {
 			score += 200
 		}
-		if b.prey[c] && b.passable(c, 0) {
+		if b.headOn(c, false) && b.passable(c, 0) {
 			score += 100
 		}
 		if score > bestScore {
@@ -506,9 +605,10 @@ func (b *greedyBot) bestStep(head int, toward int8) int8 {
 	return bestDir
 }
 
-// value is how much a cell is worth as a target, or -1000 for no target.
-func (b *greedyBot) value(c int) int32 {
-	switch b.board.cells[c].kind {
+// value is how much a cell of kind k is worth as a target, or -1000 for
+// no target.
+func (b *greedyBot) value(k cellKind) int32 {
+	switch k {
 	case kApple:
 		return valueApple
 	case kGold:
@@ -536,10 +636,7 @@ func (b *greedyBot) room(c, limit int) int {
 	for qi := 0; qi < len(q) && len(q) < limit; qi++ {
 		for d := int8(0); d < 4; d++ {
 			nc := bd.step(q[qi], d)
-			if nc < 0 || b.seen[nc] == b.stamp {
-				continue
-			}
-			if bd.cells[nc].kind.enterable() {
+			if b.seen[nc] != b.stamp && bd.enterable(nc) {
 				b.seen[nc] = b.stamp
 				q = append(q, nc)
 			}
