@@ -93,9 +93,10 @@ type viewCache struct {
 	// lent holds the view Peek lends each seat; a lent board reads the
 	// match, so it is the same every turn.
 	lent []View
-	// prizes lists the cells that show gold or a fury pill, found by the
-	// first bot of the turn that asks (scanned tells whether one has).
-	prizes  []int32
+	// food lists the cells that show an apple, gold or a fury pill, found
+	// by the first bot of the turn that asks (scanned tells whether one
+	// has).
+	food    []int32
 	scanned bool
 }
 
@@ -231,20 +232,30 @@ func (m *match) board(seat int) []string {
 }
 
 func (m *match) glyph(v *viewCache, seat int, c int32) rune {
-	return drawn(v, m.grid, seat, c, &objectGlyphs, &ownGlyphs, &enemyGlyphs)
+	d := drawing{seat: seat, seats: v.seat, parts: v.part, grid: m.grid}
+	return drawn(&d, c, &objectGlyphs, &ownGlyphs, &enemyGlyphs)
 }
 
-// drawn is what seat sees on padded cell c, taken from the tables of what
-// an object, a part of its own snake and a part of another look like (the
-// glyphs) or mean to a bot (the infos).
-func drawn[T any](v *viewCache, grid []object, seat int, c int32, objects *[len(objectGlyphs)]T, own, other *[numParts]T) T {
-	switch s := int(v.seat[c]); {
+// drawing is what the cells of a match show a seat: the layout of its
+// view cache over the objects of its grid.
+type drawing struct {
+	seat  int
+	seats []int16
+	parts []uint8
+	grid  []object
+}
+
+// drawn is what the drawing shows on padded cell c, taken from the tables
+// of what an object, a part of the seat's own snake and a part of another
+// look like (the glyphs) or mean to a bot (the infos).
+func drawn[T any](d *drawing, c int32, objects *[len(objectGlyphs)]T, own, other *[numParts]T) T {
+	switch s := int(d.seats[c]); {
 	case s < 0:
-		return objects[grid[c]]
-	case s == seat:
-		return own[v.part[c]]
+		return objects[d.grid[c]]
+	case s == d.seat:
+		return own[d.parts[c]]
 	default:
-		return other[v.part[c]]
+		return other[d.parts[c]]
 	}
 }
 
@@ -293,16 +304,10 @@ func newBoard(glyphs []rune) Board {
 	return b
 }
 
-// info is what padded cell c of a lent board means to its seat's bot.
-func (b Board) info(c int32) glyphInfo {
+// drawing is what a lent board reads until the match's next Step.
+func (b Board) drawing() drawing {
 	m := b.live
-	return drawn(&m.view, m.grid, b.seat, c, &objectInfos, &ownInfos, &enemyInfos)
-}
-
-// kind is info's kind.
-func (b Board) kind(c int32) cellKind {
-	m := b.live
-	return drawn(&m.view, m.grid, b.seat, c, &objectKinds, &ownKinds, &enemyKinds)
+	return drawing{seat: b.seat, seats: m.view.seat, parts: m.view.part, grid: m.grid}
 }
 
 // shownHead is the padded cell of seat i's head when the lent board shows
@@ -317,22 +322,22 @@ func (b Board) shownHead(i int) int32 {
 	return -1
 }
 
-// prizes lists the padded cells of a lent board that show gold or a fury
-// pill; every seat sees the same, so the first bot of a turn that asks
-// finds them for all.
-func (b Board) prizes() []int32 {
+// food lists the padded cells of a lent board that show an apple, gold or
+// a fury pill; every seat sees the same, so the first bot of a turn that
+// asks finds them for all.
+func (b Board) food() []int32 {
 	m := b.live
 	v := &m.view
 	if !v.scanned {
-		v.prizes = v.prizes[:0]
+		v.food = v.food[:0]
 		for c, o := range m.grid {
-			if (o == gold || o == furyPill) && v.seat[c] < 0 {
-				v.prizes = append(v.prizes, int32(c))
+			if o >= apple && o != stone && o != flyingPill && v.seat[c] < 0 {
+				v.food = append(v.food, int32(c))
 			}
 		}
 		v.scanned = true
 	}
-	return v.prizes
+	return v.food
 }
 
 // String returns the glyphs.

@@ -96,11 +96,12 @@ func readGlyph(r rune) glyphInfo {
 type botBoard struct {
 	n, w   int    // the board's side and the padded side, n+2
 	deltas [4]int // cell offsets of up, down, left, right
-	// board is the View's board. A lent one (board.live set) is read from
-	// the match cell by cell; any other is read once into cells, its own
+	// board is the View's board. A lent one (board.live set) is read cell
+	// by cell from its drawing; any other is read once into cells, its own
 	// snake in own glyphs.
-	board Board
-	cells []glyphInfo
+	board   Board
+	drawing drawing
+	cells   []glyphInfo
 }
 
 // parse takes a View's board; false if it is not a square of glyphs.
@@ -108,6 +109,7 @@ func (b *botBoard) parse(board Board) bool {
 	b.board = board
 	if m := board.live; m != nil {
 		b.size(m.size)
+		b.drawing = board.drawing()
 		return true
 	}
 	n, cells := 0, len(board.cells)
@@ -144,7 +146,7 @@ func (b *botBoard) pad(i int) int { return (i/b.n+1)*b.w + i%b.n + 1 }
 // info is what padded cell c means, the bot's own snake in own glyphs.
 func (b *botBoard) info(c int) glyphInfo {
 	if b.board.live != nil {
-		return b.board.info(int32(c))
+		return drawn(&b.drawing, int32(c), &objectInfos, &ownInfos, &enemyInfos)
 	}
 	return b.cells[c]
 }
@@ -152,7 +154,7 @@ func (b *botBoard) info(c int) glyphInfo {
 // kind is what padded cell c holds, as info's kind.
 func (b *botBoard) kind(c int) cellKind {
 	if b.board.live != nil {
-		return b.board.kind(int32(c))
+		return drawn(&b.drawing, int32(c), &objectKinds, &ownKinds, &enemyKinds)
 	}
 	return b.cells[c].kind
 }
@@ -216,13 +218,13 @@ func (b *botBoard) appendEnemies(dst []int32) []int32 {
 	return dst
 }
 
-// appendPrizes appends the cells that show gold or a fury pill.
-func (b *botBoard) appendPrizes(dst []int32) []int32 {
+// appendFood appends the cells that show an apple, gold or a fury pill.
+func (b *botBoard) appendFood(dst []int32) []int32 {
 	if b.board.live != nil {
-		return append(dst, b.board.prizes()...)
+		return append(dst, b.board.food()...)
 	}
 	for c, g := range b.cells {
-		if g.kind == kGold || g.kind == kFury {
+		if g.kind == kApple || g.kind == kGold || g.kind == kFury {
 			dst = append(dst, int32(c))
 		}
 	}
@@ -233,8 +235,8 @@ func (b *botBoard) appendPrizes(dst []int32) []int32 {
 var dirArm = [4]uint8{armUp, armDown, armLeft, armRight}
 
 // length traces a snake from its head along the arms of its body glyphs
-// and returns the number of cells.
-func (b *botBoard) length(head int) int {
+// and returns the number of cells, or limit if it has more.
+func (b *botBoard) length(head, limit int) int {
 	body := kEnemyBody
 	if b.kind(head) == kOwnHead {
 		body = kOwnBody
@@ -247,7 +249,7 @@ func (b *botBoard) length(head int) int {
 		}
 	}
 	n := 1
-	for cur >= 0 && n < b.n*b.n {
+	for cur >= 0 && n < min(limit, b.n*b.n) {
 		n++
 		arms := b.info(cur).arms
 		next := -1
@@ -311,9 +313,12 @@ func (b *randomBot) Act(v any) string {
 // path, the step and the room beyond it; an enemy's length is traced only
 // when its head is next to such a cell.
 type greedyBot struct {
-	board  botBoard
-	fury   bool // its own head is in fury
-	length int  // its own length
+	board botBoard
+	head  int  // its own head this turn
+	fury  bool // its own head is in fury
+	// short is its own length up to shortLength; length is its length, or
+	// 0 until asked for.
+	short, length int
 	// dist and from (the cell before, on the way from the head) are set
 	// for the cells the last search reached, those whose reached equals
 	// searched.
@@ -330,9 +335,18 @@ type greedyBot struct {
 	heads   []int32
 	// near marks the cells next to an enemy head this turn, those whose
 	// near equals turn.
-	near   []int32
-	turn   int32
-	prizes []int32 // this search's cells of gold and fury pills
+	near []int32
+	turn int32
+	// food is the cells of food, for a search out of fury; goals are the
+	// food nearest the head on an empty board, for bound: no other food
+	// can cost less than rest less the steps from the head.
+	food  []int32
+	goals []goal
+	rest  int32
+	// open holds the cells a search has still to take, by the least cost
+	// of a target through them; closed marks those taken.
+	open   [][]int32
+	closed []int32
 	// plan is the path the last search found, from the head then to the
 	// target, of kind planKind; plan[at] is the cell the head should be on
 	// now, at turns later.
@@ -347,6 +361,11 @@ type enemy struct {
 	cell          int
 	judged, loses bool
 }
+
+// shortLength is the most of its own length a turn needs to know unless
+// it judges a head-on: it needs room for its length plus 2, 24 cells at
+// most, and passes stones from a length of 12.
+const shortLength = 22
 
 // planAge is the most turns a plan is followed without searching again,
 // so a target that appears closer is not ignored for long.
@@ -376,7 +395,8 @@ func (b *greedyBot) Act(v any) string {
 		return ""
 	}
 	b.fit(b.board.w * b.board.w)
-	b.fury, b.length = b.board.info(head).fury, b.board.length(head)
+	b.head, b.fury, b.length = head, b.board.info(head).fury, 0
+	b.short = b.board.length(head, shortLength)
 	b.heads = b.board.appendEnemies(b.heads[:0])
 	b.enemies = b.enemies[:0]
 	b.turn++
@@ -454,7 +474,7 @@ func (b *greedyBot) fit(n int) {
 	if len(b.dist) != n {
 		b.dist, b.from, b.reached, b.queue = make([]int32, n), make([]int32, n), make([]int32, n), make([]int, 0, n)
 		b.plan = b.plan[:0]
-		b.seen, b.near = make([]int32, n), make([]int32, n)
+		b.seen, b.near, b.closed = make([]int32, n), make([]int32, n), make([]int32, n)
 	}
 }
 
@@ -463,9 +483,18 @@ func (b *greedyBot) fit(n int) {
 // enemy in fury always wins against us without.
 func (b *greedyBot) loses(e *enemy) bool {
 	if !e.judged {
-		g, n := b.board.info(e.cell), b.board.length(e.cell)
+		if b.length == 0 {
+			b.length = b.short
+			if b.short == shortLength {
+				b.length = b.board.length(b.head, b.board.n*b.board.n)
+			}
+		}
+		// All that matters of the enemy's length is whether we are 2
+		// longer, so it is traced no further than that.
+		g := b.board.info(e.cell)
+		even := b.board.length(e.cell, max(b.length-1, 1)) >= b.length-1 // we are not 2 longer
 		e.judged = true
-		e.loses = !b.fury && (g.fury || b.length < n+2) || b.fury && g.fury && b.length < n+2
+		e.loses = !b.fury && (g.fury || even) || b.fury && g.fury && even
 	}
 	return e.loses
 }
@@ -485,73 +514,131 @@ func (b *greedyBot) headOn(c int, lose bool) bool {
 }
 
 // passable reports whether a path that has walked dist cells may enter
-// cell c.
+// cell c. A head-on is feared on the first step only: by the time a path
+// gets further, the enemy's head has moved on.
 func (b *greedyBot) passable(c int, dist int32) bool {
 	switch k := b.board.kind(c); {
 	case k.enterable():
-		return !b.headOn(c, true)
+		return dist > 1 || !b.headOn(c, true)
 	case k == kStone:
-		return b.fury && dist <= 1 || b.length >= 12 && !b.headOn(c, true)
+		return b.fury && dist <= 1 || b.short >= 12 && (dist > 1 || !b.headOn(c, true))
 	case k == kEnemyBody:
 		return b.fury && dist <= 1 // a bite in fury, only where the fury surely lasts
 	}
 	return false
 }
 
-// search walks breadth-first from head over passable cells, remembering
-// each cell's distance and the cell before, and returns the target with the
-// lowest distance less value, the first found of the lowest, or -1 when
-// none is in reach. It stops where no cell further away can cost less, so
-// distances beyond are left unset.
+// search walks from head over passable cells, remembering each cell's
+// distance and the cell before, and returns the target with the lowest
+// distance less value, or -1 when none is in reach. It is an A* search:
+// it takes cells in order of the least a target through them can cost,
+// their distance plus the least cost from them on an empty board (bound),
+// most recently found first among equals, so in open ground it walks
+// straight to the target; it stops when no cell left can beat the best
+// target found.
 func (b *greedyBot) search(head int) int {
 	bd := &b.board
 	b.searched++
-	b.queue = b.queue[:0]
-	b.reach(head, head, 0)
-	bestCell, bestCost := -1, int32(1<<30)
-	prizeCost := b.prizeCost(head)
-	for d := int8(0); d < 4; d++ {
-		if c := bd.step(head, d); b.passable(c, 0) {
-			b.reach(c, head, 1)
-			b.queue = append(b.queue, c)
+	if !b.fury {
+		b.food = bd.appendFood(b.food[:0])
+		if len(b.food) == 0 {
+			return -1 // out of fury, only food is worth going to
 		}
 	}
-	for qi := 0; qi < len(b.queue); qi++ {
-		c := b.queue[qi]
-		dist := b.dist[c]
-		// The queue is in order of distance: no cell left costs less than
-		// its distance less the most any target is worth, nor, out of fury
-		// when only apples are worth nothing, less than the least a prize
-		// can cost.
-		if dist-maxValue >= bestCost || !b.fury && dist >= bestCost && prizeCost >= bestCost {
-			break
-		}
-		k := bd.kind(c)
-		if v := b.value(k); v > -100 && dist-v < bestCost {
-			bestCell, bestCost = c, dist-v
-		}
-		if k == kEnemyBody || k == kStone {
-			continue // the walk ends where the bite or the stone is
-		}
-		for d := int8(0); d < 4; d++ {
-			if nc := bd.step(c, d); b.reached[nc] != b.searched && b.passable(nc, dist) {
-				b.reach(nc, c, dist+1)
-				b.queue = append(b.queue, nc)
+	for i := range b.open {
+		b.open[i] = b.open[i][:0]
+	}
+	b.reach(head, head, 0)
+	b.aim(head)
+	base := b.bound(head)
+	b.push(head, base, base)
+	bestCell, bestCost := -1, int32(1<<30)
+	for f := 0; f < len(b.open) && base+int32(f) < bestCost; f++ {
+		for len(b.open[f]) > 0 && base+int32(f) < bestCost {
+			c := int(b.open[f][len(b.open[f])-1])
+			b.open[f] = b.open[f][:len(b.open[f])-1]
+			if b.closed[c] == b.searched {
+				continue // taken already at a lower distance
+			}
+			b.closed[c] = b.searched
+			dist, k := b.dist[c], bd.kind(c)
+			if v := b.value(k); v > -100 && c != head && dist-v < bestCost {
+				bestCell, bestCost = c, dist-v
+			}
+			if k == kEnemyBody || k == kStone {
+				continue // the walk ends where the bite or the stone is
+			}
+			for d := int8(0); d < 4; d++ {
+				nc := bd.step(c, d)
+				if (b.reached[nc] != b.searched || dist+1 < b.dist[nc]) && b.passable(nc, dist) {
+					b.reach(nc, c, dist+1)
+					b.push(nc, dist+1+b.bound(nc), base)
+				}
 			}
 		}
 	}
 	return bestCell
 }
 
-// prizeCost is the least any gold or fury pill can cost from head: its
-// distance on an empty board less its value.
-func (b *greedyBot) prizeCost(head int) int32 {
-	b.prizes = b.board.appendPrizes(b.prizes[:0])
-	least := int32(1 << 30)
-	for _, c := range b.prizes {
-		least = min(least, int32(b.board.distance(head, int(c)))-b.value(b.board.kind(int(c))))
+// goal is a piece of food and its value.
+type goal struct{ cell, value int32 }
+
+// goalCount is how many pieces of food bound measures the distance to;
+// a search seldom walks far enough for any other to count.
+const goalCount = 4
+
+// aim picks the goals for a search from head: the food of least cost on
+// an empty board, the least of the others' costs in rest.
+func (b *greedyBot) aim(head int) {
+	b.goals, b.rest = b.goals[:0], 1<<30
+	if b.fury {
+		return
+	}
+	bd := &b.board
+	for _, t := range b.food {
+		g := goal{t, b.value(bd.kind(int(t)))}
+		cost := int32(bd.distance(head, int(t))) - g.value
+		i := len(b.goals)
+		for i > 0 && int32(bd.distance(head, int(b.goals[i-1].cell)))-b.goals[i-1].value > cost {
+			i--
+		}
+		if i == goalCount {
+			b.rest = min(b.rest, cost)
+			continue
+		}
+		if len(b.goals) == goalCount {
+			last := b.goals[goalCount-1]
+			b.rest = min(b.rest, int32(bd.distance(head, int(last.cell)))-last.value)
+			b.goals = b.goals[:goalCount-1]
+		}
+		b.goals = slices.Insert(b.goals, i, g)
+	}
+}
+
+// bound is the least a target can cost from cell c: out of fury, the
+// distance on an empty board to a piece of food less its value (for food
+// other than the goals, at least rest less the steps from the head to c);
+// in fury, when bites and stones are targets too, minus the most any is
+// worth.
+func (b *greedyBot) bound(c int) int32 {
+	if b.fury {
+		return -maxValue
+	}
+	least := b.rest - int32(b.board.distance(b.head, c))
+	for _, g := range b.goals {
+		least = min(least, int32(b.board.distance(c, int(g.cell)))-g.value)
 	}
 	return least
+}
+
+// push adds cell c to the search's open cells with the least cost f of a
+// target through it, base being the least of all.
+func (b *greedyBot) push(c int, f, base int32) {
+	i := int(f - base)
+	for len(b.open) <= i {
+		b.open = append(b.open, nil)
+	}
+	b.open[i] = append(b.open[i], int32(c))
 }
 
 // reach records that the search reached cell c from cell from after dist
@@ -566,7 +653,7 @@ func (b *greedyBot) reach(c, from int, dist int32) {
 // neighbour is a wall or a body.
 func (b *greedyBot) bestStep(head int, toward int8) int8 {
 	bd := &b.board
-	need := min(b.length+2, 24)
+	need := min(b.short+2, 24)
 	if toward != noDir {
 		// A passable way to the target with room scores 1700 and more, the
 		// room, at least need; no other step reaches 1604 plus need, as
