@@ -86,6 +86,7 @@ type viewCache struct {
 	turn  int // the turn it was built for, or -1
 	valid bool
 	seat  []int16 // per padded cell: the seat drawn there, or -1
+	blank []int16 // -1 in every cell, to reset seat with one copy
 	part  []uint8
 	head  []bool // whether the claim is a head (heads win shared cells)
 	order []int
@@ -176,10 +177,12 @@ func (m *match) layout() *viewCache {
 		v.seat = make([]int16, len(m.grid))
 		v.part = make([]uint8, len(m.grid))
 		v.head = make([]bool, len(m.grid))
+		v.blank = make([]int16, len(m.grid))
+		for i := range v.blank {
+			v.blank[i] = -1
+		}
 	}
-	for i := range v.seat {
-		v.seat[i] = -1
-	}
+	copy(v.seat, v.blank)
 	v.order, v.board, v.scanned = v.order[:0], Board{}, false
 	for i := range m.snakes {
 		v.order = append(v.order, i)
@@ -322,23 +325,61 @@ func (b Board) shownHead(i int) int32 {
 	return -1
 }
 
+// ownLength is what tracing a lent board's own snake from its head along
+// the arms of its body glyphs counts, up to limit, read from the match
+// when the last limit cells of the snake all show as its body; false when
+// they do not, or its head flies (and may lie on its own body), and the
+// snake must be traced. Only a snake's own parts join its cells, each to
+// the next, so the trace walks its body.
+func (b Board) ownLength(limit int) (int, bool) {
+	m := b.live
+	v := &m.view
+	s := &m.snakes[b.seat]
+	if len(s.body) < 2 || v.part[s.head()] == headFlying {
+		return 0, false
+	}
+	for _, c := range s.body[max(len(s.body)-limit, 0) : len(s.body)-1] {
+		if int(v.seat[c]) != b.seat || v.part[c] < tailArmUp {
+			return 0, false
+		}
+	}
+	return min(len(s.body), limit), true
+}
+
 // food lists the padded cells of a lent board that show an apple, gold or
-// a fury pill; every seat sees the same, so the first bot of a turn that
-// asks finds them for all.
+// a fury pill, in cell order; every seat sees the same, so the first bot
+// of a turn that asks finds them for all. It keeps the last turn's cells
+// that still show food and reads the whole board only when the match
+// holds more food than they are: when some appeared, or lies under a
+// dead snake's head.
 func (b Board) food() []int32 {
 	m := b.live
 	v := &m.view
-	if !v.scanned {
+	if v.scanned {
+		return v.food
+	}
+	seat := v.seat[:len(m.grid)]
+	kept := v.food[:0]
+	for _, c := range v.food {
+		if isFood[m.grid[c]] && seat[c] < 0 {
+			kept = append(kept, c)
+		}
+	}
+	v.food = kept
+	if len(v.food) != m.nApple+m.nGold+m.nFury {
 		v.food = v.food[:0]
 		for c, o := range m.grid {
-			if o >= apple && o != stone && o != flyingPill && v.seat[c] < 0 {
+			if isFood[o] && seat[c] < 0 {
 				v.food = append(v.food, int32(c))
 			}
 		}
-		v.scanned = true
 	}
+	v.scanned = true
 	return v.food
 }
+
+// isFood tells the objects a bot may go for out of fury.
+var isFood = [256]bool{apple: true, gold: true, furyPill: true}
 
 // String returns the glyphs.
 func (b Board) String() string {

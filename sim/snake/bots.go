@@ -96,6 +96,8 @@ func readGlyph(r rune) glyphInfo {
 type botBoard struct {
 	n, w   int    // the board's side and the padded side, n+2
 	deltas [4]int // cell offsets of up, down, left, right
+	// col and row are each padded cell's column and row.
+	col, row []int16
 	// board is the View's board. A lent one (board.live set) is read cell
 	// by cell from its drawing; any other is read once into cells, its own
 	// snake in own glyphs.
@@ -136,8 +138,15 @@ func (b *botBoard) parse(board Board) bool {
 
 // size sets the sides for a board of n by n cells.
 func (b *botBoard) size(n int) {
+	if n == b.n {
+		return
+	}
 	b.n, b.w = n, n+2
 	b.deltas = [4]int{-b.w, b.w, -1, 1}
+	b.col, b.row = make([]int16, b.w*b.w), make([]int16, b.w*b.w)
+	for c := range b.col {
+		b.col[c], b.row[c] = int16(c%b.w), int16(c/b.w)
+	}
 }
 
 // pad is the padded cell of cell i of the board.
@@ -173,7 +182,7 @@ func (b *botBoard) adjacent(a, c int) bool {
 
 // distance is the number of steps from cell a to cell c on an empty board.
 func (b *botBoard) distance(a, c int) int {
-	dx, dy := a%b.w-c%b.w, a/b.w-c/b.w
+	dx, dy := int(b.col[a])-int(b.col[c]), int(b.row[a])-int(b.row[c])
 	return max(dx, -dx) + max(dy, -dy)
 }
 
@@ -265,6 +274,16 @@ func (b *botBoard) length(head, limit int) int {
 		prev, cur = cur, next
 	}
 	return n
+}
+
+// ownLength is length for the bot's own head.
+func (b *botBoard) ownLength(head, limit int) int {
+	if b.board.live != nil {
+		if n, ok := b.board.ownLength(limit); ok {
+			return n
+		}
+	}
+	return b.length(head, limit)
 }
 
 // randomBot moves in a random direction whose cell is free now (empty or
@@ -396,7 +415,7 @@ func (b *greedyBot) Act(v any) string {
 	}
 	b.fit(b.board.w * b.board.w)
 	b.head, b.fury, b.length = head, b.board.info(head).fury, 0
-	b.short = b.board.length(head, shortLength)
+	b.short = b.board.ownLength(head, shortLength)
 	b.heads = b.board.appendEnemies(b.heads[:0])
 	b.enemies = b.enemies[:0]
 	b.turn++
@@ -723,7 +742,7 @@ func (b *greedyBot) room(c, limit int) int {
 	for qi := 0; qi < len(q) && len(q) < limit; qi++ {
 		for d := int8(0); d < 4; d++ {
 			nc := bd.step(q[qi], d)
-			if b.seen[nc] != b.stamp && bd.enterable(nc) {
+			if b.seen[nc] != b.stamp && bd.kind(nc).enterable() {
 				b.seen[nc] = b.stamp
 				q = append(q, nc)
 			}
