@@ -101,9 +101,10 @@ type botBoard struct {
 	// board is the View's board. A lent one (board.live set) is read cell
 	// by cell from its drawing; any other is read once into cells, its own
 	// snake in own glyphs.
-	board   Board
-	drawing drawing
-	cells   []glyphInfo
+	board     Board
+	drawing   drawing
+	cells     []glyphInfo
+	foodCells []int32 // food's answer for a board read into cells
 }
 
 // parse takes a View's board; false if it is not a square of glyphs.
@@ -227,17 +228,19 @@ func (b *botBoard) appendEnemies(dst []int32) []int32 {
 	return dst
 }
 
-// appendFood appends the cells that show an apple, gold or a fury pill.
-func (b *botBoard) appendFood(dst []int32) []int32 {
+// food lists the cells that show an apple, gold or a fury pill, in cell
+// order, until the next parse.
+func (b *botBoard) food() []int32 {
 	if b.board.live != nil {
-		return append(dst, b.board.food()...)
+		return b.board.food()
 	}
+	b.foodCells = b.foodCells[:0]
 	for c, g := range b.cells {
 		if g.kind == kApple || g.kind == kGold || g.kind == kFury {
-			dst = append(dst, int32(c))
+			b.foodCells = append(b.foodCells, int32(c))
 		}
 	}
-	return dst
+	return b.foodCells
 }
 
 // dirArm maps a direction to its arm bit.
@@ -325,8 +328,8 @@ func (b *randomBot) Act(v any) string {
 // that would win a head-on could move next, and prefers steps with room
 // for its length plus 2 (24 cells at most). It keeps the path it found and
 // follows it while the path stays passable and its target stays worth
-// going to, searching again after planAge turns at most, so most turns
-// cost a walk along the path rather than a search.
+// going to, and no food may be nearer than planAge turns after the
+// search, so most turns cost a walk along the path rather than a search.
 //
 // It reads only the cells it asks about: a turn on its path looks at the
 // path, the step and the room beyond it; an enemy's length is traced only
@@ -362,6 +365,8 @@ type greedyBot struct {
 	food  []int32
 	goals []goal
 	rest  int32
+	col   int32 // the head's column and row, for bound
+	row   int32
 	// open holds the cells a search has still to take, by the least cost
 	// of a target through them; closed marks those taken.
 	open   [][]int32
@@ -386,8 +391,8 @@ type enemy struct {
 // most, and passes stones from a length of 12.
 const shortLength = 22
 
-// planAge is the most turns a plan is followed without searching again,
-// so a target that appears closer is not ignored for long.
+// planAge is the most turns a plan is followed without looking for a
+// nearer target, so a target that appears closer is not ignored for long.
 const planAge = 6
 
 func newGreedy(_ sim.Setup, _ int, _ uint64) (sim.Bot, error) {
@@ -445,14 +450,16 @@ func (b *greedyBot) Act(v any) string {
 }
 
 // planValid reports whether the kept plan still holds with the head on
-// head: not too old, its target still worth as much, each cell still
-// passable at its distance.
+// head: its target still worth as much, each cell still passable at its
+// distance, and, once planAge turns old, no food nearer on an empty board
+// than the target is along the plan (then the plan counts as new).
 func (b *greedyBot) planValid(head int) bool {
-	if b.at+1 >= len(b.plan) || int(b.plan[b.at]) != head || b.at >= planAge {
+	if b.at+1 >= len(b.plan) || int(b.plan[b.at]) != head {
 		return false
 	}
 	target := int(b.plan[len(b.plan)-1])
-	if b.board.kind(target) != b.planKind || b.value(b.board.kind(target)) < -100 {
+	value := b.value(b.board.kind(target))
+	if b.board.kind(target) != b.planKind || value < -100 {
 		return false
 	}
 	for i, c := range b.plan[b.at+1:] {
@@ -460,7 +467,30 @@ func (b *greedyBot) planValid(head int) bool {
 			return false
 		}
 	}
+	if b.at >= planAge {
+		if b.mayBeat(head, target, int32(len(b.plan)-1-b.at)-value) {
+			return false
+		}
+		b.plan, b.at = b.plan[b.at:], 0
+	}
 	return true
+}
+
+// mayBeat reports whether a target other than target might cost less
+// than cost from head: out of fury, a piece of food whose distance on an
+// empty board less its value is less; in fury, when bites and stones are
+// targets too, always.
+func (b *greedyBot) mayBeat(head, target int, cost int32) bool {
+	if b.fury {
+		return true
+	}
+	b.food = b.board.food()
+	for _, t := range b.food {
+		if int(t) != target && int32(b.board.distance(head, int(t)))-b.value(b.board.kind(int(t))) < cost {
+			return true
+		}
+	}
+	return false
 }
 
 // makePlan keeps the path the last search found from head to target, or
@@ -559,7 +589,7 @@ func (b *greedyBot) search(head int) int {
 	bd := &b.board
 	b.searched++
 	if !b.fury {
-		b.food = bd.appendFood(b.food[:0])
+		b.food = bd.food()
 		if len(b.food) == 0 {
 			return -1 // out of fury, only food is worth going to
 		}
@@ -599,39 +629,48 @@ func (b *greedyBot) search(head int) int {
 	return bestCell
 }
 
-// goal is a piece of food and its value.
-type goal struct{ cell, value int32 }
+// goal is a piece of food: its column and row, value, and cost from the
+// head on an empty board.
+type goal struct{ col, row, value, cost int32 }
 
 // goalCount is how many pieces of food bound measures the distance to;
 // a search seldom walks far enough for any other to count.
 const goalCount = 4
 
 // aim picks the goals for a search from head: the food of least cost on
-// an empty board, the least of the others' costs in rest.
+// an empty board, cheapest first, the least of the others' costs in rest.
 func (b *greedyBot) aim(head int) {
+	bd := &b.board
 	b.goals, b.rest = b.goals[:0], 1<<30
+	b.col, b.row = int32(bd.col[head]), int32(bd.row[head])
 	if b.fury {
 		return
 	}
-	bd := &b.board
 	for _, t := range b.food {
-		g := goal{t, b.value(bd.kind(int(t)))}
-		cost := int32(bd.distance(head, int(t))) - g.value
-		i := len(b.goals)
-		for i > 0 && int32(bd.distance(head, int(b.goals[i-1].cell)))-b.goals[i-1].value > cost {
-			i--
-		}
-		if i == goalCount {
-			b.rest = min(b.rest, cost)
-			continue
-		}
+		g := goal{col: int32(bd.col[t]), row: int32(bd.row[t]), value: b.value(bd.kind(int(t)))}
+		g.cost = b.span(g.col, g.row) - g.value
 		if len(b.goals) == goalCount {
-			last := b.goals[goalCount-1]
-			b.rest = min(b.rest, int32(bd.distance(head, int(last.cell)))-last.value)
+			if g.cost >= b.goals[goalCount-1].cost {
+				b.rest = min(b.rest, g.cost)
+				continue
+			}
+			b.rest = min(b.rest, b.goals[goalCount-1].cost)
 			b.goals = b.goals[:goalCount-1]
 		}
-		b.goals = slices.Insert(b.goals, i, g)
+		i := len(b.goals)
+		b.goals = append(b.goals, g)
+		for ; i > 0 && b.goals[i-1].cost > g.cost; i-- {
+			b.goals[i] = b.goals[i-1]
+		}
+		b.goals[i] = g
 	}
+}
+
+// span is the number of steps on an empty board from the head to the
+// cell at column col and row row.
+func (b *greedyBot) span(col, row int32) int32 {
+	dx, dy := col-b.col, row-b.row
+	return max(dx, -dx) + max(dy, -dy)
 }
 
 // bound is the least a target can cost from cell c: out of fury, the
@@ -643,9 +682,11 @@ func (b *greedyBot) bound(c int) int32 {
 	if b.fury {
 		return -maxValue
 	}
-	least := b.rest - int32(b.board.distance(b.head, c))
+	col, row := int32(b.board.col[c]), int32(b.board.row[c])
+	least := b.rest - b.span(col, row)
 	for _, g := range b.goals {
-		least = min(least, int32(b.board.distance(c, int(g.cell)))-g.value)
+		dx, dy := col-g.col, row-g.row
+		least = min(least, max(dx, -dx)+max(dy, -dy)-g.value)
 	}
 	return least
 }
