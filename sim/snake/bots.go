@@ -391,6 +391,11 @@ type enemy struct {
 // most, and passes stones from a length of 12.
 const shortLength = 22
 
+// planSight is how many cells of the plan ahead are checked each turn:
+// further on, a body across the path may well have moved on by the time
+// the head gets there, and the check is made again on the way.
+const planSight = 3
+
 // planAge is the most turns a plan is followed without looking for a
 // nearer target, so a target that appears closer is not ignored for long.
 const planAge = 6
@@ -450,8 +455,8 @@ func (b *greedyBot) Act(v any) string {
 }
 
 // planValid reports whether the kept plan still holds with the head on
-// head: its target still worth as much, each cell still passable at its
-// distance, and, once planAge turns old, no food nearer on an empty board
+// head: its target still worth as much, its next planSight cells still
+// passable at their distance, and, once planAge turns old, no food nearer on an empty board
 // than the target is along the plan (then the plan counts as new).
 func (b *greedyBot) planValid(head int) bool {
 	if b.at+1 >= len(b.plan) || int(b.plan[b.at]) != head {
@@ -462,7 +467,7 @@ func (b *greedyBot) planValid(head int) bool {
 	if b.board.kind(target) != b.planKind || value < -100 {
 		return false
 	}
-	for i, c := range b.plan[b.at+1:] {
+	for i, c := range b.plan[b.at+1 : min(b.at+1+planSight, len(b.plan))] {
 		if !b.passable(int(c), int32(i)) {
 			return false
 		}
