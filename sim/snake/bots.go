@@ -415,25 +415,9 @@ const (
 )
 
 func (b *greedyBot) Act(v any) string {
-	view, ok := sim.ReadView[View](v)
-	if !ok || !b.board.parse(view.Board) {
-		return ""
-	}
-	head := b.board.ownHead()
+	head := b.look(v)
 	if head < 0 {
 		return ""
-	}
-	b.fit(b.board.w * b.board.w)
-	b.head, b.fury, b.length = head, b.board.info(head).fury, 0
-	b.short = b.board.ownLength(head, shortLength)
-	b.heads = b.board.appendEnemies(b.heads[:0])
-	b.enemies = b.enemies[:0]
-	b.turn++
-	for _, c := range b.heads {
-		b.enemies = append(b.enemies, enemy{cell: int(c)})
-		for d := int8(0); d < 4; d++ {
-			b.near[b.board.step(int(c), d)] = b.turn
-		}
 	}
 	if !b.planValid(head) {
 		b.makePlan(head, b.search(head))
@@ -452,6 +436,33 @@ func (b *greedyBot) Act(v any) string {
 		b.plan = b.plan[:0]
 	}
 	return dirNames[d]
+}
+
+// look reads the view for a turn: the board, its own head, fury and
+// length, and the enemy heads. It returns the head, or -1 when the view
+// is not a board or shows no moving head of its own.
+func (b *greedyBot) look(v any) int {
+	view, ok := sim.ReadView[View](v)
+	if !ok || !b.board.parse(view.Board) {
+		return -1
+	}
+	head := b.board.ownHead()
+	if head < 0 {
+		return -1
+	}
+	b.fit(b.board.w * b.board.w)
+	b.head, b.fury, b.length = head, b.board.info(head).fury, 0
+	b.short = b.board.ownLength(head, shortLength)
+	b.heads = b.board.appendEnemies(b.heads[:0])
+	b.enemies = b.enemies[:0]
+	b.turn++
+	for _, c := range b.heads {
+		b.enemies = append(b.enemies, enemy{cell: int(c)})
+		for d := int8(0); d < 4; d++ {
+			b.near[b.board.step(int(c), d)] = b.turn
+		}
+	}
+	return head
 }
 
 // planValid reports whether the kept plan still holds with the head on
