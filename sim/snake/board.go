@@ -47,17 +47,29 @@ var objectGlyphs = [...]rune{
 	apple: '○', stone: '●', gold: '$', furyPill: '®', flyingPill: '©',
 }
 
-// objectInfos and enemyInfos are what objectGlyphs and enemyGlyphs mean
-// to a bot, so a view's board is drawn from small tables rather than by
-// looking each rune up.
-var objectInfos, enemyInfos = func() (o [len(objectGlyphs)]glyphInfo, e [numParts]glyphInfo) {
+// objectInfos, ownInfos and enemyInfos are what objectGlyphs, ownGlyphs
+// and enemyGlyphs mean to a bot, so a bot reads a lent board from small
+// tables rather than by looking each rune up.
+var objectInfos, ownInfos, enemyInfos = func() (o [len(objectGlyphs)]glyphInfo, own, e [numParts]glyphInfo) {
 	for i, r := range objectGlyphs {
 		o[i] = readGlyph(r)
 	}
-	for p, r := range enemyGlyphs {
-		e[p] = readGlyph(r)
+	for p := range numParts {
+		own[p], e[p] = readGlyph(ownGlyphs[p]), readGlyph(enemyGlyphs[p])
 	}
-	return o, e
+	return o, own, e
+}()
+
+// objectKinds, ownKinds and enemyKinds are the kinds of those infos, for a
+// bot that asks only what a cell holds.
+var objectKinds, ownKinds, enemyKinds = func() (o [len(objectGlyphs)]cellKind, own, e [numParts]cellKind) {
+	for i := range objectInfos {
+		o[i] = objectInfos[i].kind
+	}
+	for p := range numParts {
+		own[p], e[p] = ownInfos[p].kind, enemyInfos[p].kind
+	}
+	return o, own, e
 }()
 
 // Arm bits: which neighbours of a body cell belong to the same snake.
@@ -74,14 +86,18 @@ type viewCache struct {
 	turn  int // the turn it was built for, or -1
 	valid bool
 	seat  []int16 // per padded cell: the seat drawn there, or -1
+	blank []int16 // -1 in every cell, to reset seat with one copy
 	part  []uint8
 	order []int
 	board Board // the observer's board, drawn by the first View of the turn
-	// infos is what each cell of the observer's board means to a bot, read
-	// by the first bot of the turn that reads every cell of a lent board
-	// (Peek); nil until then. Lent boards last a turn, so it is reused.
-	infos []glyphInfo
-	read  bool
+	// lent holds the view Peek lends each seat; a lent board reads the
+	// match, so it is the same every turn.
+	lent []View
+	// food lists the cells that show an apple, gold or a fury pill, found
+	// by the first bot of the turn that asks (scanned tells whether one
+	// has).
+	food    []int32
+	scanned bool
 }
 
 // arm is the arm bit from cell a toward its neighbour b, or 0.
@@ -161,11 +177,13 @@ func (m *match) layout() *viewCache {
 	if len(v.seat) != len(m.grid) {
 		v.seat = make([]int16, len(m.grid))
 		v.part = make([]uint8, len(m.grid))
+		v.blank = make([]int16, len(m.grid))
+		for i := range v.blank {
+			v.blank[i] = -1
+		}
 	}
-	for i := range v.seat {
-		v.seat[i] = -1
-	}
-	v.order, v.board, v.read = v.order[:0], Board{}, false
+	copy(v.seat, v.blank)
+	v.order, v.board, v.scanned = v.order[:0], Board{}, false
 	for i := range m.snakes {
 		v.order = append(v.order, i)
 	}
@@ -217,13 +235,30 @@ func (m *match) board(seat int) []string {
 }
 
 func (m *match) glyph(v *viewCache, seat int, c int32) rune {
-	switch s := int(v.seat[c]); {
+	d := drawing{seat: seat, seats: v.seat, parts: v.part, grid: m.grid}
+	return drawn(&d, c, &objectGlyphs, &ownGlyphs, &enemyGlyphs)
+}
+
+// drawing is what the cells of a match show a seat: the layout of its
+// view cache over the objects of its grid.
+type drawing struct {
+	seat  int
+	seats []int16
+	parts []uint8
+	grid  []object
+}
+
+// drawn is what the drawing shows on padded cell c, taken from the tables
+// of what an object, a part of the seat's own snake and a part of another
+// look like (the glyphs) or mean to a bot (the infos).
+func drawn[T any](d *drawing, c int32, objects *[len(objectGlyphs)]T, own, other *[numParts]T) T {
+	switch s := int(d.seats[c]); {
 	case s < 0:
-		return objectGlyphs[m.grid[c]]
-	case s == seat:
-		return ownGlyphs[v.part[c]]
+		return objects[d.grid[c]]
+	case s == d.seat:
+		return own[d.parts[c]]
 	default:
-		return enemyGlyphs[v.part[c]]
+		return other[d.parts[c]]
 	}
 }
 
@@ -243,13 +278,14 @@ type View struct {
 // there without scanning the board.
 //
 // A board Peek lends has no glyphs of its own: it reads the match (live)
-// until the match's next Step, so a bot that looks at a few cells does not
-// pay for drawing them all.
+// as seat sees it until the match's next Step, so a bot that looks at a
+// few cells does not pay for drawing them all.
 type Board struct {
 	glyphs []rune      // shared by the views of a tick: never written
 	cells  []glyphInfo // readGlyph of each of glyphs, shared likewise
 	own    []ownCell
 	live   *match
+	seat   int
 }
 
 // ownCell is a cell of a seat's own snake: its index in a Board and glyph.
@@ -271,77 +307,79 @@ func newBoard(glyphs []rune) Board {
 	return b
 }
 
-// len is the number of cells.
-func (b Board) len() int {
-	if b.live != nil {
-		return b.live.size * b.live.size
-	}
-	return len(b.cells)
-}
-
-// info is what cell i means to a bot, the bot's own snake read as anyone's
-// unless the board came from JSON.
-func (b Board) info(i int) glyphInfo {
-	if m := b.live; m != nil {
-		c := m.cell(i%m.size, i/m.size)
-		if s := m.view.seat[c]; s >= 0 {
-			return enemyInfos[m.view.part[c]]
-		}
-		return objectInfos[m.grid[c]]
-	}
-	return b.cells[i]
-}
-
-// appendInfos appends what each cell means to dst, as info does.
-func (b Board) appendInfos(dst []glyphInfo) []glyphInfo {
+// drawing is what a lent board reads until the match's next Step.
+func (b Board) drawing() drawing {
 	m := b.live
-	if m == nil {
-		return append(dst, b.cells...)
-	}
-	v := &m.view
-	if !v.read {
-		v.infos = v.infos[:0]
-		for y := range m.size {
-			c := m.cell(0, y)
-			for range m.size {
-				if s := v.seat[c]; s >= 0 {
-					v.infos = append(v.infos, enemyInfos[v.part[c]])
-				} else {
-					v.infos = append(v.infos, objectInfos[m.grid[c]])
-				}
-				c++
-			}
-		}
-		v.read = true
-	}
-	return append(dst, v.infos...)
+	return drawing{seat: b.seat, seats: m.view.seat, parts: m.view.part, grid: m.grid}
 }
 
-// appendHeads appends to dst every cell that shows a head. A lent board
-// finds them at the snakes' heads without reading the board: a head drawn
-// at its own cell.
-func (b Board) appendHeads(dst []int32) []int32 {
+// shownHead is the padded cell of seat i's head when the lent board shows
+// that head there, else -1.
+func (b Board) shownHead(i int) int32 {
 	m := b.live
-	if m == nil {
-		for c, g := range b.cells {
-			if g.kind == kEnemyHead || g.kind == kOwnHead {
-				dst = append(dst, int32(c))
-			}
-		}
-		return dst
-	}
-	for i := range m.snakes {
-		s := &m.snakes[i]
-		if len(s.body) == 0 {
-			continue
-		}
+	if s := &m.snakes[i]; len(s.body) > 0 {
 		if h := s.head(); int(m.view.seat[h]) == i && m.view.part[h] < tailArmUp && m.grid[h] != outside {
-			x, y := m.xy(h)
-			dst = append(dst, int32(y*m.size+x))
+			return h
 		}
 	}
-	return dst
+	return -1
 }
+
+// ownLength is what tracing a lent board's own snake from its head along
+// the arms of its body glyphs counts, up to limit, read from the match
+// when the last limit cells of the snake all show as its body; false when
+// they do not, or its head flies (and may lie on its own body), and the
+// snake must be traced. Only a snake's own parts join its cells, each to
+// the next, so the trace walks its body.
+func (b Board) ownLength(limit int) (int, bool) {
+	m := b.live
+	v := &m.view
+	s := &m.snakes[b.seat]
+	if len(s.body) < 2 || v.part[s.head()] == headFlying {
+		return 0, false
+	}
+	for _, c := range s.body[max(len(s.body)-limit, 0) : len(s.body)-1] {
+		if int(v.seat[c]) != b.seat || v.part[c] < tailArmUp {
+			return 0, false
+		}
+	}
+	return min(len(s.body), limit), true
+}
+
+// food lists the padded cells of a lent board that show an apple, gold or
+// a fury pill, in cell order; every seat sees the same, so the first bot
+// of a turn that asks finds them for all. It keeps the last turn's cells
+// that still show food and reads the whole board only when the match
+// holds more food than they are: when some appeared, or lies under a
+// dead snake's head.
+func (b Board) food() []int32 {
+	m := b.live
+	v := &m.view
+	if v.scanned {
+		return v.food
+	}
+	seat := v.seat[:len(m.grid)]
+	kept := v.food[:0]
+	for _, c := range v.food {
+		if isFood[m.grid[c]] && seat[c] < 0 {
+			kept = append(kept, c)
+		}
+	}
+	v.food = kept
+	if len(v.food) != m.nApple+m.nGold+m.nFury {
+		v.food = v.food[:0]
+		for c, o := range m.grid {
+			if isFood[o] && seat[c] < 0 {
+				v.food = append(v.food, int32(c))
+			}
+		}
+	}
+	v.scanned = true
+	return v.food
+}
+
+// isFood tells the objects a bot may go for out of fury.
+var isFood = [256]bool{apple: true, gold: true, furyPill: true}
 
 // String returns the glyphs.
 func (b Board) String() string {
@@ -350,7 +388,7 @@ func (b Board) String() string {
 		for y := range m.size {
 			c := m.cell(0, y)
 			for range m.size {
-				glyphs = append(glyphs, m.glyph(&m.view, -1, c))
+				glyphs = append(glyphs, m.glyph(&m.view, b.seat, c))
 				c++
 			}
 		}
@@ -398,10 +436,20 @@ func (m *match) View(seat int) any {
 }
 
 // Peek returns a *View for seat like View, whose board reads the match
-// until its next Step rather than a drawing of it.
+// until its next Step rather than a drawing of it. A seat is lent the same
+// View every turn, so lending allocates nothing.
 func (m *match) Peek(seat int) any {
-	m.layout()
-	return &View{Board: m.own(Board{live: m}, seat)}
+	v := m.layout()
+	if seat < 0 || seat >= len(m.snakes) {
+		return &View{Board: Board{live: m, seat: -1}}
+	}
+	if len(v.lent) != len(m.snakes) {
+		v.lent = make([]View, len(m.snakes))
+		for s := range v.lent {
+			v.lent[s].Board = Board{live: m, seat: s}
+		}
+	}
+	return &v.lent[seat]
 }
 
 // own returns b with the cells of seat's own snake listed; the observer

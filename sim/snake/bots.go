@@ -90,117 +90,186 @@ func readGlyph(r rune) glyphInfo {
 	return glyphInfo{}
 }
 
-// botBoard is a board as a bot reads it.
+// botBoard is a board as a bot reads it, in the padded layout of the
+// match: the board's cells row by row inside a ring of walls, so every
+// cell of the board has four neighbours and a step never leaves it.
 type botBoard struct {
-	n     int
-	board Board
-	// cells is what each glyph means, the bot's own snake in own glyphs,
-	// once withOwn has read them.
-	cells []glyphInfo
-	// next[c*4+d] is the neighbour of cell c in direction d, -1 off the
-	// board, for boards of n by n cells.
-	next []int32
+	n, w   int    // the board's side and the padded side, n+2
+	deltas [4]int // cell offsets of up, down, left, right
+	// col and row are each padded cell's column and row.
+	col, row []int16
+	// board is the View's board. A lent one (board.live set) is read cell
+	// by cell from its drawing; any other is read once into cells, its own
+	// snake in own glyphs.
+	board     Board
+	drawing   drawing
+	cells     []glyphInfo
+	foodCells []int32 // food's answer for a board read into cells
 }
 
-// parse takes a View's board; false if it is not a square of glyphs. It
-// reads no cell: a bot that only asks whether a few cells are enterable
-// reads them with enterable.
+// parse takes a View's board; false if it is not a square of glyphs.
 func (b *botBoard) parse(board Board) bool {
 	b.board = board
-	n, cells := 0, board.len()
+	if m := board.live; m != nil {
+		b.size(m.size)
+		b.drawing = board.drawing()
+		return true
+	}
+	n, cells := 0, len(board.cells)
 	for n*n < cells {
 		n++
 	}
 	if n*n != cells || n == 0 {
 		return false
 	}
-	if n != b.n || b.next == nil {
-		b.n, b.next = n, make([]int32, 0, 4*n*n)
-		for c := range n * n {
-			for d := int8(0); d < 4; d++ {
-				b.next = append(b.next, int32(neighbour(n, c, d)))
-			}
-		}
+	b.size(n)
+	b.cells = slices.Grow(b.cells[:0], b.w*b.w)[:b.w*b.w]
+	wall := glyphInfo{kind: kBlock}
+	for c := range b.cells {
+		b.cells[c] = wall
+	}
+	for y := range n {
+		copy(b.cells[b.pad(y*n):], board.cells[y*n:(y+1)*n])
+	}
+	for _, o := range board.own {
+		b.cells[b.pad(int(o.i))] = readGlyph(o.glyph)
 	}
 	return true
 }
 
-// enterable reports whether a head may enter cell c now; the bot's own
-// snake blocks it whichever glyphs it is read in.
-func (b *botBoard) enterable(c int) bool { return b.board.info(c).kind.enterable() }
-
-// withOwn reads every cell into cells, the bot's own snake in own glyphs,
-// for a bot that tells its snake from the others.
-func (b *botBoard) withOwn() {
-	b.cells = b.board.appendInfos(b.cells[:0])
-	for _, o := range b.board.own {
-		b.cells[o.i] = readGlyph(o.glyph)
+// size sets the sides for a board of n by n cells.
+func (b *botBoard) size(n int) {
+	if n == b.n {
+		return
+	}
+	b.n, b.w = n, n+2
+	b.deltas = [4]int{-b.w, b.w, -1, 1}
+	b.col, b.row = make([]int16, b.w*b.w), make([]int16, b.w*b.w)
+	for c := range b.col {
+		b.col[c], b.row[c] = int16(c%b.w), int16(c/b.w)
 	}
 }
 
-// step is the neighbour of cell c in direction d (up to right), or -1 off
-// the board.
-func (b *botBoard) step(c int, d int8) int { return int(b.next[c*4+int(d)]) }
+// pad is the padded cell of cell i of the board.
+func (b *botBoard) pad(i int) int { return (i/b.n+1)*b.w + i%b.n + 1 }
 
-// neighbour is the neighbour of cell c of an n by n board in direction d,
-// or -1 off the board.
-func neighbour(n, c int, d int8) int {
-	x, y := c%n, c/n
-	switch d {
-	case up:
-		y--
-	case down:
-		y++
-	case left:
-		x--
-	case right:
-		x++
+// info is what padded cell c means, the bot's own snake in own glyphs.
+func (b *botBoard) info(c int) glyphInfo {
+	if b.board.live != nil {
+		return drawn(&b.drawing, int32(c), &objectInfos, &ownInfos, &enemyInfos)
 	}
-	if x < 0 || y < 0 || x >= n || y >= n {
-		return -1
-	}
-	return y*n + x
+	return b.cells[c]
 }
 
-// dirArm maps a direction to its arm bit.
-var dirArm = [4]uint8{armUp, armDown, armLeft, armRight}
+// kind is what padded cell c holds, as info's kind.
+func (b *botBoard) kind(c int) cellKind {
+	if b.board.live != nil {
+		return drawn(&b.drawing, int32(c), &objectKinds, &ownKinds, &enemyKinds)
+	}
+	return b.cells[c].kind
+}
+
+// enterable reports whether a head may enter cell c now.
+func (b *botBoard) enterable(c int) bool { return b.kind(c).enterable() }
+
+// step is the neighbour of cell c in direction d (up to right).
+func (b *botBoard) step(c int, d int8) int { return c + b.deltas[d] }
+
+// adjacent reports whether cells a and c are neighbours.
+func (b *botBoard) adjacent(a, c int) bool {
+	d := a - c
+	return d == 1 || d == -1 || d == b.w || d == -b.w
+}
+
+// distance is the number of steps from cell a to cell c on an empty board.
+func (b *botBoard) distance(a, c int) int {
+	dx, dy := int(b.col[a])-int(b.col[c]), int(b.row[a])-int(b.row[c])
+	return max(dx, -dx) + max(dy, -dy)
+}
 
 // ownHead finds the bot's moving head, the first on the board if it
 // shows more than one, or -1 when it sleeps or is dead.
 func (b *botBoard) ownHead() int {
+	if b.board.live != nil {
+		h := b.board.shownHead(b.board.seat)
+		if h < 0 || b.info(int(h)).idle {
+			return -1
+		}
+		return int(h)
+	}
 	head := -1
 	for _, o := range b.board.own {
 		if g := readGlyph(o.glyph); g.kind == kOwnHead && !g.idle && (head < 0 || int(o.i) < head) {
 			head = int(o.i)
 		}
 	}
-	return head
+	if head < 0 {
+		return -1
+	}
+	return b.pad(head)
 }
 
+// appendEnemies appends the cells of the enemy heads that move (neither
+// sleep nor are dead), in no particular order.
+func (b *botBoard) appendEnemies(dst []int32) []int32 {
+	if bd := b.board; bd.live != nil {
+		for i := range bd.live.snakes {
+			if h := bd.shownHead(i); h >= 0 && i != bd.seat && !b.info(int(h)).idle {
+				dst = append(dst, h)
+			}
+		}
+		return dst
+	}
+	for c, g := range b.cells {
+		if g.kind == kEnemyHead && !g.idle {
+			dst = append(dst, int32(c))
+		}
+	}
+	return dst
+}
+
+// food lists the cells that show an apple, gold or a fury pill, in cell
+// order, until the next parse.
+func (b *botBoard) food() []int32 {
+	if b.board.live != nil {
+		return b.board.food()
+	}
+	b.foodCells = b.foodCells[:0]
+	for c, g := range b.cells {
+		if g.kind == kApple || g.kind == kGold || g.kind == kFury {
+			b.foodCells = append(b.foodCells, int32(c))
+		}
+	}
+	return b.foodCells
+}
+
+// dirArm maps a direction to its arm bit.
+var dirArm = [4]uint8{armUp, armDown, armLeft, armRight}
+
 // length traces a snake from its head along the arms of its body glyphs
-// and returns the number of cells.
-func (b *botBoard) length(head int) int {
+// and returns the number of cells, or limit if it has more.
+func (b *botBoard) length(head, limit int) int {
 	body := kEnemyBody
-	if b.cells[head].kind == kOwnHead {
+	if b.kind(head) == kOwnHead {
 		body = kOwnBody
 	}
 	prev, cur := head, -1
 	for d := int8(0); d < 4; d++ { // the neck is the neighbour whose arm points back at the head
-		if c := b.step(head, d); c >= 0 && b.cells[c].kind == body && b.cells[c].arms&dirArm[d^1] != 0 {
+		if c := b.step(head, d); b.kind(c) == body && b.info(c).arms&dirArm[d^1] != 0 {
 			cur = c
 			break
 		}
 	}
 	n := 1
-	for cur >= 0 && n < len(b.cells) {
+	for cur >= 0 && n < min(limit, b.n*b.n) {
 		n++
-		g := b.cells[cur]
+		arms := b.info(cur).arms
 		next := -1
 		for d := int8(0); d < 4; d++ {
-			if g.arms&dirArm[d] == 0 {
+			if arms&dirArm[d] == 0 {
 				continue
 			}
-			if c := b.step(cur, d); c >= 0 && c != prev && b.cells[c].kind == body {
+			if c := b.step(cur, d); c != prev && b.kind(c) == body {
 				next = c
 				break
 			}
@@ -208,6 +277,16 @@ func (b *botBoard) length(head int) int {
 		prev, cur = cur, next
 	}
 	return n
+}
+
+// ownLength is length for the bot's own head.
+func (b *botBoard) ownLength(head, limit int) int {
+	if b.board.live != nil {
+		if n, ok := b.board.ownLength(limit); ok {
+			return n
+		}
+	}
+	return b.length(head, limit)
 }
 
 // randomBot moves in a random direction whose cell is free now (empty or
@@ -233,7 +312,7 @@ func (b *randomBot) Act(v any) string {
 	var dirs [4]int8
 	n := 0
 	for d := int8(0); d < 4; d++ {
-		if c := b.board.step(head, d); c >= 0 && b.board.enterable(c) {
+		if b.board.enterable(b.board.step(head, d)) {
 			dirs[n] = d
 			n++
 		}
@@ -249,12 +328,19 @@ func (b *randomBot) Act(v any) string {
 // that would win a head-on could move next, and prefers steps with room
 // for its length plus 2 (24 cells at most). It keeps the path it found and
 // follows it while the path stays passable and its target stays worth
-// going to, searching again after planAge turns at most, so most turns
-// cost a walk along the path rather than a search.
+// going to, and no food may be nearer than planAge turns after the
+// search, so most turns cost a walk along the path rather than a search.
+//
+// It reads only the cells it asks about: a turn on its path looks at the
+// path, the step and the room beyond it; an enemy's length is traced only
+// when its head is next to such a cell.
 type greedyBot struct {
-	board  botBoard
-	fury   bool // its own head is in fury
-	length int  // its own length
+	board botBoard
+	head  int  // its own head this turn
+	fury  bool // its own head is in fury
+	// short is its own length up to shortLength; length is its length, or
+	// 0 until asked for.
+	short, length int
 	// dist and from (the cell before, on the way from the head) are set
 	// for the cells the last search reached, those whose reached equals
 	// searched.
@@ -265,10 +351,26 @@ type greedyBot struct {
 	queue    []int
 	seen     []int32
 	stamp    int32
-	// danger marks cells next to the head of an enemy that would win a
-	// head-on there; prey marks cells next to heads that would lose one.
-	danger, prey []bool
-	heads        []int32 // the board's head cells, for markHeadOns
+	// enemies are this turn's moving enemy heads, each judged once asked
+	// about: whether a head-on next to it would kill us.
+	enemies []enemy
+	heads   []int32
+	// near marks the cells next to an enemy head this turn, those whose
+	// near equals turn.
+	near []int32
+	turn int32
+	// food is the cells of food, for a search out of fury; goals are the
+	// food nearest the head on an empty board, for bound: no other food
+	// can cost less than rest less the steps from the head.
+	food  []int32
+	goals []goal
+	rest  int32
+	col   int32 // the head's column and row, for bound
+	row   int32
+	// open holds the cells a search has still to take, by the least cost
+	// of a target through them; closed marks those taken.
+	open   [][]int32
+	closed []int32
 	// plan is the path the last search found, from the head then to the
 	// target, of kind planKind; plan[at] is the cell the head should be on
 	// now, at turns later.
@@ -277,8 +379,25 @@ type greedyBot struct {
 	at       int
 }
 
-// planAge is the most turns a plan is followed without searching again,
-// so a target that appears closer is not ignored for long.
+// enemy is a moving enemy head and, once judged, whether a head-on next
+// to it kills us.
+type enemy struct {
+	cell          int
+	judged, loses bool
+}
+
+// shortLength is the most of its own length a turn needs to know unless
+// it judges a head-on: it needs room for its length plus 2, 24 cells at
+// most, and passes stones from a length of 12.
+const shortLength = 22
+
+// planSight is how many cells of the plan ahead are checked each turn:
+// further on, a body across the path may well have moved on by the time
+// the head gets there, and the check is made again on the way.
+const planSight = 3
+
+// planAge is the most turns a plan is followed without looking for a
+// nearer target, so a target that appears closer is not ignored for long.
 const planAge = 6
 
 func newGreedy(_ sim.Setup, _ int, _ uint64) (sim.Bot, error) {
@@ -296,18 +415,10 @@ const (
 )
 
 func (b *greedyBot) Act(v any) string {
-	view, ok := sim.ReadView[View](v)
-	if !ok || !b.board.parse(view.Board) {
-		return ""
-	}
-	head := b.board.ownHead()
+	head := b.look(v)
 	if head < 0 {
 		return ""
 	}
-	b.board.withOwn()
-	b.fit(len(b.board.cells))
-	b.fury, b.length = b.board.cells[head].fury, b.board.length(head)
-	b.markHeadOns()
 	if !b.planValid(head) {
 		b.makePlan(head, b.search(head))
 	}
@@ -327,23 +438,75 @@ func (b *greedyBot) Act(v any) string {
 	return dirNames[d]
 }
 
+// look reads the view for a turn: the board, its own head, fury and
+// length, and the enemy heads. It returns the head, or -1 when the view
+// is not a board or shows no moving head of its own.
+func (b *greedyBot) look(v any) int {
+	view, ok := sim.ReadView[View](v)
+	if !ok || !b.board.parse(view.Board) {
+		return -1
+	}
+	head := b.board.ownHead()
+	if head < 0 {
+		return -1
+	}
+	b.fit(b.board.w * b.board.w)
+	b.head, b.fury, b.length = head, b.board.info(head).fury, 0
+	b.short = b.board.ownLength(head, shortLength)
+	b.heads = b.board.appendEnemies(b.heads[:0])
+	b.enemies = b.enemies[:0]
+	b.turn++
+	for _, c := range b.heads {
+		b.enemies = append(b.enemies, enemy{cell: int(c)})
+		for d := int8(0); d < 4; d++ {
+			b.near[b.board.step(int(c), d)] = b.turn
+		}
+	}
+	return head
+}
+
 // planValid reports whether the kept plan still holds with the head on
-// head: not too old, its target still worth as much, each cell still
-// passable at its distance.
+// head: its target still worth as much, its next planSight cells still
+// passable at their distance, and, once planAge turns old, no food nearer on an empty board
+// than the target is along the plan (then the plan counts as new).
 func (b *greedyBot) planValid(head int) bool {
-	if b.at+1 >= len(b.plan) || int(b.plan[b.at]) != head || b.at >= planAge {
+	if b.at+1 >= len(b.plan) || int(b.plan[b.at]) != head {
 		return false
 	}
 	target := int(b.plan[len(b.plan)-1])
-	if b.board.cells[target].kind != b.planKind || b.value(target) < -100 {
+	value := b.value(b.board.kind(target))
+	if b.board.kind(target) != b.planKind || value < -100 {
 		return false
 	}
-	for i, c := range b.plan[b.at+1:] {
+	for i, c := range b.plan[b.at+1 : min(b.at+1+planSight, len(b.plan))] {
 		if !b.passable(int(c), int32(i)) {
 			return false
 		}
 	}
+	if b.at >= planAge {
+		if b.mayBeat(head, target, int32(len(b.plan)-1-b.at)-value) {
+			return false
+		}
+		b.plan, b.at = b.plan[b.at:], 0
+	}
 	return true
+}
+
+// mayBeat reports whether a target other than target might cost less
+// than cost from head: out of fury, a piece of food whose distance on an
+// empty board less its value is less; in fury, when bites and stones are
+// targets too, always.
+func (b *greedyBot) mayBeat(head, target int, cost int32) bool {
+	if b.fury {
+		return true
+	}
+	b.food = b.board.food()
+	for _, t := range b.food {
+		if int(t) != target && int32(b.board.distance(head, int(t)))-b.value(b.board.kind(int(t))) < cost {
+			return true
+		}
+	}
+	return false
 }
 
 // makePlan keeps the path the last search found from head to target, or
@@ -353,7 +516,7 @@ func (b *greedyBot) makePlan(head, target int) {
 	if target < 0 {
 		return
 	}
-	b.planKind = b.board.cells[target].kind
+	b.planKind = b.board.kind(target)
 	for c := target; c != head; c = int(b.from[c]) {
 		b.plan = append(b.plan, int32(c))
 	}
@@ -371,93 +534,187 @@ func (b *greedyBot) dirTo(c, nc int) int8 {
 	return noDir
 }
 
-// fit sizes the scratch slices for a board of n cells.
+// fit sizes the scratch slices for a board of n padded cells.
 func (b *greedyBot) fit(n int) {
 	if len(b.dist) != n {
 		b.dist, b.from, b.reached, b.queue = make([]int32, n), make([]int32, n), make([]int32, n), make([]int, 0, n)
 		b.plan = b.plan[:0]
-		b.seen, b.danger, b.prey = make([]int32, n), make([]bool, n), make([]bool, n)
+		b.seen, b.near, b.closed = make([]int32, n), make([]int32, n), make([]int32, n)
 	}
 }
 
-// markHeadOns fills danger and prey around every moving enemy head.
-func (b *greedyBot) markHeadOns() {
-	bd := &b.board
-	clear(b.danger)
-	clear(b.prey)
-	b.heads = bd.board.appendHeads(b.heads[:0])
-	for _, c32 := range b.heads {
-		c, g := int(c32), bd.cells[c32]
-		if g.kind != kEnemyHead || g.idle {
-			continue
-		}
-		// A head-on kills us unless we are 2 longer, or we are in fury and
-		// the enemy is not; an enemy in fury always wins against us without.
-		enemyLen := bd.length(c)
-		lose := !b.fury && (g.fury || b.length < enemyLen+2) || b.fury && g.fury && b.length < enemyLen+2
-		for d := int8(0); d < 4; d++ {
-			if nc := bd.step(c, d); nc >= 0 {
-				if lose {
-					b.danger[nc] = true
-				} else {
-					b.prey[nc] = true
-				}
+// loses reports whether a head-on next to enemy e kills us: it does
+// unless we are 2 longer, or we are in fury and the enemy is not; an
+// enemy in fury always wins against us without.
+func (b *greedyBot) loses(e *enemy) bool {
+	if !e.judged {
+		if b.length == 0 {
+			b.length = b.short
+			if b.short == shortLength {
+				b.length = b.board.length(b.head, b.board.n*b.board.n)
 			}
 		}
+		// All that matters of the enemy's length is whether we are 2
+		// longer, so it is traced no further than that.
+		g := b.board.info(e.cell)
+		even := b.board.length(e.cell, max(b.length-1, 1)) >= b.length-1 // we are not 2 longer
+		e.judged = true
+		e.loses = !b.fury && (g.fury || even) || b.fury && g.fury && even
 	}
+	return e.loses
+}
+
+// headOn reports whether cell c is next to an enemy head that would win a
+// head-on there (lose true) or lose one (lose false).
+func (b *greedyBot) headOn(c int, lose bool) bool {
+	if b.near[c] != b.turn {
+		return false
+	}
+	for i := range b.enemies {
+		if e := &b.enemies[i]; b.board.adjacent(c, e.cell) && b.loses(e) == lose {
+			return true
+		}
+	}
+	return false
 }
 
 // passable reports whether a path that has walked dist cells may enter
-// cell c.
+// cell c. A head-on is feared on the first step only: by the time a path
+// gets further, the enemy's head has moved on.
 func (b *greedyBot) passable(c int, dist int32) bool {
-	switch k := b.board.cells[c].kind; {
+	switch k := b.board.kind(c); {
 	case k.enterable():
-		return !b.danger[c]
+		return dist > 1 || !b.headOn(c, true)
 	case k == kStone:
-		return b.fury && dist <= 1 || b.length >= 12 && !b.danger[c]
+		return b.fury && dist <= 1 || b.short >= 12 && (dist > 1 || !b.headOn(c, true))
 	case k == kEnemyBody:
 		return b.fury && dist <= 1 // a bite in fury, only where the fury surely lasts
 	}
 	return false
 }
 
-// search walks breadth-first from head over passable cells, remembering
-// each cell's distance and the cell before, and returns the target with the
-// lowest distance less value, the first found of the lowest, or -1 when
-// none is in reach. It stops where no cell further away can cost less, so
-// distances beyond are left unset.
+// search walks from head over passable cells, remembering each cell's
+// distance and the cell before, and returns the target with the lowest
+// distance less value, or -1 when none is in reach. It is an A* search:
+// it takes cells in order of the least a target through them can cost,
+// their distance plus the least cost from them on an empty board (bound),
+// most recently found first among equals, so in open ground it walks
+// straight to the target; it stops when no cell left can beat the best
+// target found.
 func (b *greedyBot) search(head int) int {
 	bd := &b.board
 	b.searched++
-	b.queue = b.queue[:0]
-	b.reach(head, head, 0)
-	bestCell, bestCost := -1, int32(1<<30)
-	for d := int8(0); d < 4; d++ {
-		if c := bd.step(head, d); c >= 0 && b.passable(c, 0) {
-			b.reach(c, head, 1)
-			b.queue = append(b.queue, c)
+	if !b.fury {
+		b.food = bd.food()
+		if len(b.food) == 0 {
+			return -1 // out of fury, only food is worth going to
 		}
 	}
-	for qi := 0; qi < len(b.queue); qi++ {
-		c := b.queue[qi]
-		dist := b.dist[c]
-		if dist-maxValue >= bestCost {
-			break // the queue is in order of distance: no cell left can cost less
-		}
-		if v := b.value(c); v > -100 && dist-v < bestCost {
-			bestCell, bestCost = c, dist-v
-		}
-		if k := bd.cells[c].kind; k == kEnemyBody || k == kStone {
-			continue // the walk ends where the bite or the stone is
-		}
-		for _, nc := range bd.next[c*4 : c*4+4] {
-			if nc >= 0 && b.reached[nc] != b.searched && b.passable(int(nc), dist) {
-				b.reach(int(nc), c, dist+1)
-				b.queue = append(b.queue, int(nc))
+	for i := range b.open {
+		b.open[i] = b.open[i][:0]
+	}
+	b.reach(head, head, 0)
+	b.aim(head)
+	base := b.bound(head)
+	b.push(head, base, base)
+	bestCell, bestCost := -1, int32(1<<30)
+	for f := 0; f < len(b.open) && base+int32(f) < bestCost; f++ {
+		for len(b.open[f]) > 0 && base+int32(f) < bestCost {
+			c := int(b.open[f][len(b.open[f])-1])
+			b.open[f] = b.open[f][:len(b.open[f])-1]
+			if b.closed[c] == b.searched {
+				continue // taken already at a lower distance
+			}
+			b.closed[c] = b.searched
+			dist, k := b.dist[c], bd.kind(c)
+			if v := b.value(k); v > -100 && c != head && dist-v < bestCost {
+				bestCell, bestCost = c, dist-v
+			}
+			if k == kEnemyBody || k == kStone {
+				continue // the walk ends where the bite or the stone is
+			}
+			for d := int8(0); d < 4; d++ {
+				nc := bd.step(c, d)
+				if (b.reached[nc] != b.searched || dist+1 < b.dist[nc]) && b.passable(nc, dist) {
+					b.reach(nc, c, dist+1)
+					b.push(nc, dist+1+b.bound(nc), base)
+				}
 			}
 		}
 	}
 	return bestCell
+}
+
+// goal is a piece of food: its column and row, value, and cost from the
+// head on an empty board.
+type goal struct{ col, row, value, cost int32 }
+
+// goalCount is how many pieces of food bound measures the distance to;
+// a search seldom walks far enough for any other to count.
+const goalCount = 4
+
+// aim picks the goals for a search from head: the food of least cost on
+// an empty board, cheapest first, the least of the others' costs in rest.
+func (b *greedyBot) aim(head int) {
+	bd := &b.board
+	b.goals, b.rest = b.goals[:0], 1<<30
+	b.col, b.row = int32(bd.col[head]), int32(bd.row[head])
+	if b.fury {
+		return
+	}
+	for _, t := range b.food {
+		g := goal{col: int32(bd.col[t]), row: int32(bd.row[t]), value: b.value(bd.kind(int(t)))}
+		g.cost = b.span(g.col, g.row) - g.value
+		if len(b.goals) == goalCount {
+			if g.cost >= b.goals[goalCount-1].cost {
+				b.rest = min(b.rest, g.cost)
+				continue
+			}
+			b.rest = min(b.rest, b.goals[goalCount-1].cost)
+			b.goals = b.goals[:goalCount-1]
+		}
+		i := len(b.goals)
+		b.goals = append(b.goals, g)
+		for ; i > 0 && b.goals[i-1].cost > g.cost; i-- {
+			b.goals[i] = b.goals[i-1]
+		}
+		b.goals[i] = g
+	}
+}
+
+// span is the number of steps on an empty board from the head to the
+// cell at column col and row row.
+func (b *greedyBot) span(col, row int32) int32 {
+	dx, dy := col-b.col, row-b.row
+	return max(dx, -dx) + max(dy, -dy)
+}
+
+// bound is the least a target can cost from cell c: out of fury, the
+// distance on an empty board to a piece of food less its value (for food
+// other than the goals, at least rest less the steps from the head to c);
+// in fury, when bites and stones are targets too, minus the most any is
+// worth.
+func (b *greedyBot) bound(c int) int32 {
+	if b.fury {
+		return -maxValue
+	}
+	col, row := int32(b.board.col[c]), int32(b.board.row[c])
+	least := b.rest - b.span(col, row)
+	for _, g := range b.goals {
+		dx, dy := col-g.col, row-g.row
+		least = min(least, max(dx, -dx)+max(dy, -dy)-g.value)
+	}
+	return least
+}
+
+// push adds cell c to the search's open cells with the least cost f of a
+// target through it, base being the least of all.
+func (b *greedyBot) push(c int, f, base int32) {
+	i := int(f - base)
+	for len(b.open) <= i {
+		b.open = append(b.open, nil)
+	}
+	b.open[i] = append(b.open[i], int32(c))
 }
 
 // reach records that the search reached cell c from cell from after dist
@@ -472,18 +729,23 @@ func (b *greedyBot) reach(c, from int, dist int32) {
 // neighbour is a wall or a body.
 func (b *greedyBot) bestStep(head int, toward int8) int8 {
 	bd := &b.board
-	need := min(b.length+2, 24)
+	need := min(b.short+2, 24)
+	if toward != noDir {
+		// A passable way to the target with room scores 1700 and more, the
+		// room, at least need; no other step reaches 1604 plus need, as
+		// room stops counting within 3 cells of its limit.
+		if c := bd.step(head, toward); b.passable(c, 0) && b.room(c, need) >= need {
+			return toward
+		}
+	}
 	bestDir, bestScore := int8(noDir), -1<<30
 	for d := int8(0); d < 4; d++ {
 		c := bd.step(head, d)
-		if c < 0 {
-			continue
-		}
 		score := 0
 		switch {
 		case b.passable(c, 0):
 			score = 1000
-		case bd.cells[c].kind.enterable(): // safe now but maybe a head-on
+		case bd.enterable(c): // safe now but maybe a head-on
 			score = 0
 		default:
 			continue
@@ -496,7 +758,7 @@ func (b *greedyBot) bestStep(head int, toward int8) int8 {
 		if d == toward {
 			score += 200
 		}
-		if b.prey[c] && b.passable(c, 0) {
+		if b.headOn(c, false) && b.passable(c, 0) {
 			score += 100
 		}
 		if score > bestScore {
@@ -506,9 +768,10 @@ func (b *greedyBot) bestStep(head int, toward int8) int8 {
 	return bestDir
 }
 
-// value is how much a cell is worth as a target, or -1000 for no target.
-func (b *greedyBot) value(c int) int32 {
-	switch b.board.cells[c].kind {
+// value is how much a cell of kind k is worth as a target, or -1000 for
+// no target.
+func (b *greedyBot) value(k cellKind) int32 {
+	switch k {
 	case kApple:
 		return valueApple
 	case kGold:
@@ -536,10 +799,7 @@ func (b *greedyBot) room(c, limit int) int {
 	for qi := 0; qi < len(q) && len(q) < limit; qi++ {
 		for d := int8(0); d < 4; d++ {
 			nc := bd.step(q[qi], d)
-			if nc < 0 || b.seen[nc] == b.stamp {
-				continue
-			}
-			if bd.cells[nc].kind.enterable() {
+			if b.seen[nc] != b.stamp && bd.kind(nc).enterable() {
 				b.seen[nc] = b.stamp
 				q = append(q, nc)
 			}

@@ -157,3 +157,63 @@ func TestGreedyKeepsPlanWhileValid(t *testing.T) {
 		})
 	}
 }
+
+// TestGreedySearchFindsCheapest: at every turn of a 5-greedy match of
+// each ruleset, for every seat, the A* search finds a target of the
+// least cost (distance less value) that a breadth-first walk over the
+// same passable cells finds, and none when that finds none.
+func TestGreedySearchFindsCheapest(t *testing.T) {
+	for _, rs := range Game.Rulesets {
+		t.Run(rs, func(t *testing.T) {
+			bots := make([]*greedyBot, 5)
+			for s := range bots {
+				bots[s] = &greedyBot{}
+			}
+			playMatch(t, rs, 31, []string{"greedy", "greedy", "greedy", "greedy", "greedy"}, nil, 0, func(m *match, _ []string) {
+				for s, b := range bots {
+					head := b.look(m.Peek(s))
+					if head < 0 {
+						continue
+					}
+					got, want := int32(none), walkCheapest(b, head)
+					if c := b.search(head); c >= 0 {
+						got = b.dist[c] - b.value(b.board.kind(c))
+					}
+					if got != want {
+						t.Fatalf("turn %d seat %d: got a target of cost %d, want %d (%d for none)", m.turn, s, got, want, none)
+					}
+				}
+			})
+		})
+	}
+}
+
+// none is walkCheapest's cost when no target is in reach.
+const none = 1 << 30
+
+// walkCheapest walks breadth-first from head over the cells the greedy
+// bot may pass and returns the least cost of a target it reaches, or none.
+func walkCheapest(b *greedyBot, head int) int32 {
+	dist := map[int]int32{head: 0}
+	queue, best := []int{head}, int32(none)
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		k := b.board.kind(c)
+		if v := b.value(k); v > -100 && c != head && dist[c]-v < best {
+			best = dist[c] - v
+		}
+		if k == kEnemyBody || k == kStone {
+			continue
+		}
+		for d := int8(0); d < 4; d++ {
+			if nc := b.board.step(c, d); b.passable(nc, dist[c]) {
+				if _, seen := dist[nc]; !seen {
+					dist[nc] = dist[c] + 1
+					queue = append(queue, nc)
+				}
+			}
+		}
+	}
+	return best
+}
