@@ -203,7 +203,11 @@ type parityTally struct {
 	ticks, sameTicks     int
 	// events counts the original's events, by kind, in identical ticks.
 	events map[string]int
-	ours   time.Duration // our replays, boards of every seat drawn each tick
+	// replayTicks and replayTime measure our side of the same work as the
+	// driver's timing: every tick of every match, Step and every seat's
+	// board.
+	replayTicks int
+	replayTime  time.Duration
 }
 
 // TestParityWithOriginal compares every tick of many codenjoy matches with
@@ -224,7 +228,6 @@ func TestParityWithOriginal(t *testing.T) {
 	logDraws(t)
 	tally := parityTally{events: map[string]int{}}
 	const batch = 20 // one JVM for a batch of matches
-	var took time.Duration
 	for first := 1; first <= n; first += batch {
 		var ms []*parityMatch
 		for seed := first; seed < first+batch && seed <= n; seed++ {
@@ -235,17 +238,37 @@ func TestParityWithOriginal(t *testing.T) {
 			playParityMatch(t, p)
 			ms = append(ms, p)
 		}
-		took += runOriginal(t, command, ms, &tally)
+		runOriginal(t, command, ms, &tally)
+		for _, p := range ms {
+			replay(t, p, &tally)
+		}
 	}
 	t.Logf("%d of %d matches identical in every tick; %d of %d ticks identical (a match's ticks are compared up to its first difference)",
 		tally.sameMatches, tally.matches, tally.sameTicks, tally.ticks)
 	t.Logf("original's events in identical ticks: %v", tally.events)
-	t.Logf("time: original (JVM process, all seats' boards printed each tick) %v; ours (replay, all seats' boards drawn each tick) %v", took.Round(time.Millisecond), tally.ours.Round(time.Millisecond))
+	t.Logf("ours: %d ticks in %.1f ms (Step and every seat's board)", tally.replayTicks, float64(tally.replayTime)/1e6)
 }
 
-// runOriginal feeds a batch of matches to the driver, compares its answer
-// with our engine's tick by tick, and returns the driver's wall time.
-func runOriginal(t *testing.T, command []string, ms []*parityMatch, tally *parityTally) time.Duration {
+// replay times our engine on a whole match, the work the driver times.
+func replay(t *testing.T, p *parityMatch, tally *parityTally) {
+	t.Helper()
+	m := p.start(t)
+	began := time.Now()
+	for _, cmds := range p.cmds {
+		if err := m.Step(cmds); err != nil {
+			t.Fatal(err)
+		}
+		for seat := range m.snakes {
+			m.board(seat)
+		}
+	}
+	tally.replayTime += time.Since(began)
+	tally.replayTicks += len(p.cmds)
+}
+
+// runOriginal feeds a batch of matches to the driver and compares its
+// answer with our engine's tick by tick.
+func runOriginal(t *testing.T, command []string, ms []*parityMatch, tally *parityTally) {
 	t.Helper()
 	in := filepath.Join(t.TempDir(), "matches.txt")
 	f, err := os.Create(in)
@@ -271,17 +294,13 @@ func runOriginal(t *testing.T, command []string, ms []*parityMatch, tally *parit
 	if err != nil {
 		t.Fatal(err)
 	}
-	began := time.Now()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	lines := bufio.NewScanner(out)
 	lines.Buffer(make([]byte, 0, 1<<16), 1<<24)
-	var compare time.Duration
 	for _, p := range ms {
-		c0 := time.Now()
 		same := compareMatch(t, p, lines, tally)
-		compare += time.Since(c0)
 		tally.matches++
 		tally.ticks += len(p.cmds)
 		tally.sameTicks += same
@@ -294,7 +313,6 @@ func runOriginal(t *testing.T, command []string, ms []*parityMatch, tally *parit
 	if err := cmd.Wait(); err != nil {
 		t.Errorf("%s: %v", strings.Join(command, " "), err)
 	}
-	return time.Since(began) - compare
 }
 
 // compareMatch replays a match through our engine beside the original's
@@ -313,7 +331,6 @@ func compareMatch(t *testing.T, p *parityMatch, lines *bufio.Scanner, tally *par
 		}
 		before := m.Render()
 		src.draws = src.draws[:0]
-		t0 := time.Now()
 		if err := m.Step(cmds); err != nil {
 			t.Fatal(err)
 		}
@@ -321,7 +338,6 @@ func compareMatch(t *testing.T, p *parityMatch, lines *bufio.Scanner, tally *par
 		for seat := range boards {
 			boards[seat] = m.board(seat)
 		}
-		tally.ours += time.Since(t0)
 		if d := tickDiff(m, boards, src.draws, &want); d != "" {
 			t.Errorf("%s tick %d, commands %q:\n%s\nbefore the tick (ours):\n%s", p, i+1, cmds, d, before)
 			for range len(p.cmds) - i - 1 {
