@@ -75,7 +75,6 @@ type viewCache struct {
 	valid bool
 	seat  []int16 // per padded cell: the seat drawn there, or -1
 	part  []uint8
-	head  []bool // whether the claim is a head (heads win shared cells)
 	order []int
 	board Board // the observer's board, drawn by the first View of the turn
 	// infos is what each cell of the observer's board means to a bot, read
@@ -150,8 +149,10 @@ func (m *match) bodyPart(s *snake, k int) uint8 {
 }
 
 // layout fills the view cache: dead heads first, then flying snakes, then
-// the others, each group shortest first and every snake head first; the
-// first part drawn on a cell wins, except that a head beats a body (B11).
+// the others, each group shortest first and every snake head first. The
+// first part drawn on a cell wins, heads and bodies alike: the engine keeps
+// the first snake part it adds at a cell (a set of points equal by
+// coordinates) and drops the later ones.
 func (m *match) layout() *viewCache {
 	v := &m.view
 	if v.valid && v.turn == m.turn {
@@ -160,7 +161,6 @@ func (m *match) layout() *viewCache {
 	if len(v.seat) != len(m.grid) {
 		v.seat = make([]int16, len(m.grid))
 		v.part = make([]uint8, len(m.grid))
-		v.head = make([]bool, len(m.grid))
 	}
 	for i := range v.seat {
 		v.seat[i] = -1
@@ -175,14 +175,14 @@ func (m *match) layout() *viewCache {
 			v.order[j], v.order[j-1] = v.order[j-1], v.order[j]
 		}
 	}
-	claim := func(seat int, c int32, part uint8, head bool) {
-		if v.seat[c] < 0 || head && !v.head[c] {
-			v.seat[c], v.part[c], v.head[c] = int16(seat), part, head
+	claim := func(seat int, c int32, part uint8) {
+		if v.seat[c] < 0 {
+			v.seat[c], v.part[c] = int16(seat), part
 		}
 	}
 	for _, i := range v.order {
 		if s := &m.snakes[i]; !s.alive && len(s.body) > 0 {
-			claim(i, s.head(), headDead, true)
+			claim(i, s.head(), headDead)
 		}
 	}
 	for pass := range 2 {
@@ -191,9 +191,9 @@ func (m *match) layout() *viewCache {
 			if len(s.body) < 2 || (s.flying > 0) != (pass == 0) {
 				continue
 			}
-			claim(i, s.head(), headPart(s), true)
+			claim(i, s.head(), headPart(s))
 			for k := len(s.body) - 2; k >= 0; k-- {
-				claim(i, s.body[k], m.bodyPart(s, k), false)
+				claim(i, s.body[k], m.bodyPart(s, k))
 			}
 		}
 	}
@@ -318,8 +318,8 @@ func (b Board) appendInfos(dst []glyphInfo) []glyphInfo {
 }
 
 // appendHeads appends to dst every cell that shows a head. A lent board
-// finds them at the snakes' heads without reading the board, and lists a
-// cell where two heads meet twice.
+// finds them at the snakes' heads without reading the board: a head drawn
+// at its own cell.
 func (b Board) appendHeads(dst []int32) []int32 {
 	m := b.live
 	if m == nil {
@@ -331,8 +331,12 @@ func (b Board) appendHeads(dst []int32) []int32 {
 		return dst
 	}
 	for i := range m.snakes {
-		if s := &m.snakes[i]; len(s.body) > 0 && m.view.seat[s.head()] >= 0 && m.view.head[s.head()] {
-			x, y := m.xy(s.head())
+		s := &m.snakes[i]
+		if len(s.body) == 0 {
+			continue
+		}
+		if h := s.head(); int(m.view.seat[h]) == i && m.view.part[h] < tailArmUp && m.grid[h] != outside {
+			x, y := m.xy(h)
 			dst = append(dst, int32(y*m.size+x))
 		}
 	}
@@ -406,7 +410,7 @@ func (m *match) own(b Board, seat int) Board {
 	v := &m.view
 	if seat >= 0 && seat < len(m.snakes) {
 		for _, c := range m.snakes[seat].body {
-			if int(v.seat[c]) == seat {
+			if int(v.seat[c]) == seat && m.grid[c] != outside {
 				x, y := m.xy(c)
 				b.own = append(b.own, ownCell{int32(y*m.size + x), ownGlyphs[v.part[c]]})
 			}
@@ -426,9 +430,13 @@ func (m *match) Render() string {
 	fmt.Fprintf(&b, "turn %d  round %d/%d  %s\n", m.turn, m.round, roundsPerMatch, m.phase())
 	for i := range m.snakes {
 		s := &m.snakes[i]
-		x, y := m.xy(s.head())
-		fmt.Fprintf(&b, "seat %d: %-8s len %2d  score %4d  stones %d  fury %2d  kills %d  deaths %d  head (%d,%d) %s\n",
-			i, m.state(s), len(s.body), s.score, s.stones, s.fury, s.kills, s.deaths, x, y, dirNames[s.dir])
+		fmt.Fprintf(&b, "seat %d: %-8s len %2d  score %4d  stones %d  fury %2d  kills %d  deaths %d",
+			i, m.state(s), len(s.body), s.score, s.stones, s.fury, s.kills, s.deaths)
+		if len(s.body) > 0 {
+			x, y := m.xy(s.head())
+			fmt.Fprintf(&b, "  head (%d,%d) %s", x, y, dirNames[s.dir])
+		}
+		b.WriteByte('\n')
 	}
 	return b.String()
 }
@@ -436,6 +444,8 @@ func (m *match) Render() string {
 // state names a snake's condition.
 func (m *match) state(s *snake) string {
 	switch {
+	case s.left:
+		return "left"
 	case !s.alive:
 		return "dead"
 	case !s.active:
@@ -501,6 +511,8 @@ type SnakeFrame struct {
 	Flying    int      `json:"flying"`
 	Alive     bool     `json:"alive"`
 	Sleeping  bool     `json:"sleeping"`
+	// Left: the snake died in the last round and has left the match.
+	Left bool `json:"left"`
 	// PendingCut is a head-on cut applied at the snake's next move.
 	PendingCut int `json:"pending_cut"`
 	Kills      int `json:"kills"`
@@ -523,7 +535,7 @@ func (m *match) Frame() any {
 		s := &m.snakes[i]
 		sf := SnakeFrame{
 			Seat: i, Direction: dirNames[s.dir], Length: len(s.body), Score: s.score, Stones: s.stones,
-			Fury: s.fury, Flying: s.flying, Alive: s.alive, Sleeping: s.alive && !s.active,
+			Fury: s.fury, Flying: s.flying, Alive: s.alive, Sleeping: s.alive && !s.active, Left: s.left,
 			PendingCut: s.shrink, Kills: s.kills, Deaths: s.deaths, RoundsWon: m.wins[i],
 		}
 		sf.Body = make([][2]int, len(s.body))
@@ -618,7 +630,8 @@ func (m *match) Result() sim.Result {
 // object counts, every movable object as (cell, kind) in cell order, then
 // per seat the body (length, cells tail first), direction, pending
 // direction, pending cut, stones, fury, flying, alive, active, last tail
-// cell, score, kills, deaths, head-ons, bites and rounds won.
+// cell, score, kills, deaths, head-ons, bites, whether it leaves or has
+// left, and rounds won.
 func (m *match) Hash() uint64 {
 	h := m.base
 	h.Int(m.turn)
@@ -660,6 +673,8 @@ func (m *match) Hash() uint64 {
 		h.Int(s.deaths)
 		h.Int(s.headOns)
 		h.Int(s.bites)
+		h.Bool(s.leaves)
+		h.Bool(s.left)
 		h.Int(m.wins[i])
 	}
 	return h.Sum()

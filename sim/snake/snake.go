@@ -28,22 +28,31 @@
 // (codenjoy RoundImpl, Timer, SnakeBoard, Hero, BoardUtils):
 //   - the round clock is the engine's three timers; the winner's extra tick
 //     starts whenever one snake is left, with or without a WIN;
-//   - a free-cell search draws up to 101 cells (x then y) and accepts a find
-//     only within the first 100, as BoardUtils does;
+//   - a free-cell search draws up to 101 cells (x, then y counted from the
+//     bottom row as the engine's y axis points up) and accepts a find only
+//     within the first 100, as BoardUtils does; after that, and for a new
+//     snake when no start floor is free, the engine's pt(0, 0) is used: our
+//     bottom-left cell, if free for the object;
 //   - "covered" for object and start placement counts every snake, dead and
 //     sleeping ones included, except at its tail end (freeOfHero);
 //   - a fight runs over the snakes that were moving when it began, so one
 //     killed earlier in the same fight still bites or is credited;
 //   - ACT(0) kills at step 0 wherever it stands in the command; ACT(n,...)
-//     with other parameters is a plain ACT;
+//     with other parameters is a plain ACT; from a snake that died on the
+//     last tick, ACT(0) is one more death for step 8 (another lone-survivor
+//     check and spawn pass);
+//   - in the last round a dead snake is not re-created: it leaves the match
+//     at the next tick (off the board, out of the object limits), and each
+//     leave runs the lone-survivor check, without a spawn pass; the round's
+//     end leaves the survivors dead where they are;
+//   - where snake parts share a cell, the part drawn first is shown (dead
+//     heads, flying snakes, the others; shorter snakes first);
 //   - the match winner is the highest total score over the 3 rounds, a tie
 //     at the top a draw.
 //
 // Deliberate differences from the engine: a deferred head-on cut that would
 // leave fewer than 2 cells kills the snake (the engine keeps a 1-cell or
-// empty body); a snake that dies of that cut does not move on that tick;
-// dead snakes are re-created asleep in the last round too (the engine lets
-// them leave; nothing on the board differs but their pen).
+// empty body); a snake that dies of that cut does not move on that tick.
 package snake
 
 import (
@@ -188,6 +197,13 @@ type snake struct {
 
 	dropAfter bool // a "DIR,ACT" drop waiting for step 9
 
+	// leaves is the engine's "should leave": the snake died in the last
+	// round, so it leaves the match at the next tick instead of coming back.
+	leaves bool
+	// left: the snake has left the match (the engine moves its player to
+	// another room); it has no body and its seat's commands go nowhere.
+	left bool
+
 	// Counters for the metrics.
 	kills, deaths, headOns, bites int
 }
@@ -248,6 +264,7 @@ type match struct {
 
 	snakes []snake
 	wins   []int // rounds won per seat
+	inRoom int   // snakes that have not left: the engine's players
 
 	turn, round int
 	// The round timers of B9; -1 means stopped.
@@ -291,6 +308,7 @@ func newMatch(setup sim.Setup) (sim.Match, error) {
 	m.rand = newRand(setup.Seed)
 	m.snakes = make([]snake, setup.Players)
 	m.wins = make([]int, setup.Players)
+	m.inRoom = setup.Players
 	for i := range m.snakes {
 		m.snakes[i].body = make([]int32, 0, 64)
 		m.place(i)
@@ -527,15 +545,20 @@ func parseToken(t string) (token, bool) {
 
 // commands is step 0 (B6, B7.0): every seat's command in seat order. A
 // direction is stored only for a moving snake; ACT(0) kills even a sleeping
-// snake; a pre-move ACT drops at once, a post-move one waits for step 9.
+// snake, and from a dead one not yet replaced it still counts as a death
+// for step 8; a pre-move ACT drops at once, a post-move one waits for step
+// 9. A seat whose snake has left is ignored.
 func (m *match) commands(cmds []string) {
 	for i, raw := range cmds {
-		cmd := m.parseCommand(raw)
 		s := &m.snakes[i]
+		if s.left {
+			continue
+		}
+		cmd := m.parseCommand(raw)
 		if cmd.invalid {
 			m.event(sim.Event{Seat: i, Kind: sim.EventInvalid, Detail: cmd.invalidWhy})
 		}
-		if cmd.suicide && s.alive {
+		if cmd.suicide {
 			m.die(i, -1, "act0")
 		}
 		if cmd.dir != noDir && s.moving() {
@@ -566,21 +589,42 @@ func (m *match) drop(i int, when string) {
 	m.event(sim.Event{Seat: i, Kind: "drop", X: x, Y: y, Detail: "stone dropped " + when})
 }
 
-// replaceDead is step 1 (B7.1): every dead snake becomes a fresh sleeping
-// one in its seat.
+// replaceDead is step 1 (B7.1): in seat order, every dead snake becomes a
+// fresh sleeping one in its seat, or leaves the match if it died in the
+// last round.
 func (m *match) replaceDead() {
 	for i := range m.snakes {
-		if !m.snakes[i].alive {
+		switch s := &m.snakes[i]; {
+		case s.alive || s.left:
+		case s.leaves:
+			m.leave(i)
+		default:
 			m.place(i)
 		}
 	}
 }
 
+// leave takes seat i's snake off the board for the rest of the match. Like
+// the engine's remove, it counts as one more death and runs the round's
+// lone-survivor check at once, without a spawn pass: a lone survivor wins
+// again with every snake that leaves.
+func (m *match) leave(i int) {
+	s := &m.snakes[i]
+	s.left = true
+	s.body = s.body[:0]
+	m.inRoom--
+	m.event(sim.Event{Seat: i, Kind: "leave", Detail: "dead in the last round: leaves the match"})
+	m.diedSinceCheck = false
+	m.rewardLast()
+}
+
 // place gives seat i a fresh sleeping snake of length 2 facing right: head
 // on a start floor, tail in the pen cell to its left. The start is the first
 // of up to 10 random picks not covered by a snake's non-tail cell, else the
-// first such start in map order, else (a map too crowded to have one) the
-// first start.
+// first such start in map order. With none (a map with as many starts as
+// seats, a snake killing itself asleep) the engine's fallback pt(0, 0)
+// applies: our bottom-left cell, as the engine's y axis points up, with the
+// tail off the board.
 func (m *match) place(i int) {
 	c := int32(-1)
 	for range startPicks {
@@ -590,7 +634,7 @@ func (m *match) place(i int) {
 		}
 	}
 	if c < 0 {
-		c = m.starts[0]
+		c = m.cell(0, m.size-1)
 		for _, p := range m.starts {
 			if !m.covered(p) {
 				c = p
@@ -657,7 +701,7 @@ func (m *match) clock() bool {
 		reason := "nobody left"
 		if alive == 1 {
 			reason = "lone survivor"
-			m.place(last)
+			m.reset(last)
 		}
 		m.endRound(reason)
 		return true
@@ -684,8 +728,8 @@ func (m *match) aliveCount() (int, int) {
 func (m *match) roundTime() int { return roundTicks - m.roundTimer }
 
 // timeOut ends a round on time (B9): every moving snake of the greatest
-// length wins (if the round ran more than 40 ticks), then all of them go
-// back to sleep on new start floors.
+// length wins (if the round ran more than 40 ticks), then all of them are
+// reset.
 func (m *match) timeOut() {
 	longest := 0
 	for i := range m.snakes {
@@ -700,10 +744,21 @@ func (m *match) timeOut() {
 	}
 	for i := range m.snakes {
 		if m.snakes[i].moving() {
-			m.place(i)
+			m.reset(i)
 		}
 	}
 	m.endRound("time-out")
+}
+
+// reset ends the round for a snake still moving: it goes back to sleep on a
+// new start floor, or after the last round it stays where it is, dead, as
+// the engine's final frame shows it (it would leave at the next tick).
+func (m *match) reset(i int) {
+	if m.round < roundsPerMatch {
+		m.place(i)
+		return
+	}
+	m.snakes[i].alive, m.snakes[i].leaves = false, true
 }
 
 // endRound restarts the countdown, or ends the match after the last round.
@@ -931,16 +986,19 @@ func (m *match) biteOff(i, by int, c int32) int {
 	return was - len(s.body)
 }
 
-// die kills seat i; by is the killer's seat or -1.
+// die kills seat i; by is the killer's seat or -1. As in the engine, a
+// snake already dead "dies" again: nothing happens to it, but step 8 sees a
+// death.
 func (m *match) die(i, by int, cause string) {
 	s := &m.snakes[i]
+	m.diedSinceCheck = true
+	s.leaves = m.round >= roundsPerMatch
 	if !s.alive {
 		return
 	}
 	s.alive = false
 	s.shrink = 0
 	s.deaths++
-	m.diedSinceCheck = true
 	x, y := -1, -1
 	if len(s.body) > 0 {
 		x, y = m.xy(s.head())
@@ -1001,19 +1059,28 @@ func (m *match) eat() {
 
 // take removes the object on c.
 func (m *match) take(c int32) {
-	switch m.grid[c] {
-	case apple:
-		m.nApple--
-	case stone:
-		m.nStone--
-	case gold:
-		m.nGold--
-	case furyPill:
-		m.nFury--
-	case flyingPill:
-		m.nFly--
+	if n := m.counter(m.grid[c]); n != nil {
+		*n--
 	}
 	m.grid[c] = empty
+}
+
+// counter is the count of objects of kind o on the board, or nil for the
+// kinds not counted.
+func (m *match) counter(o object) *int {
+	switch o {
+	case apple:
+		return &m.nApple
+	case stone:
+		return &m.nStone
+	case gold:
+		return &m.nGold
+	case furyPill:
+		return &m.nFury
+	case flyingPill:
+		return &m.nFly
+	}
+	return nil
 }
 
 func (m *match) gain(i, pts, x, y int, what string) {
@@ -1024,7 +1091,7 @@ func (m *match) gain(i, pts, x, y int, what string) {
 // spawn is one object pass of B10 (2020 engine): one roll, then a separate
 // free-cell search for every rule whose condition holds.
 func (m *match) spawn() {
-	most := len(m.snakes)/2 + 1
+	most := m.inRoom/2 + 1 // snakes that left do not count
 	i := m.randN(spawnDice)
 	if i == 42 && m.nFury < most {
 		m.put(furyPill)
@@ -1043,34 +1110,30 @@ func (m *match) spawn() {
 	}
 }
 
-// put searches a free cell and places o there if it passes o's check. The
-// engine draws up to 101 cells but accepts only a find within the first 100.
+// put places o on a random free cell (freeCell) if the cell passes o's
+// check: free, and for a stone not right of a start floor.
 func (m *match) put(o object) {
-	for k := 0; k <= searchTries; k++ {
-		x := m.randN(m.size)
-		y := m.randN(m.size)
-		c := m.cell(x, y)
-		if !m.free(c) {
-			continue
-		}
-		if k == searchTries || o == stone && m.grid[c-1] == start {
-			return
-		}
-		m.grid[c] = o
-		switch o {
-		case apple:
-			m.nApple++
-		case stone:
-			m.nStone++
-		case gold:
-			m.nGold++
-		case furyPill:
-			m.nFury++
-		case flyingPill:
-			m.nFly++
-		}
+	c := m.freeCell()
+	if !m.free(c) || o == stone && m.grid[c-1] == start {
 		return
 	}
+	m.grid[c] = o
+	*m.counter(o)++
+}
+
+// freeCell is the engine's free-cell search: it draws up to 101 cells, x
+// then y, and accepts a free one only within the first 100; else it returns
+// the engine's pt(0, 0). The engine's y axis points up, so a y draw and
+// pt(0, 0) are counted from the bottom row.
+func (m *match) freeCell() int32 {
+	for k := range searchTries + 1 {
+		x := m.randN(m.size)
+		y := m.size - 1 - m.randN(m.size)
+		if c := m.cell(x, y); k < searchTries && m.free(c) {
+			return c
+		}
+	}
+	return m.cell(0, m.size-1)
 }
 
 // checkSurvivor is step 8 (B7.8): after any death, a lone moving snake wins
@@ -1080,10 +1143,16 @@ func (m *match) checkSurvivor() {
 		return
 	}
 	m.diedSinceCheck = false
+	m.rewardLast()
+	m.spawn()
+}
+
+// rewardLast is the engine's lone-survivor check: a lone moving snake wins
+// if the round has run 40 ticks.
+func (m *match) rewardLast() {
 	if n, last := m.aliveCount(); n == 1 && m.roundTime() >= minTicksForWin {
 		m.win(last, "last snake standing")
 	}
-	m.spawn()
 }
 
 // dropAfterMove is step 9 (B7.9, codebattle2020): "DIR,ACT" drops on the

@@ -18,6 +18,12 @@ import (
 // start floor per seat. Wall rows below the drawing make the map square.
 func scenario(t testing.TB, roundTime int, rows ...string) *match {
 	t.Helper()
+	return scenarioIn(t, "", roundTime, rows...)
+}
+
+// scenarioIn is scenario in the named ruleset.
+func scenarioIn(t testing.TB, ruleset string, roundTime int, rows ...string) *match {
+	t.Helper()
 	var clean []string
 	heads := map[int][2]int{}
 	bodies := map[int]map[[2]int]bool{}
@@ -46,7 +52,7 @@ func scenario(t testing.TB, roundTime int, rows ...string) *match {
 		clean = append(clean, strings.Repeat("☼", w))
 	}
 	cfg, _ := json.Marshal(config{Map: clean})
-	mm, err := Game.New(sim.Setup{Players: len(heads), Seed: 1, Config: cfg})
+	mm, err := Game.New(sim.Setup{Ruleset: ruleset, Players: len(heads), Seed: 1, Config: cfg})
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
@@ -597,11 +603,306 @@ func TestHashCoversState(t *testing.T) {
 		"active":  func(m *match) { m.snakes[1].active = false },
 		"body":    func(m *match) { m.snakes[0].body[0]++ },
 		"pending": func(m *match) { m.diedSinceCheck = true },
+		"leaves":  func(m *match) { m.snakes[1].leaves = true },
+		"left":    func(m *match) { m.snakes[1].left = true },
 	} {
 		m := scenario(t, 10, "☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼", "☼ aaA○        ☼", "☼        B    ☼", "☼        b    ☼", pens)
 		mutate(m)
 		if m.Hash() == h {
 			t.Errorf("changing %s keeps the hash", name)
+		}
+	}
+}
+
+// drawLog is a random source that records the bound of every draw, so a
+// test can count spawn passes (draws of rand(50)).
+type drawLog struct {
+	src intSource
+	ns  []int
+}
+
+func (d *drawLog) IntN(n int) int {
+	d.ns = append(d.ns, n)
+	return d.src.IntN(n)
+}
+
+// logDraws makes m record its draws from now on.
+func logDraws(m *match) *drawLog {
+	d := &drawLog{src: m.rand}
+	m.rand = d
+	return d
+}
+
+// spawnPasses counts the spawn passes among the draws recorded since
+// draw from.
+func (d *drawLog) spawnPasses(from int) int {
+	n := 0
+	for _, b := range d.ns[from:] {
+		if b == spawnDice {
+			n++
+		}
+	}
+	return n
+}
+
+// drawFunc is a random source answering every draw with a function.
+type drawFunc func(n int) int
+
+func (f drawFunc) IntN(n int) int { return f(n) }
+
+// TestNoFreeStart: when every start floor is covered, a new snake goes to
+// the engine's pt(0, 0), our bottom-left cell, with its tail off the board.
+func TestNoFreeStart(t *testing.T) {
+	cfg := `{"map":["☼☼☼☼☼☼☼☼","☼#     ☼","☼      ☼","☼#     ☼","☼      ☼","☼      ☼","☼      ☼","☼☼☼☼☼☼☼☼"]}`
+	mm, err := Game.New(sim.Setup{Players: 2, Seed: 3, Config: []byte(cfg)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := mm.(*match)
+	// Asleep on its start, seat 1 kills itself: the other start holds seat
+	// 0's head and its own start still its old head.
+	step(t, m, "", "ACT(0)")
+	b := &m.snakes[1]
+	if got, want := bodyOf(m, 1), [][2]int{{-1, 7}, {0, 7}}; !slices.Equal(got, want) || !b.alive || b.active {
+		t.Fatalf("seat 1 body %v alive %v active %v, want %v asleep", got, b.alive, b.active, want)
+	}
+	if got := glyphAt(t, m, 1, 0, 7); got != '&' {
+		t.Errorf("seat 1 sees %q at (0,7), want its sleeping head '&' over the wall", got)
+	}
+	if got := glyphAt(t, m, 0, 0, 7); got != 'ø' {
+		t.Errorf("seat 0 sees %q at (0,7), want the enemy's sleeping head 'ø'", got)
+	}
+	if got := glyphAt(t, m, 1, 7, 6); got != '☼' {
+		t.Errorf("seat 1 sees %q at (7,6), want the wall: the tail off the board is not drawn", got)
+	}
+	for m.round == 0 {
+		step(t, m, "", "")
+	}
+	// Awake, it moves right into the wall of the bottom row.
+	step(t, m, "", "")
+	if b.alive || !slices.Contains(kinds(m), "death:B") {
+		t.Errorf("seat 1 alive %v, events %v; want it dead on the wall at (1,7)", b.alive, kinds(m))
+	}
+}
+
+// TestAct0WhileDead: ACT(0) from a snake that died on the last tick (and is
+// replaced on this one) counts as a death for step 8: a lone survivor wins
+// again and objects get a second spawn pass.
+func TestAct0WhileDead(t *testing.T) {
+	rows := []string{
+		"☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼",
+		"☼ aaA         ☼",
+		"☼        b    ☼",
+		"☼        B    ☼",
+		"☼   Cc        ☼",
+		pens,
+	}
+	for _, tc := range []struct {
+		cmd        string
+		wantWin    bool
+		wantPasses int
+	}{{"ACT(0)", true, 2}, {"", false, 1}} {
+		m := scenarioIn(t, "codenjoy", 50, rows...)
+		m.snakes[2].active = false // C sleeps in the pen
+		d := logDraws(m)
+		step(t, m, "UP", "", "") // A hits the wall: B is the last moving snake
+		if !slices.Contains(kinds(m), "win:B") || m.snakes[1].score != 50 {
+			t.Fatalf("events %v, B score %d; want B's WIN", kinds(m), m.snakes[1].score)
+		}
+		from := len(d.ns)
+		step(t, m, tc.cmd, "", "")
+		if got := slices.Contains(kinds(m), "win:B"); got != tc.wantWin {
+			t.Errorf("%q from dead A: WIN %v, want %v (events %v)", tc.cmd, got, tc.wantWin, kinds(m))
+		}
+		if got := d.spawnPasses(from); got != tc.wantPasses {
+			t.Errorf("%q from dead A: %d spawn passes, want %d", tc.cmd, got, tc.wantPasses)
+		}
+		if a := &m.snakes[0]; !a.alive || a.active || a.deaths != 1 {
+			t.Errorf("%q: A alive %v active %v deaths %d, want re-created asleep after one death", tc.cmd, a.alive, a.active, a.deaths)
+		}
+	}
+}
+
+// TestFreeCellSearch: the search draws up to 101 cells, x then y counted
+// from the bottom row, accepts a free one within the first 100, and else
+// places at the engine's pt(0, 0), our bottom-left cell, when that is free.
+func TestFreeCellSearch(t *testing.T) {
+	// (5, 0) is a wall: the draw pair (5, 5) as the engine's y counts from
+	// the bottom. The pair (2, 3) is the free cell (2, 2).
+	misses := func(n int) []int { return slices.Repeat([]int{5, 5}, n) }
+	for _, tc := range []struct {
+		name      string
+		draws     []int // then (5, 5) forever
+		leftTaken bool  // a wall on the bottom-left cell
+		want      [2]int
+		wantDraws int
+	}{
+		{"a find at the second draw", append(misses(1), 2, 3), false, [2]int{2, 2}, 4},
+		{"a find at the 100th draw", append(misses(99), 2, 3), false, [2]int{2, 2}, 200},
+		{"a find at the 101st draw is refused", append(misses(100), 2, 3), false, [2]int{0, 5}, 202},
+		{"101 misses", nil, false, [2]int{0, 5}, 202},
+		{"101 misses, the bottom-left cell taken", nil, true, [2]int{-1, -1}, 202},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := `{"map":["☼☼☼☼☼☼","☼#   ☼","☼#   ☼","☼    ☼","☼    ☼","  ☼☼☼☼"]}`
+			mm, err := Game.New(sim.Setup{Players: 2, Seed: 1, Config: []byte(cfg)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := mm.(*match)
+			if tc.leftTaken {
+				m.grid[m.cell(0, 5)] = wall
+			}
+			k := 0
+			m.rand = drawFunc(func(int) int {
+				k++
+				if k <= len(tc.draws) {
+					return tc.draws[k-1]
+				}
+				return 5
+			})
+			m.put(apple)
+			got := [2]int{-1, -1}
+			for c, o := range m.grid {
+				if o == apple {
+					x, y := m.xy(int32(c))
+					got = [2]int{x, y}
+				}
+			}
+			if got != tc.want || k != tc.wantDraws {
+				t.Errorf("apple at %v after %d draws, want %v after %d", got, k, tc.want, tc.wantDraws)
+			}
+		})
+	}
+}
+
+// lastRound is scenarioIn in the last round.
+func lastRound(t *testing.T, ruleset string, roundTime int, rows ...string) *match {
+	t.Helper()
+	m := scenarioIn(t, ruleset, roundTime, rows...)
+	m.round = roundsPerMatch
+	return m
+}
+
+// TestLastRoundLeave: in the last round a dead snake is not re-created: at
+// the next tick it leaves the match, which gives a lone survivor another
+// WIN; the round's end leaves the survivor dead in place, with no draws.
+func TestLastRoundLeave(t *testing.T) {
+	m := lastRound(t, "codenjoy", 50, "☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼", "☼ aaA         ☼", "☼        b    ☼", "☼        B    ☼", pens)
+	a, b := &m.snakes[0], &m.snakes[1]
+	step(t, m, "UP", "") // A hits the top wall
+	if !slices.Contains(kinds(m), "win:B") || b.score != 50 {
+		t.Fatalf("events %v, B score %d; want B's WIN", kinds(m), b.score)
+	}
+	step(t, m, "", "LEFT")
+	if got, want := kinds(m), []string{"leave:A", "win:B"}; !slices.Equal(got, want) || b.score != 100 {
+		t.Errorf("events %v, B score %d; want %v and 100", got, b.score, want)
+	}
+	if !a.left || len(a.body) != 0 || glyphAt(t, m, 1, 3, 1) != ' ' {
+		t.Errorf("A left %v body %v, B sees %q at (3,1); want A gone from the board", a.left, bodyOf(m, 0), glyphAt(t, m, 1, 3, 1))
+	}
+	if got, want := bodyOf(m, 1), [][2]int{{9, 4}, {8, 4}}; !slices.Equal(got, want) {
+		t.Errorf("B body %v, want %v: it still moves this tick", got, want)
+	}
+	d := logDraws(m)
+	step(t, m, "ACT(0)", "") // the winner's extra tick is over; A's seat is ignored
+	if !m.Over() || !slices.Contains(kinds(m), "round_end") || len(d.ns) != 0 {
+		t.Fatalf("over %v, events %v, %d draws; want the match over with no draws", m.Over(), kinds(m), len(d.ns))
+	}
+	if b.alive || !b.active || len(b.body) != 2 {
+		t.Errorf("B alive %v active %v length %d, want dead in place", b.alive, b.active, len(b.body))
+	}
+	if got := glyphAt(t, m, 1, 8, 4); got != '☻' {
+		t.Errorf("B sees %q at its head (8,4), want its dead head '☻'", got)
+	}
+	if r := m.Result(); r.Winner != 1 || r.Players[0].Score != 0 || r.Players[1].Score != 100 {
+		t.Errorf("result %+v, want B the winner on 100", r)
+	}
+}
+
+// TestLastRoundAct0: ACT(0) in the last round makes the snake leave on the
+// same tick; the leave's check gives the WIN with no spawn pass, and step 8
+// has no death left to see. In the first round the same command re-creates
+// the snake and step 8 makes a second spawn pass.
+func TestLastRoundAct0(t *testing.T) {
+	for _, tc := range []struct {
+		round      int
+		wantEvents []string
+		wantPasses int
+	}{
+		{1, []string{"death:A", "win:B"}, 2},
+		{roundsPerMatch, []string{"death:A", "leave:A", "win:B"}, 1},
+	} {
+		m := scenarioIn(t, "codenjoy", 50, "☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼", "☼ aaA         ☼", "☼        b    ☼", "☼        B    ☼", pens)
+		m.round = tc.round
+		d := logDraws(m)
+		step(t, m, "ACT(0)", "")
+		if got := kinds(m); !slices.Equal(got, tc.wantEvents) {
+			t.Errorf("round %d: events %v, want %v", tc.round, got, tc.wantEvents)
+		}
+		if got := d.spawnPasses(0); got != tc.wantPasses {
+			t.Errorf("round %d: %d spawn passes, want %d", tc.round, got, tc.wantPasses)
+		}
+	}
+}
+
+// TestLastRoundTimeOut: a time-out in the last round leaves the survivors
+// dead where they are, with no draws, and ends the match.
+func TestLastRoundTimeOut(t *testing.T) {
+	m := lastRound(t, "", roundTicks-1,
+		"☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼",
+		"☼ aaA  cccC   ☼",
+		"☼        B    ☼",
+		"☼        b    ☼",
+		pens)
+	d := logDraws(m)
+	step(t, m, "", "", "")
+	if got, want := kinds(m), []string{"win:C", "round_end"}; !slices.Equal(got, want) || !m.Over() || len(d.ns) != 0 {
+		t.Errorf("events %v over %v draws %d, want %v, over, no draws", got, m.Over(), len(d.ns), want)
+	}
+	for i, want := range []int{3, 2, 4} {
+		if s := &m.snakes[i]; s.alive || len(s.body) != want {
+			t.Errorf("seat %d alive %v length %d, want dead in place with %d cells", i, s.alive, len(s.body), want)
+		}
+	}
+	if got := m.board(-1)[1]; got != "☼ ×─☺  ×──☺   ☼" {
+		t.Errorf("observer row 1 = %q, want dead heads in place", got)
+	}
+}
+
+// TestLastRoundSpawnLimit: the object limits (players/2 + 1) count only the
+// snakes still in the match.
+func TestLastRoundSpawnLimit(t *testing.T) {
+	rows := []string{
+		"☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼",
+		"☼ aA  bB  cC  ☼",
+		"☼ dD  eE      ☼",
+		"☼ ○○○○        ☼",
+		"☼             ☼",
+		"☼#☼#☼#☼#☼#    ☼",
+	}
+	for _, tc := range []struct {
+		leave      bool
+		wantApples int
+	}{{true, 4}, {false, 5}} {
+		m := lastRound(t, "", 10, rows...)
+		if tc.leave { // D and E died on the last tick
+			for i := 3; i < 5; i++ {
+				m.snakes[i].alive, m.snakes[i].leaves = false, true
+			}
+		}
+		src := m.rand
+		m.rand = drawFunc(func(n int) int {
+			if n == spawnDice {
+				return spawnDice - 1 // a roll that spawns only what is short
+			}
+			return src.IntN(n)
+		})
+		step(t, m, "", "", "", "", "")
+		// 3 snakes left: at most 2 per kind, apples topped up to 2*2; 5
+		// snakes: 3 per kind, apples to 6.
+		if m.nApple != tc.wantApples {
+			t.Errorf("leave %v: %d apples, want %d", tc.leave, m.nApple, tc.wantApples)
 		}
 	}
 }
