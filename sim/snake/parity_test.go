@@ -26,9 +26,7 @@ import (
 // order, then a dead player leaves (last round) or gets a new snake, then
 // the board ticks. Its Dice is a port of sim/rng's generator seeded with the
 // match seed, so both engines draw the same numbers as long as they draw in
-// the same order and with the same bounds; the driver reads a free-cell
-// search's y draw as a row from the top, as our put does (codenjoy's rows
-// count from the bottom).
+// the same order and with the same bounds.
 //
 // SNAKE_ORIG is the command that runs the driver, split on spaces; the test
 // is skipped without it. SNAKE_ORIG_MATCHES is the number of matches
@@ -58,26 +56,6 @@ type origSeat struct {
 	Fury   int      `json:"fury"`
 	Flying int      `json:"flying"`
 	Events []string `json:"events"`
-}
-
-// drawLog is a match's random source that also records the bound of every
-// draw, to compare with the original's.
-type drawLog struct {
-	r     *rng.Rand
-	draws []int
-}
-
-func (d *drawLog) IntN(n int) int {
-	d.draws = append(d.draws, n)
-	return d.r.IntN(n)
-}
-
-// logDraws makes every match of the test record its draws.
-func logDraws(t *testing.T) {
-	t.Helper()
-	was := newRand
-	newRand = func(seed uint64) intSource { return &drawLog{r: rng.New(seed)} }
-	t.Cleanup(func() { newRand = was })
 }
 
 // smallMap has as many start floors as it may have players, so starts run
@@ -225,7 +203,6 @@ func TestParityWithOriginal(t *testing.T) {
 		}
 		n = v
 	}
-	logDraws(t)
 	tally := parityTally{events: map[string]int{}}
 	const batch = 20 // one JVM for a batch of matches
 	for first := 1; first <= n; first += batch {
@@ -320,7 +297,7 @@ func runOriginal(t *testing.T, command []string, ms []*parityMatch, tally *parit
 func compareMatch(t *testing.T, p *parityMatch, lines *bufio.Scanner, tally *parityTally) int {
 	t.Helper()
 	m := p.start(t)
-	src := m.rand.(*drawLog)
+	src := logDraws(m)
 	for i, cmds := range p.cmds {
 		if !lines.Scan() {
 			t.Fatalf("%s: the original stopped before tick %d: %v", p, i+1, lines.Err())
@@ -330,7 +307,7 @@ func compareMatch(t *testing.T, p *parityMatch, lines *bufio.Scanner, tally *par
 			t.Fatalf("%s tick %d: decode the original's line: %v", p, i+1, err)
 		}
 		before := m.Render()
-		src.draws = src.draws[:0]
+		src.ns = src.ns[:0]
 		if err := m.Step(cmds); err != nil {
 			t.Fatal(err)
 		}
@@ -338,7 +315,7 @@ func compareMatch(t *testing.T, p *parityMatch, lines *bufio.Scanner, tally *par
 		for seat := range boards {
 			boards[seat] = m.board(seat)
 		}
-		if d := tickDiff(m, boards, src.draws, &want); d != "" {
+		if d := tickDiff(m, boards, src.ns, &want); d != "" {
 			t.Errorf("%s tick %d, commands %q:\n%s\nbefore the tick (ours):\n%s", p, i+1, cmds, d, before)
 			for range len(p.cmds) - i - 1 {
 				if !lines.Scan() {
@@ -392,6 +369,14 @@ func tickDiff(m *match, boards [][]string, draws []int, want *origTick) string {
 		}
 		if !slices.Equal(body, w.Body) {
 			return fmt.Sprintf("seat %d body (tail first): ours %v, original %v", i, body, w.Body)
+		}
+	}
+	// Boards last: a difference in a snake shows on every board, and the
+	// lines above name it better.
+	for i := range m.snakes {
+		w := &want.Players[i]
+		if w.Left {
+			continue
 		}
 		for y, row := range boards[i] {
 			if y >= len(w.Board) || row != w.Board[y] {
