@@ -120,14 +120,18 @@ func BenchmarkStep(b *testing.B) {
 // ruleset.
 func BenchmarkParseCommand(b *testing.B) {
 	cmds := []string{"", "UP", "left", "ACT,RIGHT", "DOWN,ACT", "ACT(0)", "LEFT ACT", "ACT(1,2)", "message('hi')"}
-	for _, r := range rulesets {
-		b.Run(r.name, func(b *testing.B) {
-			m := &match{rules: r}
-			for i := 0; i < b.N; i++ {
-				m.parseCommand(cmds[i%len(cmds)])
+	b.Run("codebattle2020", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			parseCommand(cmds[i%len(cmds)])
+		}
+	})
+	b.Run("codenjoy", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			k := newKeywords(cmds[i%len(cmds)])
+			for _, ok := k.next(); ok; _, ok = k.next() {
 			}
-		})
-	}
+		}
+	})
 }
 
 // BenchmarkStepHash is BenchmarkStep with the state hash after every tick,

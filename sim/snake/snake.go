@@ -8,7 +8,8 @@
 // Rulesets (B2): "codebattle2020" (default: the CodeBattle seed README on the
 // codenjoy May-2020 engine; WIN +110, no flying pills, one command per tick
 // with ACT before or after the move) and "codenjoy" (engine defaults: WIN
-// +50, flying pills, every token of a command applied before the tick).
+// +50, flying pills, commands read as codenjoy's server reads them). The
+// engine's mechanics, all below, are the same in both.
 //
 // The setup config is a JSON object, every field optional:
 //
@@ -18,7 +19,14 @@
 //
 // Commands (B6) are UP, DOWN, LEFT, RIGHT, ACT and ACT(n,...) in any case,
 // comma separated: "LEFT", "ACT,LEFT", "LEFT,ACT", "ACT(0)". "" is no
-// command: the snake keeps going.
+// command: the snake keeps going. In codebattle2020 a command holds one
+// direction and one ACT at most, and anything else is invalid. In codenjoy
+// every keyword found anywhere in the text is applied, in text order, before
+// the tick, as codenjoy's PlayerCommand does: "LEFT ACT", "LEFTACT" and
+// "MOVE LEFT" hold LEFT (and ACT), "ACT,ACT(0)" drops a stone and then
+// dies, ACT(-0), ACT(00) and ACT(0,) are ACT(0), ACT( 0 ) and ACT() a plain
+// ACT, and an ACT whose parameters are not 32-bit integers (ACT(,0)) does
+// nothing; text with no keyword is invalid.
 //
 // Randomness (B7.1, B10) comes from one sim/rng stream seeded with the match
 // seed. New places the seats' first snakes in seat order with the start
@@ -58,7 +66,6 @@ package snake
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/replaylab/replaylab/sim"
 	"github.com/replaylab/replaylab/sim/rng"
@@ -92,16 +99,16 @@ type ruleset struct {
 	winScore int
 	// flying enables flying pills (spawn rule i == 32 and their effects).
 	flying bool
-	// allTokens applies every token of a command before the tick, as the
-	// codenjoy server does; otherwise the CodeBattle seed rules apply: one
-	// direction and one ACT at most, ACT after the direction drops after the
-	// move.
-	allTokens bool
+	// engineCommands reads commands as the codenjoy server does (every
+	// keyword in the text, in order, before the tick); otherwise the
+	// CodeBattle seed rules apply: one direction and one ACT at most, ACT
+	// after the direction drops after the move.
+	engineCommands bool
 }
 
 var rulesets = [...]ruleset{
 	{name: "codebattle2020", winScore: 110},
-	{name: "codenjoy", winScore: 50, flying: true, allTokens: true},
+	{name: "codenjoy", winScore: 50, flying: true, engineCommands: true},
 }
 
 // Game is Snake Battle.
@@ -418,157 +425,6 @@ func (m *match) Step(cmds []string) error {
 	m.checkSurvivor()
 	m.dropAfterMove()
 	return nil
-}
-
-// command is a parsed command (B6).
-type command struct {
-	dir        int8
-	actBefore  bool
-	actAfter   bool
-	suicide    bool
-	invalid    bool
-	invalidWhy string
-}
-
-// parseCommand reads a raw command under the ruleset's timing rules.
-func (m *match) parseCommand(raw string) command {
-	cmd := command{dir: noDir}
-	if raw == "" { // no command (B6); blank text is an unknown token
-		return cmd
-	}
-	s := strings.TrimSpace(raw)
-	var toks [3]token
-	n := 0
-	for rest := s; ; {
-		var tok string
-		tok, rest = nextToken(rest)
-		t, ok := parseToken(tok)
-		if !ok {
-			if m.rules.allTokens { // codenjoy ignores what it cannot read and applies the rest
-				cmd.invalid, cmd.invalidWhy = true, "unknown token "+sim.QuoteCommand(tok)
-			} else {
-				return command{dir: noDir, invalid: true, invalidWhy: "unknown token " + sim.QuoteCommand(tok)}
-			}
-		} else if m.rules.allTokens {
-			switch {
-			case t.dir != noDir:
-				cmd.dir = t.dir // the last direction wins
-			case t.suicide:
-				cmd.suicide = true
-			case !cmd.suicide:
-				cmd.actBefore = true // a second ACT finds its own stone on the tail and fails
-			}
-		} else {
-			if n == len(toks) {
-				return command{dir: noDir, invalid: true, invalidWhy: "more than two tokens: " + sim.QuoteCommand(raw)}
-			}
-			toks[n] = t
-			n++
-		}
-		if rest == "" {
-			break
-		}
-	}
-	if m.rules.allTokens {
-		return cmd
-	}
-	if n == 3 {
-		return command{dir: noDir, invalid: true, invalidWhy: "more than two tokens: " + sim.QuoteCommand(raw)}
-	}
-	t0, t1 := toks[0], toks[1]
-	switch {
-	case n == 1 && t0.dir != noDir:
-		cmd.dir = t0.dir
-	case n == 1:
-		cmd.actBefore, cmd.suicide = !t0.suicide, t0.suicide
-	case t0.dir == noDir && t1.dir != noDir: // ACT,DIR: drop, then move
-		cmd.dir, cmd.actBefore, cmd.suicide = t1.dir, !t0.suicide, t0.suicide
-	case t0.dir != noDir && t1.dir == noDir: // DIR,ACT: move, then drop on the new tail
-		cmd.dir, cmd.actAfter, cmd.suicide = t0.dir, !t1.suicide, t1.suicide
-	default:
-		return command{dir: noDir, invalid: true, invalidWhy: "two directions or two ACTs: " + sim.QuoteCommand(raw)}
-	}
-	return cmd
-}
-
-// token is one parsed token: a direction, ACT, or ACT(0).
-type token struct {
-	dir     int8
-	suicide bool
-}
-
-// nextToken splits off the text up to the first comma outside parentheses.
-func nextToken(s string) (tok, rest string) {
-	depth := 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '(':
-			depth++
-		case ')':
-			depth--
-		case ',':
-			if depth <= 0 {
-				return strings.TrimSpace(s[:i]), strings.TrimSpace(s[i+1:])
-			}
-		}
-	}
-	return strings.TrimSpace(s), ""
-}
-
-// parseToken reads UP, DOWN, LEFT, RIGHT, ACT or ACT(n,...) in any case.
-// ACT with the single parameter 0 is the suicide command; other parameters
-// act as a plain ACT, as in the engine.
-func parseToken(t string) (token, bool) {
-	for d, name := range dirNames {
-		if strings.EqualFold(t, name) {
-			return token{dir: int8(d)}, true
-		}
-	}
-	if len(t) < 3 || !strings.EqualFold(t[:3], "ACT") {
-		return token{}, false
-	}
-	args := strings.TrimSpace(t[3:])
-	if args == "" {
-		return token{dir: noDir}, true
-	}
-	if len(args) < 2 || args[0] != '(' || args[len(args)-1] != ')' {
-		return token{}, false
-	}
-	params := strings.Split(args[1:len(args)-1], ",")
-	for _, p := range params {
-		if _, err := strconv.Atoi(strings.TrimSpace(p)); err != nil {
-			return token{}, false
-		}
-	}
-	return token{dir: noDir, suicide: len(params) == 1 && strings.TrimSpace(params[0]) == "0"}, true
-}
-
-// commands is step 0 (B6, B7.0): every seat's command in seat order. A
-// direction is stored only for a moving snake; ACT(0) kills even a sleeping
-// snake, and from a dead one not yet replaced it still counts as a death
-// for step 8; a pre-move ACT drops at once, a post-move one waits for step
-// 9. A seat whose snake has left is ignored.
-func (m *match) commands(cmds []string) {
-	for i, raw := range cmds {
-		s := &m.snakes[i]
-		if s.left {
-			continue
-		}
-		cmd := m.parseCommand(raw)
-		if cmd.invalid {
-			m.event(sim.Event{Seat: i, Kind: sim.EventInvalid, Detail: cmd.invalidWhy})
-		}
-		if cmd.suicide {
-			m.die(i, -1, "act0")
-		}
-		if cmd.dir != noDir && s.moving() {
-			s.next = cmd.dir
-		}
-		if cmd.actBefore {
-			m.drop(i, "before the move")
-		}
-		s.dropAfter = cmd.actAfter
-	}
 }
 
 // drop tries to leave a stone on the snake's tail cell (B6 ACT): the cell

@@ -425,42 +425,6 @@ func TestSuicide(t *testing.T) {
 	}
 }
 
-func TestCommands(t *testing.T) {
-	cb := &match{rules: rulesets[0]}
-	cj := &match{rules: rulesets[1]}
-	tests := []struct {
-		m       *match
-		raw     string
-		want    command
-		invalid bool
-	}{
-		{cb, "", command{dir: noDir}, false},
-		{cb, "UP", command{dir: up}, false},
-		{cb, " left ", command{dir: left}, false},
-		{cb, "ACT", command{dir: noDir, actBefore: true}, false},
-		{cb, "ACT,DOWN", command{dir: down, actBefore: true}, false},
-		{cb, "DOWN, ACT", command{dir: down, actAfter: true}, false},
-		{cb, "ACT(0)", command{dir: noDir, suicide: true}, false},
-		{cb, "ACT(1,2),RIGHT", command{dir: right, actBefore: true}, false},
-		{cb, "ACT,ACT", command{}, true},
-		{cb, "LEFT,UP", command{}, true},
-		{cb, "LEFT,ACT,UP", command{}, true},
-		{cb, "JUMP", command{}, true},
-		{cb, "ACT(x)", command{}, true},
-		{cb, " \t", command{}, true},
-		{cj, "\r\n", command{}, true},
-		{cj, "LEFT,UP", command{dir: up}, false},
-		{cj, "RIGHT,ACT", command{dir: right, actBefore: true}, false},
-		{cj, "ACT,ACT,LEFT", command{dir: left, actBefore: true}, false},
-	}
-	for _, tc := range tests {
-		got := tc.m.parseCommand(tc.raw)
-		if got.invalid != tc.invalid || !tc.invalid && (got.dir != tc.want.dir || got.actBefore != tc.want.actBefore || got.actAfter != tc.want.actAfter || got.suicide != tc.want.suicide) {
-			t.Errorf("%s %q = %+v, want %+v (invalid %v)", tc.m.rules.name, tc.raw, got, tc.want, tc.invalid)
-		}
-	}
-}
-
 func TestReverseIgnored(t *testing.T) {
 	m := scenario(t, 50, "☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼", "☼ aaA         ☼", "☼        B    ☼", "☼        b    ☼", pens, "☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼")
 	step(t, m, "LEFT", "")
@@ -528,17 +492,12 @@ func TestSetupErrors(t *testing.T) {
 }
 
 func TestGameDefinition(t *testing.T) {
-	for _, r := range Game.Rulesets {
-		m := &match{rules: rulesets[0]}
-		for _, rs := range rulesets {
-			if rs.name == r {
-				m.rules = rs
-			}
+	for _, a := range Game.Alphabet {
+		if cmd := parseCommand(a); cmd.invalid {
+			t.Errorf("codebattle2020: alphabet entry %q is invalid", a)
 		}
-		for _, a := range Game.Alphabet {
-			if cmd := m.parseCommand(a); cmd.invalid {
-				t.Errorf("%s: alphabet entry %q is invalid", r, a)
-			}
+		if got := readKeywords(a); len(got) == 0 || slices.Contains(got, "bad ACT") {
+			t.Errorf("codenjoy: alphabet entry %q reads as %v", a, got)
 		}
 	}
 }
