@@ -179,7 +179,8 @@ func (p *parityMatch) writeInput(w *bufio.Writer) {
 type parityTally struct {
 	matches, sameMatches int
 	ticks, sameTicks     int
-	// events counts the original's events, by kind, in identical ticks.
+	// events counts the original's events and rare situations, by kind,
+	// in identical ticks (tallyTick).
 	events map[string]int
 	// replayTicks and replayTime measure our side of the same work as the
 	// driver's timing: every tick of every match, Step and every seat's
@@ -298,6 +299,7 @@ func compareMatch(t *testing.T, p *parityMatch, lines *bufio.Scanner, tally *par
 	t.Helper()
 	m := p.start(t)
 	src := logDraws(m)
+	left := make([]bool, p.players)
 	for i, cmds := range p.cmds {
 		if !lines.Scan() {
 			t.Fatalf("%s: the original stopped before tick %d: %v", p, i+1, lines.Err())
@@ -324,13 +326,28 @@ func compareMatch(t *testing.T, p *parityMatch, lines *bufio.Scanner, tally *par
 			}
 			return i
 		}
-		for _, s := range want.Players {
-			for _, e := range s.Events {
-				tally.events[strings.SplitN(e, "[", 2)[0]]++
-			}
-		}
+		tallyTick(tally, left, &want, m.size)
 	}
 	return len(p.cmds)
+}
+
+// tallyTick counts the original's events of an identical tick and two rare
+// situations: a seat leaving the room (LEAVE, once per leave) and a
+// sleeping snake at codenjoy's pt(0, 0), our bottom-left cell, put there
+// because no start floor was free (NO_START, once per tick it sleeps there).
+func tallyTick(tally *parityTally, left []bool, want *origTick, size int) {
+	for i, s := range want.Players {
+		for _, e := range s.Events {
+			tally.events[strings.SplitN(e, "[", 2)[0]]++
+		}
+		if s.Left && !left[i] {
+			tally.events["LEAVE"]++
+		}
+		left[i] = s.Left
+		if n := len(s.Body); n == 2 && s.Alive && !s.Active && s.Body[1] == [2]int{0, size - 1} {
+			tally.events["NO_START"]++
+		}
+	}
 }
 
 // tickDiff returns the first difference between our state after a tick and
