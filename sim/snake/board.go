@@ -188,7 +188,7 @@ func (m *match) layout() *viewCache {
 	for pass := range 2 {
 		for _, i := range v.order {
 			s := &m.snakes[i]
-			if len(s.body) < 2 || (s.flying > 0) != (pass == 0) {
+			if len(s.body) == 0 || (s.flying > 0) != (pass == 0) {
 				continue
 			}
 			claim(i, s.head(), headPart(s))

@@ -10,15 +10,13 @@ import (
 // commands is step 0 (B6, B7.0): every seat's command in seat order, read
 // under the ruleset's rules. A direction is stored only for a moving snake;
 // ACT(0) kills even a sleeping snake, and from a dead one not yet replaced
-// it still counts as a death for step 8. A seat whose snake has left is
-// ignored.
+// it still counts as a death for step 8. The command of a seat whose snake
+// has left does nothing, but an invalid one is still reported.
 func (m *match) commands(cmds []string) {
 	for i, raw := range cmds {
-		switch {
-		case m.snakes[i].left:
-		case m.rules.engineCommands:
+		if m.rules.engineCommands {
 			m.engineCommand(i, raw)
-		default:
+		} else {
 			m.seedCommand(i, raw)
 		}
 	}
@@ -31,6 +29,9 @@ func (m *match) seedCommand(i int, raw string) {
 	cmd := parseCommand(raw)
 	if cmd.invalid {
 		m.event(sim.Event{Seat: i, Kind: sim.EventInvalid, Detail: cmd.invalidWhy})
+	}
+	if m.snakes[i].left {
+		return
 	}
 	if cmd.suicide {
 		m.die(i, -1, "act0")
@@ -159,17 +160,18 @@ func (m *match) engineCommand(i int, raw string) {
 		return
 	}
 	k := newKeywords(raw)
-	found := false
+	found, left := false, m.snakes[i].left
 	for o, ok := k.next(); ok; o, ok = k.next() {
 		found = true
-		switch o {
-		case opAct:
-			m.drop(i, "before the move")
-		case opSuicide:
-			m.die(i, -1, "act0")
-		case opBadAct:
+		switch {
+		case o == opBadAct:
 			m.event(sim.Event{Seat: i, Kind: sim.EventInvalid, Detail: "ACT with a parameter that is not a 32-bit integer, ignored, in " + sim.QuoteCommand(raw)})
-		case opMessage:
+		case left:
+		case o == opAct:
+			m.drop(i, "before the move")
+		case o == opSuicide:
+			m.die(i, -1, "act0")
+		case o == opMessage:
 		default:
 			if s := &m.snakes[i]; s.moving() {
 				s.next = int8(o)

@@ -58,9 +58,12 @@
 //   - the match winner is the highest total score over the 3 rounds, a tie
 //     at the top a draw.
 //
-// Deliberate differences from the engine: a deferred head-on cut that would
-// leave fewer than 2 cells kills the snake (the engine keeps a 1-cell or
-// empty body); a snake that dies of that cut does not move on that tick.
+// Deliberate difference from the engine: a deferred head-on cut of every
+// cell of a snake (it ate a stone after the head-on) kills it, and it still
+// moves on that tick as one that owes more cells than it has does. The
+// engine empties the body and then fails on it, ending that tick's field
+// update there, and on every later tick until the round ends. A cut can
+// leave a single cell, as in the engine: such a snake lives on.
 package snake
 
 import (
@@ -217,8 +220,8 @@ type snake struct {
 
 func (s *snake) head() int32 { return s.body[len(s.body)-1] }
 
-// neck is the cell behind the head, or -1 for a one-cell body (which the
-// rules never leave alive).
+// neck is the cell behind the head, or -1 for a one-cell body (what a
+// head-on cut can leave).
 func (s *snake) neck() int32 {
 	if len(s.body) < 2 {
 		return -1
@@ -649,14 +652,15 @@ func (m *match) move() {
 			s.next = noDir
 		}
 		if s.shrink > 0 {
-			// The engine lets a cut leave one cell or none; a snake shorter
-			// than the minimum dies here instead.
-			if len(s.body)-s.shrink < minLength {
-				s.shrink = 0
+			// The snake may have shrunk since the head-on. The engine kills
+			// one that owes more cells than it has but still moves it on
+			// this tick, and lets a cut leave a single cell. A cut of every
+			// cell kills here (the engine fails on the empty body).
+			if len(s.body) <= s.shrink {
 				m.die(i, -1, "head-on cut")
-				continue
+			} else {
+				s.cutTail(s.shrink)
 			}
-			s.cutTail(s.shrink)
 			s.shrink = 0
 		}
 		if s.fury > 0 {
@@ -969,8 +973,8 @@ func (m *match) spawn() {
 // put places o on a random free cell (freeCell) if the cell passes o's
 // check: free, and for a stone not right of a start floor.
 func (m *match) put(o object) {
-	c := m.freeCell()
-	if !m.free(c) || o == stone && m.grid[c-1] == start {
+	c, found := m.freeCell()
+	if !found && !m.free(c) || o == stone && m.grid[c-1] == start {
 		return
 	}
 	m.grid[c] = o
@@ -978,18 +982,18 @@ func (m *match) put(o object) {
 }
 
 // freeCell is the engine's free-cell search: it draws up to 101 cells, x
-// then y, and accepts a free one only within the first 100; else it returns
-// the engine's pt(0, 0). The engine's y axis points up, so a y draw and
-// pt(0, 0) are counted from the bottom row.
-func (m *match) freeCell() int32 {
+// then y, and accepts a free one only within the first 100 (found); else it
+// returns the engine's pt(0, 0), free or not. The engine's y axis points
+// up, so a y draw and pt(0, 0) are counted from the bottom row.
+func (m *match) freeCell() (c int32, found bool) {
 	for k := range searchTries + 1 {
 		x := m.randN(m.size)
 		y := m.size - 1 - m.randN(m.size)
 		if c := m.cell(x, y); k < searchTries && m.free(c) {
-			return c
+			return c, true
 		}
 	}
-	return m.cell(0, m.size-1)
+	return m.cell(0, m.size-1), false
 }
 
 // checkSurvivor is step 8 (B7.8): after any death, a lone moving snake wins
