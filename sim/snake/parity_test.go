@@ -58,8 +58,8 @@ type origSeat struct {
 	Events []string `json:"events"`
 }
 
-// smallMap has as many start floors as it may have players, so starts run
-// out and free-cell searches fail now and then.
+// smallMap (FuzzStep's) has as many start floors as it may have players,
+// so a snake that dies asleep finds no free start and crowding comes early.
 var smallMap = []string{
 	"☼☼☼☼☼☼☼☼",
 	"☼#  ○  ☼",
