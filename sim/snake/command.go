@@ -154,7 +154,8 @@ func parseToken(t string) (token, bool) {
 // engineCommand applies a command as the codenjoy server does: every
 // action its text holds, in text order, at once. A direction is kept if
 // the snake moves (the last one wins), ACT drops a stone, ACT(0) kills, so
-// "ACT,ACT(0)" drops the stone before dying.
+// "ACT,ACT(0)" drops the stone before dying. Once the snake has left, only
+// the reports of invalid text remain.
 func (m *match) engineCommand(i int, raw string) {
 	if raw == "" {
 		return
