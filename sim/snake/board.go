@@ -87,7 +87,11 @@ type viewCache struct {
 	valid bool
 	seat  []int16 // per padded cell: the seat drawn there, or -1
 	blank []int16 // -1 in every cell, to reset seat with one copy
+	// part is the part drawn on each covered cell, bodyLater for a body
+	// cell, whose part (m.part) is worked out from index, its index in the
+	// snake's body, only when read: bots ask what few body cells look like.
 	part  []uint8
+	index []int32
 	order []int
 	board Board // the observer's board, drawn by the first View of the turn
 	// lent holds the view Peek lends each seat; a lent board reads the
@@ -177,6 +181,7 @@ func (m *match) layout() *viewCache {
 	if len(v.seat) != len(m.grid) {
 		v.seat = make([]int16, len(m.grid))
 		v.part = make([]uint8, len(m.grid))
+		v.index = make([]int32, len(m.grid))
 		v.blank = make([]int16, len(m.grid))
 		for i := range v.blank {
 			v.blank[i] = -1
@@ -193,14 +198,14 @@ func (m *match) layout() *viewCache {
 			v.order[j], v.order[j-1] = v.order[j-1], v.order[j]
 		}
 	}
-	claim := func(seat int, c int32, part uint8) {
+	claim := func(seat int, c int32, part uint8, k int) {
 		if v.seat[c] < 0 {
-			v.seat[c], v.part[c] = int16(seat), part
+			v.seat[c], v.part[c], v.index[c] = int16(seat), part, int32(k)
 		}
 	}
 	for _, i := range v.order {
 		if s := &m.snakes[i]; !s.alive && len(s.body) > 0 {
-			claim(i, s.head(), headDead)
+			claim(i, s.head(), headDead, len(s.body)-1)
 		}
 	}
 	for pass := range 2 {
@@ -209,14 +214,28 @@ func (m *match) layout() *viewCache {
 			if len(s.body) == 0 || (s.flying > 0) != (pass == 0) {
 				continue
 			}
-			claim(i, s.head(), headPart(s))
+			claim(i, s.head(), headPart(s), len(s.body)-1)
 			for k := len(s.body) - 2; k >= 0; k-- {
-				claim(i, s.body[k], m.bodyPart(s, k))
+				claim(i, s.body[k], bodyLater, k)
 			}
 		}
 	}
 	v.turn, v.valid = m.turn, true
 	return v
+}
+
+// bodyLater is the part layout draws on a body cell, left for m.part to
+// work out.
+const bodyLater = numParts
+
+// part is the part the view cache draws on padded cell c, which a snake
+// covers.
+func (m *match) part(c int32) uint8 {
+	v := &m.view
+	if p := v.part[c]; p != bodyLater {
+		return p
+	}
+	return m.bodyPart(&m.snakes[v.seat[c]], int(v.index[c]))
 }
 
 // board draws the rows as seat sees them (own glyphs for its snake), or as
@@ -235,7 +254,7 @@ func (m *match) board(seat int) []string {
 }
 
 func (m *match) glyph(v *viewCache, seat int, c int32) rune {
-	d := drawing{seat: seat, seats: v.seat, parts: v.part, grid: m.grid}
+	d := drawing{seat: seat, seats: v.seat, parts: v.part, grid: m.grid, m: m}
 	return drawn(&d, c, &objectGlyphs, &ownGlyphs, &enemyGlyphs)
 }
 
@@ -246,6 +265,7 @@ type drawing struct {
 	seats []int16
 	parts []uint8
 	grid  []object
+	m     *match // to work out the parts left for later
 }
 
 // drawn is what the drawing shows on padded cell c, taken from the tables
@@ -256,10 +276,27 @@ func drawn[T any](d *drawing, c int32, objects *[len(objectGlyphs)]T, own, other
 	case s < 0:
 		return objects[d.grid[c]]
 	case s == d.seat:
-		return own[d.parts[c]]
+		return own[d.m.part(c)]
 	default:
-		return other[d.parts[c]]
+		return other[d.m.part(c)]
 	}
+}
+
+// kind is what the drawing shows on padded cell c to a bot that asks only
+// what the cell holds, which needs no body part worked out.
+func (d *drawing) kind(c int32) cellKind {
+	s := int(d.seats[c])
+	if s < 0 {
+		return objectKinds[d.grid[c]]
+	}
+	p := d.parts[c]
+	if p > headSleep {
+		p = bodyH // every body part is a body to a bot
+	}
+	if s == d.seat {
+		return ownKinds[p]
+	}
+	return enemyKinds[p]
 }
 
 // View is what the original server sends a bot each tick: the message
@@ -310,7 +347,7 @@ func newBoard(glyphs []rune) Board {
 // drawing is what a lent board reads until the match's next Step.
 func (b Board) drawing() drawing {
 	m := b.live
-	return drawing{seat: b.seat, seats: m.view.seat, parts: m.view.part, grid: m.grid}
+	return drawing{seat: b.seat, seats: m.view.seat, parts: m.view.part, grid: m.grid, m: m}
 }
 
 // shownHead is the padded cell of seat i's head when the lent board shows
@@ -425,7 +462,8 @@ func (m *match) View(seat int) any {
 				if s := v.seat[c]; s < 0 {
 					b.glyphs[i], b.cells[i] = objectGlyphs[m.grid[c]], objectInfos[m.grid[c]]
 				} else {
-					b.glyphs[i], b.cells[i] = enemyGlyphs[v.part[c]], enemyInfos[v.part[c]]
+					p := m.part(c)
+					b.glyphs[i], b.cells[i] = enemyGlyphs[p], enemyInfos[p]
 				}
 				c++
 			}
@@ -460,7 +498,7 @@ func (m *match) own(b Board, seat int) Board {
 		for _, c := range m.snakes[seat].body {
 			if int(v.seat[c]) == seat && m.grid[c] != outside {
 				x, y := m.xy(c)
-				b.own = append(b.own, ownCell{int32(y*m.size + x), ownGlyphs[v.part[c]]})
+				b.own = append(b.own, ownCell{int32(y*m.size + x), ownGlyphs[m.part(c)]})
 			}
 		}
 	}

@@ -109,12 +109,19 @@ type botBoard struct {
 
 // parse takes a View's board; false if it is not a square of glyphs.
 func (b *botBoard) parse(board Board) bool {
-	b.board = board
 	if m := board.live; m != nil {
-		b.size(m.size)
-		b.drawing = board.drawing()
+		// A match lends a seat the same board every turn, whose drawing
+		// reads slices the match keeps for good: copying them again
+		// every turn would cost more than reading the few cells a bot
+		// looks at.
+		if b.board.live != m || b.board.seat != board.seat {
+			b.board = board
+			b.size(m.size)
+			b.drawing = board.drawing()
+		}
 		return true
 	}
+	b.board = board
 	n, cells := 0, len(board.cells)
 	for n*n < cells {
 		n++
@@ -164,7 +171,7 @@ func (b *botBoard) info(c int) glyphInfo {
 // kind is what padded cell c holds, as info's kind.
 func (b *botBoard) kind(c int) cellKind {
 	if b.board.live != nil {
-		return drawn(&b.drawing, int32(c), &objectKinds, &ownKinds, &enemyKinds)
+		return b.drawing.kind(int32(c))
 	}
 	return b.cells[c].kind
 }
