@@ -92,8 +92,13 @@ type viewCache struct {
 	// snake's body, only when read: bots ask what few body cells look like.
 	part  []uint8
 	index []int32
-	order []int
-	board Board // the observer's board, drawn by the first View of the turn
+	// hidden tells per seat whether a part of its snake is not drawn,
+	// another part having claimed the cell first; heads is per seat the
+	// padded cell of its moving head (movingHead), or -1.
+	hidden []bool
+	heads  []int32
+	order  []int
+	board  Board // the observer's board, drawn by the first View of the turn
 	// lent holds the view Peek lends each seat; a lent board reads the
 	// match, so it is the same every turn.
 	lent []View
@@ -189,8 +194,10 @@ func (m *match) layout() *viewCache {
 	}
 	copy(v.seat, v.blank)
 	v.order, v.board, v.scanned = v.order[:0], Board{}, false
+	v.hidden, v.heads = v.hidden[:0], v.heads[:0]
 	for i := range m.snakes {
 		v.order = append(v.order, i)
+		v.hidden = append(v.hidden, false)
 	}
 	// Insertion sort: stable, few seats, no allocation.
 	for i := 1; i < len(v.order); i++ {
@@ -201,6 +208,8 @@ func (m *match) layout() *viewCache {
 	claim := func(seat int, c int32, part uint8, k int) {
 		if v.seat[c] < 0 {
 			v.seat[c], v.part[c], v.index[c] = int16(seat), part, int32(k)
+		} else {
+			v.hidden[seat] = true
 		}
 	}
 	for _, i := range v.order {
@@ -219,6 +228,9 @@ func (m *match) layout() *viewCache {
 				claim(i, s.body[k], bodyLater, k)
 			}
 		}
+	}
+	for i := range m.snakes {
+		v.heads = append(v.heads, m.movingHead(i))
 	}
 	v.turn, v.valid = m.turn, true
 	return v
@@ -350,12 +362,12 @@ func (b Board) drawing() drawing {
 	return drawing{seat: b.seat, seats: m.view.seat, parts: m.view.part, grid: m.grid, m: m}
 }
 
-// shownHead is the padded cell of seat i's head when the lent board shows
-// that head there, else -1.
-func (b Board) shownHead(i int) int32 {
-	m := b.live
+// movingHead is the padded cell of seat i's head when the view cache
+// shows that head there, neither dead nor asleep, else -1.
+func (m *match) movingHead(i int) int32 {
 	if s := &m.snakes[i]; len(s.body) > 0 {
-		if h := s.head(); int(m.view.seat[h]) == i && m.view.part[h] < tailArmUp && m.grid[h] != outside {
+		h := s.head()
+		if p := m.view.part[h]; int(m.view.seat[h]) == i && p < tailArmUp && p != headDead && p != headSleep && m.grid[h] != outside {
 			return h
 		}
 	}
@@ -374,6 +386,9 @@ func (b Board) ownLength(limit int) (int, bool) {
 	s := &m.snakes[b.seat]
 	if len(s.body) < 2 || v.part[s.head()] == headFlying {
 		return 0, false
+	}
+	if !v.hidden[b.seat] {
+		return min(len(s.body), limit), true // every part shows
 	}
 	for _, c := range s.body[max(len(s.body)-limit, 0) : len(s.body)-1] {
 		if int(v.seat[c]) != b.seat || v.part[c] < tailArmUp {
@@ -405,9 +420,15 @@ func (b Board) food() []int32 {
 	v.food = kept
 	if len(v.food) != m.nApple+m.nGold+m.nFury {
 		v.food = v.food[:0]
-		for c, o := range m.grid {
-			if isFood[o] && seat[c] < 0 {
-				v.food = append(v.food, int32(c))
+		for c0 := 0; c0 < len(m.grid); c0 += 8 {
+			cells := m.grid[c0:min(c0+8, len(m.grid))]
+			if len(cells) == 8 && !anyItem(cells) {
+				continue // most cells are empty or walls
+			}
+			for i, o := range cells {
+				if c := c0 + i; isFood[o] && seat[c] < 0 {
+					v.food = append(v.food, int32(c))
+				}
 			}
 		}
 	}
@@ -417,6 +438,18 @@ func (b Board) food() []int32 {
 
 // isFood tells the objects a bot may go for out of fury.
 var isFood = [256]bool{apple: true, gold: true, furyPill: true}
+
+// anyItem reports whether any of 8 cells holds an apple or a later object,
+// testing them at once as the bytes of a word: adding 0x80-apple to each
+// byte sets its top bit exactly when it is apple or more, and, as every
+// object is below 0x80, carries into no other byte.
+func anyItem(cells []object) bool {
+	_ = cells[7]
+	w := uint64(cells[0]) | uint64(cells[1])<<8 | uint64(cells[2])<<16 | uint64(cells[3])<<24 |
+		uint64(cells[4])<<32 | uint64(cells[5])<<40 | uint64(cells[6])<<48 | uint64(cells[7])<<56
+	const toTop, tops = uint64(0x80-apple) * 0x0101010101010101, 0x8080808080808080
+	return (w+toTop)&tops != 0
+}
 
 // String returns the glyphs.
 func (b Board) String() string {

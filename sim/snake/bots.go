@@ -198,11 +198,7 @@ func (b *botBoard) distance(a, c int) int {
 // shows more than one, or -1 when it sleeps or is dead.
 func (b *botBoard) ownHead() int {
 	if b.board.live != nil {
-		h := b.board.shownHead(b.board.seat)
-		if h < 0 || b.info(int(h)).idle {
-			return -1
-		}
-		return int(h)
+		return int(b.board.live.view.heads[b.board.seat])
 	}
 	head := -1
 	for _, o := range b.board.own {
@@ -220,8 +216,8 @@ func (b *botBoard) ownHead() int {
 // sleep nor are dead), in no particular order.
 func (b *botBoard) appendEnemies(dst []int32) []int32 {
 	if bd := b.board; bd.live != nil {
-		for i := range bd.live.snakes {
-			if h := bd.shownHead(i); h >= 0 && i != bd.seat && !b.info(int(h)).idle {
+		for i, h := range bd.live.view.heads {
+			if h >= 0 && i != bd.seat {
 				dst = append(dst, h)
 			}
 		}
@@ -798,16 +794,16 @@ func (b *greedyBot) value(k cellKind) int32 {
 // room counts the enterable cells reachable from c, c included; it stops
 // counting once it has found limit of them.
 func (b *greedyBot) room(c, limit int) int {
-	bd := &b.board
+	bd, seen := &b.board, b.seen
 	b.stamp++
+	stamp := b.stamp
 	q := b.queue[:0]
 	q = append(q, c)
-	b.seen[c] = b.stamp
+	seen[c] = stamp
 	for qi := 0; qi < len(q) && len(q) < limit; qi++ {
-		for d := int8(0); d < 4; d++ {
-			nc := bd.step(q[qi], d)
-			if b.seen[nc] != b.stamp && bd.kind(nc).enterable() {
-				b.seen[nc] = b.stamp
+		for _, delta := range bd.deltas {
+			if nc := q[qi] + delta; seen[nc] != stamp && bd.kind(nc).enterable() {
+				seen[nc] = stamp
 				q = append(q, nc)
 			}
 		}
