@@ -294,6 +294,18 @@ func drawn[T any](d *drawing, c int32, objects *[len(objectGlyphs)]T, own, other
 	}
 }
 
+// enterable reports whether a head may enter padded cell c now: no snake
+// part is, and its object is enterable.
+func (d *drawing) enterable(c int32) bool { return d.seats[c] < 0 && objectEnterable[d.grid[c]] }
+
+// objectEnterable tells the objects a head may enter without harm.
+var objectEnterable = func() (e [len(objectGlyphs)]bool) {
+	for i, k := range objectKinds {
+		e[i] = k.enterable()
+	}
+	return e
+}()
+
 // kind is what the drawing shows on padded cell c to a bot that asks only
 // what the cell holds, which needs no body part worked out.
 func (d *drawing) kind(c int32) cellKind {
@@ -420,13 +432,13 @@ func (b Board) food() []int32 {
 	v.food = kept
 	if len(v.food) != m.nApple+m.nGold+m.nFury {
 		v.food = v.food[:0]
-		for c0 := 0; c0 < len(m.grid); c0 += 8 {
-			cells := m.grid[c0:min(c0+8, len(m.grid))]
-			if len(cells) == 8 && !anyItem(cells) {
+		grid := m.grid
+		for c0 := 0; c0 < len(grid); c0 += 8 {
+			if c0+8 <= len(grid) && !anyItem(grid[c0:c0+8]) {
 				continue // most cells are empty or walls
 			}
-			for i, o := range cells {
-				if c := c0 + i; isFood[o] && seat[c] < 0 {
+			for c := c0; c < min(c0+8, len(grid)); c++ {
+				if isFood[grid[c]] && seat[c] < 0 {
 					v.food = append(v.food, int32(c))
 				}
 			}

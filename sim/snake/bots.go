@@ -177,7 +177,12 @@ func (b *botBoard) kind(c int) cellKind {
 }
 
 // enterable reports whether a head may enter cell c now.
-func (b *botBoard) enterable(c int) bool { return b.kind(c).enterable() }
+func (b *botBoard) enterable(c int) bool {
+	if b.board.live != nil {
+		return b.drawing.enterable(int32(c))
+	}
+	return b.cells[c].kind.enterable()
+}
 
 // step is the neighbour of cell c in direction d (up to right).
 func (b *botBoard) step(c int, d int8) int { return c + b.deltas[d] }
@@ -802,7 +807,7 @@ func (b *greedyBot) room(c, limit int) int {
 	seen[c] = stamp
 	for qi := 0; qi < len(q) && len(q) < limit; qi++ {
 		for _, delta := range bd.deltas {
-			if nc := q[qi] + delta; seen[nc] != stamp && bd.kind(nc).enterable() {
+			if nc := q[qi] + delta; seen[nc] != stamp && bd.enterable(nc) {
 				seen[nc] = stamp
 				q = append(q, nc)
 			}
