@@ -87,9 +87,18 @@ type viewCache struct {
 	valid bool
 	seat  []int16 // per padded cell: the seat drawn there, or -1
 	blank []int16 // -1 in every cell, to reset seat with one copy
+	// part is the part drawn on each covered cell, bodyLater for a body
+	// cell, whose part (m.part) is worked out from index, its index in the
+	// snake's body, only when read: bots ask what few body cells look like.
 	part  []uint8
-	order []int
-	board Board // the observer's board, drawn by the first View of the turn
+	index []int32
+	// hidden tells per seat whether a part of its snake is not drawn,
+	// another part having claimed the cell first; heads is per seat the
+	// padded cell of its moving head (movingHead), or -1.
+	hidden []bool
+	heads  []int32
+	order  []int
+	board  Board // the observer's board, drawn by the first View of the turn
 	// lent holds the view Peek lends each seat; a lent board reads the
 	// match, so it is the same every turn.
 	lent []View
@@ -177,6 +186,7 @@ func (m *match) layout() *viewCache {
 	if len(v.seat) != len(m.grid) {
 		v.seat = make([]int16, len(m.grid))
 		v.part = make([]uint8, len(m.grid))
+		v.index = make([]int32, len(m.grid))
 		v.blank = make([]int16, len(m.grid))
 		for i := range v.blank {
 			v.blank[i] = -1
@@ -184,8 +194,10 @@ func (m *match) layout() *viewCache {
 	}
 	copy(v.seat, v.blank)
 	v.order, v.board, v.scanned = v.order[:0], Board{}, false
+	v.hidden, v.heads = v.hidden[:0], v.heads[:0]
 	for i := range m.snakes {
 		v.order = append(v.order, i)
+		v.hidden = append(v.hidden, false)
 	}
 	// Insertion sort: stable, few seats, no allocation.
 	for i := 1; i < len(v.order); i++ {
@@ -193,14 +205,16 @@ func (m *match) layout() *viewCache {
 			v.order[j], v.order[j-1] = v.order[j-1], v.order[j]
 		}
 	}
-	claim := func(seat int, c int32, part uint8) {
+	claim := func(seat int, c int32, part uint8, k int) {
 		if v.seat[c] < 0 {
-			v.seat[c], v.part[c] = int16(seat), part
+			v.seat[c], v.part[c], v.index[c] = int16(seat), part, int32(k)
+		} else {
+			v.hidden[seat] = true
 		}
 	}
 	for _, i := range v.order {
 		if s := &m.snakes[i]; !s.alive && len(s.body) > 0 {
-			claim(i, s.head(), headDead)
+			claim(i, s.head(), headDead, len(s.body)-1)
 		}
 	}
 	for pass := range 2 {
@@ -209,14 +223,31 @@ func (m *match) layout() *viewCache {
 			if len(s.body) == 0 || (s.flying > 0) != (pass == 0) {
 				continue
 			}
-			claim(i, s.head(), headPart(s))
+			claim(i, s.head(), headPart(s), len(s.body)-1)
 			for k := len(s.body) - 2; k >= 0; k-- {
-				claim(i, s.body[k], m.bodyPart(s, k))
+				claim(i, s.body[k], bodyLater, k)
 			}
 		}
 	}
+	for i := range m.snakes {
+		v.heads = append(v.heads, m.movingHead(i))
+	}
 	v.turn, v.valid = m.turn, true
 	return v
+}
+
+// bodyLater is the part layout draws on a body cell, left for m.part to
+// work out.
+const bodyLater = numParts
+
+// part is the part the view cache draws on padded cell c, which a snake
+// covers.
+func (m *match) part(c int32) uint8 {
+	v := &m.view
+	if p := v.part[c]; p != bodyLater {
+		return p
+	}
+	return m.bodyPart(&m.snakes[v.seat[c]], int(v.index[c]))
 }
 
 // board draws the rows as seat sees them (own glyphs for its snake), or as
@@ -235,7 +266,7 @@ func (m *match) board(seat int) []string {
 }
 
 func (m *match) glyph(v *viewCache, seat int, c int32) rune {
-	d := drawing{seat: seat, seats: v.seat, parts: v.part, grid: m.grid}
+	d := drawing{seat: seat, seats: v.seat, parts: v.part, grid: m.grid, m: m}
 	return drawn(&d, c, &objectGlyphs, &ownGlyphs, &enemyGlyphs)
 }
 
@@ -246,6 +277,7 @@ type drawing struct {
 	seats []int16
 	parts []uint8
 	grid  []object
+	m     *match // to work out the parts left for later
 }
 
 // drawn is what the drawing shows on padded cell c, taken from the tables
@@ -256,10 +288,39 @@ func drawn[T any](d *drawing, c int32, objects *[len(objectGlyphs)]T, own, other
 	case s < 0:
 		return objects[d.grid[c]]
 	case s == d.seat:
-		return own[d.parts[c]]
+		return own[d.m.part(c)]
 	default:
-		return other[d.parts[c]]
+		return other[d.m.part(c)]
 	}
+}
+
+// enterable reports whether a head may enter padded cell c now: no snake
+// part is, and its object is enterable.
+func (d *drawing) enterable(c int32) bool { return d.seats[c] < 0 && objectEnterable[d.grid[c]] }
+
+// objectEnterable tells the objects a head may enter without harm.
+var objectEnterable = func() (e [len(objectGlyphs)]bool) {
+	for i, k := range objectKinds {
+		e[i] = k.enterable()
+	}
+	return e
+}()
+
+// kind is what the drawing shows on padded cell c to a bot that asks only
+// what the cell holds, which needs no body part worked out.
+func (d *drawing) kind(c int32) cellKind {
+	s := int(d.seats[c])
+	if s < 0 {
+		return objectKinds[d.grid[c]]
+	}
+	p := d.parts[c]
+	if p > headSleep {
+		p = bodyH // every body part is a body to a bot
+	}
+	if s == d.seat {
+		return ownKinds[p]
+	}
+	return enemyKinds[p]
 }
 
 // View is what the original server sends a bot each tick: the message
@@ -310,15 +371,15 @@ func newBoard(glyphs []rune) Board {
 // drawing is what a lent board reads until the match's next Step.
 func (b Board) drawing() drawing {
 	m := b.live
-	return drawing{seat: b.seat, seats: m.view.seat, parts: m.view.part, grid: m.grid}
+	return drawing{seat: b.seat, seats: m.view.seat, parts: m.view.part, grid: m.grid, m: m}
 }
 
-// shownHead is the padded cell of seat i's head when the lent board shows
-// that head there, else -1.
-func (b Board) shownHead(i int) int32 {
-	m := b.live
+// movingHead is the padded cell of seat i's head when the view cache
+// shows that head there, neither dead nor asleep, else -1.
+func (m *match) movingHead(i int) int32 {
 	if s := &m.snakes[i]; len(s.body) > 0 {
-		if h := s.head(); int(m.view.seat[h]) == i && m.view.part[h] < tailArmUp && m.grid[h] != outside {
+		h := s.head()
+		if p := m.view.part[h]; int(m.view.seat[h]) == i && p < tailArmUp && p != headDead && p != headSleep && m.grid[h] != outside {
 			return h
 		}
 	}
@@ -337,6 +398,9 @@ func (b Board) ownLength(limit int) (int, bool) {
 	s := &m.snakes[b.seat]
 	if len(s.body) < 2 || v.part[s.head()] == headFlying {
 		return 0, false
+	}
+	if !v.hidden[b.seat] {
+		return min(len(s.body), limit), true // every part shows
 	}
 	for _, c := range s.body[max(len(s.body)-limit, 0) : len(s.body)-1] {
 		if int(v.seat[c]) != b.seat || v.part[c] < tailArmUp {
@@ -368,9 +432,15 @@ func (b Board) food() []int32 {
 	v.food = kept
 	if len(v.food) != m.nApple+m.nGold+m.nFury {
 		v.food = v.food[:0]
-		for c, o := range m.grid {
-			if isFood[o] && seat[c] < 0 {
-				v.food = append(v.food, int32(c))
+		grid := m.grid
+		for c0 := 0; c0 < len(grid); c0 += 8 {
+			if c0+8 <= len(grid) && !anyItem(grid[c0:c0+8]) {
+				continue // most cells are empty or walls
+			}
+			for c := c0; c < min(c0+8, len(grid)); c++ {
+				if isFood[grid[c]] && seat[c] < 0 {
+					v.food = append(v.food, int32(c))
+				}
 			}
 		}
 	}
@@ -380,6 +450,18 @@ func (b Board) food() []int32 {
 
 // isFood tells the objects a bot may go for out of fury.
 var isFood = [256]bool{apple: true, gold: true, furyPill: true}
+
+// anyItem reports whether any of 8 cells holds an apple or a later object,
+// testing them at once as the bytes of a word: adding 0x80-apple to each
+// byte sets its top bit exactly when it is apple or more, and, as every
+// object is below 0x80, carries into no other byte.
+func anyItem(cells []object) bool {
+	_ = cells[7]
+	w := uint64(cells[0]) | uint64(cells[1])<<8 | uint64(cells[2])<<16 | uint64(cells[3])<<24 |
+		uint64(cells[4])<<32 | uint64(cells[5])<<40 | uint64(cells[6])<<48 | uint64(cells[7])<<56
+	const toTop, tops = uint64(0x80-apple) * 0x0101010101010101, 0x8080808080808080
+	return (w+toTop)&tops != 0
+}
 
 // String returns the glyphs.
 func (b Board) String() string {
@@ -425,7 +507,8 @@ func (m *match) View(seat int) any {
 				if s := v.seat[c]; s < 0 {
 					b.glyphs[i], b.cells[i] = objectGlyphs[m.grid[c]], objectInfos[m.grid[c]]
 				} else {
-					b.glyphs[i], b.cells[i] = enemyGlyphs[v.part[c]], enemyInfos[v.part[c]]
+					p := m.part(c)
+					b.glyphs[i], b.cells[i] = enemyGlyphs[p], enemyInfos[p]
 				}
 				c++
 			}
@@ -460,7 +543,7 @@ func (m *match) own(b Board, seat int) Board {
 		for _, c := range m.snakes[seat].body {
 			if int(v.seat[c]) == seat && m.grid[c] != outside {
 				x, y := m.xy(c)
-				b.own = append(b.own, ownCell{int32(y*m.size + x), ownGlyphs[v.part[c]]})
+				b.own = append(b.own, ownCell{int32(y*m.size + x), ownGlyphs[m.part(c)]})
 			}
 		}
 	}

@@ -92,3 +92,17 @@ func TestDrawSharedCell(t *testing.T) {
 		})
 	}
 }
+
+// TestAnyItem: the word test finds an apple or a later object in any of 8
+// cells, and nothing among cells below apple.
+func TestAnyItem(t *testing.T) {
+	for o := range flyingPill + 1 {
+		for i := range 8 {
+			cells := []object{outside, outside, outside, outside, outside, outside, outside, outside}
+			cells[i] = o
+			if got, want := anyItem(cells), o >= apple; got != want {
+				t.Errorf("object %d in cell %d: got %v, want %v", o, i, got, want)
+			}
+		}
+	}
+}

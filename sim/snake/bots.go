@@ -109,12 +109,19 @@ type botBoard struct {
 
 // parse takes a View's board; false if it is not a square of glyphs.
 func (b *botBoard) parse(board Board) bool {
-	b.board = board
 	if m := board.live; m != nil {
-		b.size(m.size)
-		b.drawing = board.drawing()
+		// A match lends a seat the same board every turn, whose drawing
+		// reads slices the match keeps for good: copying them again
+		// every turn would cost more than reading the few cells a bot
+		// looks at.
+		if b.board.live != m || b.board.seat != board.seat {
+			b.board = board
+			b.size(m.size)
+			b.drawing = board.drawing()
+		}
 		return true
 	}
+	b.board = board
 	n, cells := 0, len(board.cells)
 	for n*n < cells {
 		n++
@@ -164,13 +171,18 @@ func (b *botBoard) info(c int) glyphInfo {
 // kind is what padded cell c holds, as info's kind.
 func (b *botBoard) kind(c int) cellKind {
 	if b.board.live != nil {
-		return drawn(&b.drawing, int32(c), &objectKinds, &ownKinds, &enemyKinds)
+		return b.drawing.kind(int32(c))
 	}
 	return b.cells[c].kind
 }
 
 // enterable reports whether a head may enter cell c now.
-func (b *botBoard) enterable(c int) bool { return b.kind(c).enterable() }
+func (b *botBoard) enterable(c int) bool {
+	if b.board.live != nil {
+		return b.drawing.enterable(int32(c))
+	}
+	return b.cells[c].kind.enterable()
+}
 
 // step is the neighbour of cell c in direction d (up to right).
 func (b *botBoard) step(c int, d int8) int { return c + b.deltas[d] }
@@ -191,11 +203,7 @@ func (b *botBoard) distance(a, c int) int {
 // shows more than one, or -1 when it sleeps or is dead.
 func (b *botBoard) ownHead() int {
 	if b.board.live != nil {
-		h := b.board.shownHead(b.board.seat)
-		if h < 0 || b.info(int(h)).idle {
-			return -1
-		}
-		return int(h)
+		return int(b.board.live.view.heads[b.board.seat])
 	}
 	head := -1
 	for _, o := range b.board.own {
@@ -213,8 +221,8 @@ func (b *botBoard) ownHead() int {
 // sleep nor are dead), in no particular order.
 func (b *botBoard) appendEnemies(dst []int32) []int32 {
 	if bd := b.board; bd.live != nil {
-		for i := range bd.live.snakes {
-			if h := bd.shownHead(i); h >= 0 && i != bd.seat && !b.info(int(h)).idle {
+		for i, h := range bd.live.view.heads {
+			if h >= 0 && i != bd.seat {
 				dst = append(dst, h)
 			}
 		}
@@ -791,16 +799,16 @@ func (b *greedyBot) value(k cellKind) int32 {
 // room counts the enterable cells reachable from c, c included; it stops
 // counting once it has found limit of them.
 func (b *greedyBot) room(c, limit int) int {
-	bd := &b.board
+	bd, seen := &b.board, b.seen
 	b.stamp++
+	stamp := b.stamp
 	q := b.queue[:0]
 	q = append(q, c)
-	b.seen[c] = b.stamp
+	seen[c] = stamp
 	for qi := 0; qi < len(q) && len(q) < limit; qi++ {
-		for d := int8(0); d < 4; d++ {
-			nc := bd.step(q[qi], d)
-			if b.seen[nc] != b.stamp && bd.kind(nc).enterable() {
-				b.seen[nc] = b.stamp
+		for _, delta := range bd.deltas {
+			if nc := q[qi] + delta; seen[nc] != stamp && bd.enterable(nc) {
+				seen[nc] = stamp
 				q = append(q, nc)
 			}
 		}
