@@ -1,7 +1,7 @@
--- replaylab SQLite schema, version 9.
+-- replaylab SQLite schema, version 10.
 --
 -- store.Open applies this file to a fresh database inside one transaction
--- and then sets PRAGMA user_version to 9 and PRAGMA application_id to
+-- and then sets PRAGMA user_version to 10 and PRAGMA application_id to
 -- 0x52504c42 ("RPLB"), which marks the file as replaylab's: Open refuses an
 -- SQLite file with another application_id and tables of its own. A schema
 -- change edits this file and appends to store/upgrades.go the statements
@@ -128,6 +128,21 @@ CREATE TABLE events (
     y         INTEGER NOT NULL,
     detail    TEXT    NOT NULL,
     PRIMARY KEY (match_seq, turn, pos)
+) STRICT, WITHOUT ROWID;
+
+-- What an external bot wrote besides its answers in a turn: its standard
+-- error and stray standard output, as the recorder saved them (record's
+-- FILE.output.jsonl, which import reads beside FILE). The turn is the one
+-- whose command the bot was answering; what a bot wrote while it was
+-- being ended goes to the last turn. Each text is at most
+-- store.MaxBotOutput bytes.
+CREATE TABLE bot_output (
+    match_seq INTEGER NOT NULL REFERENCES matches (seq) ON DELETE CASCADE,
+    turn      INTEGER NOT NULL CHECK (turn >= 0),
+    seat      INTEGER NOT NULL CHECK (seat >= 0),
+    stream    TEXT    NOT NULL CHECK (stream IN ('stdout', 'stderr')),
+    text      TEXT    NOT NULL,
+    PRIMARY KEY (match_seq, turn, seat, stream)
 ) STRICT, WITHOUT ROWID;
 
 -- Aggregates. The leaderboards, the overview and the bot pages read these

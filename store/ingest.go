@@ -94,7 +94,7 @@ func (rec *Record) check() error {
 				rec.ID, l.Metric, l.Seat, l.Unit, len(l.Values), rec.Turns)
 		}
 	}
-	return nil
+	return rec.checkOutput()
 }
 
 // ingestStmts are the statements ingest runs, prepared once on the writer
@@ -191,6 +191,9 @@ func (st *ingestStmts) ingest(ctx context.Context, tx *sql.Tx, rec *Record, now 
 		return false, err
 	}
 	if err := insertEvents(ctx, tx, st.events, rec, seq); err != nil {
+		return false, err
+	}
+	if err := insertOutput(ctx, tx, rec, seq); err != nil {
 		return false, err
 	}
 	return true, nil

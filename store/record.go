@@ -31,6 +31,9 @@ type Record struct {
 	Lines []Line
 	// Events holds every event of turns 1..Turns.
 	Events []TurnEvent
+	// Output holds what external bots wrote besides their answers, when
+	// the recorder kept it; regeneration cannot rebuild it.
+	Output []BotOutput
 }
 
 // Player is the bot in one seat.

@@ -266,4 +266,16 @@ var upgrades = []string{
 	BEGIN
 	    SELECT RAISE(ABORT, 'a match''s players are fixed: delete the match and ingest it again');
 	END;`,
+	// Version 10 keeps what external bots wrote besides their answers,
+	// per turn and seat, for the inspector's bot output panel. Matches
+	// stored before have none.
+	`
+	CREATE TABLE bot_output (
+	    match_seq INTEGER NOT NULL REFERENCES matches (seq) ON DELETE CASCADE,
+	    turn      INTEGER NOT NULL CHECK (turn >= 0),
+	    seat      INTEGER NOT NULL CHECK (seat >= 0),
+	    stream    TEXT    NOT NULL CHECK (stream IN ('stdout', 'stderr')),
+	    text      TEXT    NOT NULL,
+	    PRIMARY KEY (match_seq, turn, seat, stream)
+	) STRICT, WITHOUT ROWID;`,
 }

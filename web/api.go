@@ -208,7 +208,12 @@ func (s *server) turn(c echo.Context) (store.MatchSummary, *sim.Game, turnJSON, 
 	if err != nil {
 		return m, g, turnJSON{}, err
 	}
-	return m, g, turnJSON{Turn: n, LastTurn: m.Turns, Frame: frame, Stats: statsJSON(g, stats), Events: eventsJSON(events.Events)}, nil
+	output, err := s.db.BotOutputAt(ctx, m.ID, n)
+	if err != nil {
+		return m, g, turnJSON{}, err
+	}
+	return m, g, turnJSON{Turn: n, LastTurn: m.Turns, Frame: frame, Stats: statsJSON(g, stats), Events: eventsJSON(events.Events),
+		Output: outputsJSON(output)}, nil
 }
 
 func (s *server) apiTurn(c echo.Context) error {

@@ -305,7 +305,7 @@ func TestBrowser(t *testing.T) {
 
 	t.Run("inspector plays", func(t *testing.T) {
 		b.do(t, "open inspector", chromedp.Navigate(srv.URL+turnURL(f.won, 0)), chromedp.WaitVisible(chromedp.CSS("#board svg")),
-			chromedp.SetValue(chromedp.CSS("#speed"), "50"), chromedp.KeyEvent(" "))
+			chromedp.SetValue(chromedp.CSS("#speed"), "20"), chromedp.KeyEvent(" "))
 		b.do(t, "wait for turn 5", chromedp.Poll[chromedp.Void](`Number(document.getElementById('turn-slider').value) >= 5`))
 		b.do(t, "pause", chromedp.KeyEvent(" "))
 	})

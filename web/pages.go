@@ -188,6 +188,8 @@ type inspectorMeta struct {
 	Turns   int          `json:"turns"`
 	Players []playerJSON `json:"players"`
 	Metrics []metricJSON `json:"metrics"`
+	// Marks are the events the match's charts mark, for the timeline.
+	Marks []eventJSON `json:"marks"`
 }
 
 type inspectorData struct {
@@ -208,13 +210,17 @@ func (s *server) inspectorPage(c echo.Context) error {
 	if r := "js/render/" + m.Game + ".js"; staticExists(r) {
 		scripts = append(scripts, "/static/"+r)
 	}
+	marks, err := s.chartMarks(c.Request().Context(), m)
+	if err != nil {
+		return err
+	}
 	mj := newMatchJSON(m)
 	d := inspectorData{
 		page:      page{Title: gameTitle(g, m.Game) + " match " + shortID(m.ID) + ", turn inspector", Nav: "matches", Scripts: append(scripts, "/static/js/inspector.js")},
 		Match:     m,
 		GameTitle: gameTitle(g, m.Game),
 		Turn:      t.Turn,
-		Meta:      inspectorMeta{ID: m.ID, URL: mj.URL, Game: m.Game, Turns: m.Turns, Players: mj.Players, Metrics: metricsJSON(g)},
+		Meta:      inspectorMeta{ID: m.ID, URL: mj.URL, Game: m.Game, Turns: m.Turns, Players: mj.Players, Metrics: metricsJSON(g), Marks: eventsJSON(marks)},
 		Initial:   t,
 	}
 	return s.render(c, http.StatusOK, "inspector", d)

@@ -117,6 +117,23 @@ type turnJSON struct {
 	Frame  json.RawMessage `json:"frame"`
 	Stats  []statJSON      `json:"stats"`
 	Events []eventJSON     `json:"events"`
+	// Output is what the bots wrote besides their answers this turn, when
+	// the recorder kept it (store.BotOutput).
+	Output []outputJSON `json:"output"`
+}
+
+type outputJSON struct {
+	Seat   int    `json:"seat"`
+	Stream string `json:"stream"`
+	Text   string `json:"text"`
+}
+
+func outputsJSON(os []store.BotOutput) []outputJSON {
+	out := make([]outputJSON, len(os))
+	for i, o := range os {
+		out[i] = outputJSON{o.Seat, o.Stream, o.Text}
+	}
+	return out
 }
 
 // statJSON is one player's or unit's numbers; Values follow the order of

@@ -90,7 +90,7 @@ func importPaths(ctx context.Context, dbPath string, paths []string, stdout, std
 		return err
 	}
 	defer db.Close()
-	what, load := "files", func(_ context.Context, path string) (*replay.Log, error) { return readReplay(path) }
+	what, load := "files", loadFile
 	if len(paths) == 0 {
 		if items, err = db.UnmatchedReplays(ctx); err != nil {
 			return err
@@ -107,30 +107,52 @@ func importPaths(ctx context.Context, dbPath string, paths []string, stdout, std
 	return nil
 }
 
-// storedReplay loads a replay kept in the database by its match id.
-func storedReplay(db *store.DB) func(context.Context, string) (*replay.Log, error) {
-	return func(ctx context.Context, id string) (*replay.Log, error) {
+// loader reads an item to import: its replay and what its bots wrote
+// besides their answers, when that was kept.
+type loader func(ctx context.Context, item string) (*replay.Log, []store.BotOutput, error)
+
+// loadFile reads a replay file and the bot output file record saved
+// beside it.
+func loadFile(_ context.Context, path string) (*replay.Log, []store.BotOutput, error) {
+	l, err := readReplay(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	out, err := readBotOutput(path)
+	return l, out, err
+}
+
+// storedReplay loads a replay kept in the database by its match id; the
+// database keeps no bot output without a match.
+func storedReplay(db *store.DB) loader {
+	return func(ctx context.Context, id string) (*replay.Log, []store.BotOutput, error) {
 		data, err := db.Replay(ctx, id)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		return replay.Read(bytes.NewReader(data))
+		l, err := replay.Read(bytes.NewReader(data))
+		return l, nil, err
 	}
 }
 
 // ingestAll regenerates items (files or stored replay ids, as load reads
 // them) in parallel into db through one writer, reporting each failure by
 // name and a summary line, and returns how many failed.
-func ingestAll(ctx context.Context, db *store.DB, dbPath string, items []string, what string, load func(context.Context, string) (*replay.Log, error), stdout, stderr io.Writer) (failed int, err error) {
+func ingestAll(ctx context.Context, db *store.DB, dbPath string, items []string, what string, load loader, stdout, stderr io.Writer) (failed int, err error) {
 	start := time.Now()
 	bar := newProgress(stderr, len(items), "import", "files")
 	var created, dup int
 	buildAll(ctx, runtime.GOMAXPROCS(0), items, func(ctx context.Context, item string) (*store.Record, error) {
-		l, err := load(ctx, item)
+		l, out, err := load(ctx, item)
 		if err != nil {
 			return nil, err
 		}
-		return regen.Build(ctx, l)
+		rec, err := regen.Build(ctx, l)
+		if err != nil {
+			return nil, err
+		}
+		rec.Output = out
+		return rec, nil
 	}, func(path string, rec *store.Record, err error) {
 		if err == nil {
 			var isNew bool

@@ -184,7 +184,7 @@ func botOutputFor(f *recordFlags, external bool) *outputLog {
 	}
 	path := f.outputFile
 	if path == "" && f.out != "-" {
-		path = f.out + ".output.jsonl"
+		path = f.out + outputFileSuffix
 	}
 	if path == "" {
 		return nil
@@ -363,8 +363,17 @@ func describeResult(r sim.Result, players []replay.Player) string {
 	return b.String()
 }
 
-// outputLog writes what bots wrote besides their answers as JSON lines
-// {"turn","seat","stream","text"}, stream being "stdout" or "stderr".
+// outputLine is one line of a bot output file: what a seat's bot wrote to
+// one stream ("stdout" or "stderr") in one turn besides its answer.
+type outputLine struct {
+	Turn   int    `json:"turn"`
+	Seat   int    `json:"seat"`
+	Stream string `json:"stream"`
+	Text   string `json:"text"`
+}
+
+// outputLog writes what bots wrote besides their answers as JSON lines,
+// outputLine's.
 type outputLog struct {
 	path string
 	buf  bytes.Buffer
@@ -375,12 +384,7 @@ func (o *outputLog) add(turn, seat int, out replay.Output) {
 		if s.text == "" {
 			continue
 		}
-		line, _ := json.Marshal(struct {
-			Turn   int    `json:"turn"`
-			Seat   int    `json:"seat"`
-			Stream string `json:"stream"`
-			Text   string `json:"text"`
-		}{turn, seat, s.stream, s.text})
+		line, _ := json.Marshal(outputLine{turn, seat, s.stream, s.text})
 		o.buf.Write(line)
 		o.buf.WriteByte('\n')
 	}

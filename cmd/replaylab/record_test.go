@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/replaylab/replaylab/store"
 )
 
 // botSpec is the --bot value running the test bot replay/testdata/bots/NAME.sh.
@@ -61,6 +63,32 @@ func TestRecordSavesBotOutput(t *testing.T) {
 		if want := "debug " + strconv.Itoa(turn-1) + ".0\n"; !strings.Contains(text, want) {
 			t.Errorf("turn %d: got output %.40q, want it to hold %q", turn, text, want)
 		}
+	}
+}
+
+// TestImportReadsBotOutput checks that import stores the output file
+// record saved beside the replay, so the inspector can show it.
+func TestImportReadsBotOutput(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "m.rpl")
+	mustCLI(t, "record", "--game", "toad", "--seed", "1", "--bot", botSpec("chatty", "json"), "-o", out)
+	dbPath := filepath.Join(dir, "x.db")
+	mustCLI(t, "import", "--db", dbPath, out)
+	db, err := store.Open(context.Background(), dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ms, _, err := db.Matches(context.Background(), store.MatchFilter{Limit: 1})
+	if err != nil || len(ms) != 1 {
+		t.Fatalf("matches: got %d, %v; want 1", len(ms), err)
+	}
+	got, err := db.BotOutputAt(context.Background(), ms[0].ID, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].Stream != store.Stdout || !strings.Contains(got[0].Text, "debug 2.0\n") {
+		t.Errorf("turn 3 output: got %.200v, want seat 0's stdout holding the debug lines of turn 2", got)
 	}
 }
 

@@ -1,6 +1,7 @@
 // inspector.js steps through a match: it draws a turn with the game's
-// renderer (renderers.js), fills the commands, stats and events tables,
-// plays the match at a chosen speed while prefetching the turns ahead, and
+// renderer (renderers.js), fills the commands, bot output, stats and events
+// tables, marks the turns with events on a timeline, plays the match at a
+// chosen speed by the wall clock while prefetching the turns ahead, and
 // keeps the address bar on the turn shown so the URL can be shared.
 (function () {
   'use strict';
@@ -9,6 +10,9 @@
   var api = '/api/v1/matches/' + meta.id + '/turns/';
   var draw = window.ReplayLab.renderer(meta.game);
   var PREFETCH = 12;
+  // MAX_OUTPUT bounds the characters of one stream shown per seat; the
+  // server already bounds what it sends, this keeps the panel light.
+  var MAX_OUTPUT = 4096;
 
   var root = document.getElementById('inspector');
   var board = document.getElementById('board');
@@ -19,7 +23,10 @@
 
   var cache = new Map([[initial.turn, Promise.resolve(initial)]]);
   var current = initial.turn;
-  var timer = null;
+  var shown = initial.turn; // the turn drawn, which may trail current while its data loads
+  var playing = null; // {frame, start, from, rate} while playing
+  // The turns with marked events, ascending, each with what happened.
+  var marks = eventTurns(meta.marks);
 
   function load(n) {
     if (!cache.has(n)) {
@@ -55,6 +62,8 @@
 
   function render(t) {
     draw(board, t.frame.state, t, meta);
+    shown = t.turn;
+    root.setAttribute('data-shown', t.turn); // playback is measured by it
 
     var cmds = document.querySelector('#commands tbody');
     cmds.replaceChildren();
@@ -68,6 +77,8 @@
       cell(row, mine.length ? mine.join('; ') : t.turn === 0 ? '' : 'played');
       cmds.appendChild(row);
     });
+
+    renderOutput(t.output);
 
     // One column per player or unit and one row per metric: metric labels
     // are long and most games have few players.
@@ -117,6 +128,36 @@
     }
   }
 
+  // renderOutput shows, per seat, what its bot wrote this turn besides its
+  // answer: standard error and stray standard output, as text (never HTML).
+  function renderOutput(output) {
+    var box = document.getElementById('bot-output');
+    box.replaceChildren();
+    meta.players.forEach(function (p) {
+      var section = document.createElement('section');
+      section.className = 'seat-output';
+      section.setAttribute('data-seat', p.seat);
+      var h = document.createElement('h3');
+      h.textContent = playerName(p.seat);
+      section.appendChild(h);
+      var mine = (output || []).filter(function (o) { return o.seat === p.seat; });
+      mine.forEach(function (o) {
+        var pre = document.createElement('pre');
+        pre.className = 'stream-' + o.stream;
+        pre.setAttribute('data-stream', o.stream);
+        pre.textContent = o.text.length > MAX_OUTPUT ? o.text.slice(0, MAX_OUTPUT) + '\n… (cut)' : o.text;
+        section.appendChild(pre);
+      });
+      if (!mine.length) {
+        var none = document.createElement('p');
+        none.className = 'empty';
+        none.textContent = 'no output';
+        section.appendChild(none);
+      }
+      box.appendChild(section);
+    });
+  }
+
   // metricText shows an integer metric as it is and any other with at
   // most two decimals: 91.86, not 91.86000000000162.
   function metricText(m, v) {
@@ -129,40 +170,137 @@
     current = n;
     slider.value = n;
     number.textContent = n;
+    timelineAt(n);
     history.replaceState(null, '', meta.url + '/turns/' + n);
     document.title = document.title.replace(/turn \d+|turn inspector/, 'turn ' + n);
     return load(n).then(function (t) {
-      if (t.turn === current) render(t); // a later request has not overtaken this one
+      // Draw the turn unless a later request has overtaken it; while
+      // playing, a turn that arrives late is still drawn if it is ahead of
+      // the one on screen, so a slow fetch skips turns rather than
+      // freezing the board until the clock's turn arrives.
+      if (t.turn === current || (playing && t.turn > shown && t.turn < current)) render(t);
     }, function (err) {
       board.textContent = String(err);
     });
   }
 
+  // prefetch loads the turns after from: PREFETCH of them, or a second's
+  // worth while playing faster than that.
   function prefetch(from) {
-    for (var n = from + 1; n <= Math.min(meta.turns, from + PREFETCH); n++) load(n);
+    var ahead = Math.max(PREFETCH, playing ? Math.ceil(playing.rate) : 0);
+    for (var n = from + 1; n <= Math.min(meta.turns, from + ahead); n++) load(n);
   }
 
   function stop() {
-    clearTimeout(timer);
-    timer = null;
+    if (playing) cancelAnimationFrame(playing.frame);
+    playing = null;
     playButton.setAttribute('aria-pressed', 'false');
     playButton.textContent = 'Play';
   }
 
-  function tick() {
+  // tick shows the turn the wall clock has reached since play began, so
+  // the speed holds whatever a frame costs: a slow frame skips turns
+  // instead of slowing the match down.
+  function tick(now) {
+    var due = playing.from + Math.floor((now - playing.start) * playing.rate / 1000);
+    if (due > current) {
+      show(due);
+      prefetch(due);
+    }
     if (current >= meta.turns) return stop();
-    prefetch(current + 1);
-    show(current + 1).then(function () {
-      if (timer !== null) timer = setTimeout(tick, Number(speed.value));
-    });
+    playing.frame = requestAnimationFrame(tick);
+  }
+
+  // start plays from the turn shown at the chosen speed (turns per second).
+  function start() {
+    playing = { from: current, start: performance.now(), rate: Number(speed.value) || 1 };
+    playing.frame = requestAnimationFrame(tick);
   }
 
   function play() {
-    if (timer !== null) return stop();
+    if (playing) return stop();
     if (current >= meta.turns) show(0);
     playButton.setAttribute('aria-pressed', 'true');
     playButton.textContent = 'Pause';
-    timer = setTimeout(tick, 0);
+    start();
+    prefetch(current);
+  }
+
+  // eventTurns groups the marked events by turn, in turn order.
+  function eventTurns(events) {
+    var byTurn = new Map();
+    (events || []).forEach(function (e) {
+      if (!byTurn.has(e.turn)) byTurn.set(e.turn, []);
+      byTurn.get(e.turn).push((e.seat < 0 ? 'game' : playerName(e.seat)) + ': ' + e.kind);
+    });
+    return Array.from(byTurn.keys()).sort(function (a, b) { return a - b; }).map(function (turn) {
+      return { turn: turn, what: byTurn.get(turn) };
+    });
+  }
+
+  // The timeline puts one mark per turn with events under the slider; the
+  // mark says what happened in its tooltip, never as text on the line, so
+  // close events cannot overlap into one unreadable word.
+  var timeline = document.getElementById('timeline');
+  marks.forEach(function (m) {
+    var b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'mark';
+    b.style.left = (meta.turns ? 100 * m.turn / meta.turns : 0) + '%';
+    b.title = 'turn ' + m.turn + ': ' + m.what.join(', ');
+    b.setAttribute('aria-label', b.title);
+    b.setAttribute('data-turn', m.turn);
+    b.addEventListener('click', function () { stop(); show(m.turn); });
+    timeline.appendChild(b);
+  });
+  if (!marks.length) timeline.hidden = true;
+
+  function timelineAt(n) {
+    timeline.querySelectorAll('.mark').forEach(function (b) {
+      b.classList.toggle('current', Number(b.getAttribute('data-turn')) === n);
+    });
+  }
+
+  // eventFrom returns the first marked turn after n (step 1) or the last
+  // before it (step -1), or n when there is none.
+  function eventFrom(n, step) {
+    var found = n;
+    marks.some(function (m) {
+      if (step > 0 && m.turn > n) { found = m.turn; return true; }
+      if (step < 0 && m.turn < n) found = m.turn;
+      return step < 0 && m.turn >= n;
+    });
+    return found;
+  }
+
+  var gotoForm = document.getElementById('goto');
+  var gotoInput = document.getElementById('goto-turn');
+  var gotoError = document.getElementById('goto-error');
+  gotoForm.addEventListener('submit', function (e) {
+    e.preventDefault();
+    var text = gotoInput.value.trim();
+    var n = Number(text);
+    if (!/^\d+$/.test(text)) {
+      gotoError.textContent = text === '' ? 'Type a turn number.' : '"' + text.slice(0, 20) + '" is not a turn number.';
+    } else if (n > meta.turns) {
+      gotoError.textContent = 'Turn ' + text.slice(0, 20) + ' is past the last turn, ' + meta.turns + '.';
+    } else {
+      gotoError.textContent = '';
+      stop();
+      show(n);
+      gotoInput.blur();
+    }
+  });
+
+  // Esc leaves the box, giving the keys back to the inspector.
+  gotoInput.addEventListener('keydown', function (e) {
+    if (e.key === 'Escape') gotoInput.blur();
+  });
+
+  var help = document.getElementById('keys-help');
+  function toggleHelp() {
+    help.hidden = !help.hidden;
+    (help.hidden ? root.querySelector('.controls [data-action=help]') : help.querySelector('button')).focus();
   }
 
   var actions = {
@@ -170,18 +308,54 @@
     prev: function () { stop(); show(current - 1); },
     next: function () { stop(); show(current + 1); prefetch(current); },
     last: function () { stop(); show(meta.turns); },
-    play: play
+    prevEvent: function () { stop(); show(eventFrom(current, -1)); },
+    nextEvent: function () { stop(); show(eventFrom(current, 1)); },
+    play: play,
+    // Once the key is up, or its g would land in the box.
+    goto: function () {
+      document.addEventListener('keyup', function () { gotoInput.focus(); gotoInput.select(); }, { once: true });
+    },
+    help: toggleHelp
   };
 
   root.querySelectorAll('[data-action]').forEach(function (b) {
     b.addEventListener('click', function () { actions[b.getAttribute('data-action')](); });
   });
   slider.addEventListener('input', function () { stop(); show(Number(slider.value)); });
+  // A new speed applies from the turn shown, without a jump.
+  speed.addEventListener('change', function () { if (playing) { cancelAnimationFrame(playing.frame); start(); } });
 
-  var keys = { ArrowLeft: 'prev', ArrowRight: 'next', ' ': 'play', Home: 'first', End: 'last' };
+  // keys maps each key to its action and the words the ? overlay lists.
+  var keys = [
+    { keys: ['ArrowLeft'], label: '←', action: 'prev', what: 'previous turn' },
+    { keys: ['ArrowRight'], label: '→', action: 'next', what: 'next turn' },
+    { keys: ['['], label: '[', action: 'prevEvent', what: 'previous turn with an event' },
+    { keys: [']'], label: ']', action: 'nextEvent', what: 'next turn with an event' },
+    { keys: [' '], label: 'space', action: 'play', what: 'play or pause' },
+    { keys: ['Home'], label: 'Home', action: 'first', what: 'first turn' },
+    { keys: ['End'], label: 'End', action: 'last', what: 'last turn' },
+    { keys: ['g'], label: 'g', action: 'goto', what: 'go to a turn: type its number, then Enter' },
+    { keys: ['?'], label: '?', action: 'help', what: 'show or hide this list' },
+    { keys: ['Escape'], label: 'Esc', action: 'help', what: 'close this list, or leave the turn box' }
+  ];
+  var byKey = new Map();
+  var list = document.getElementById('keys-list');
+  keys.forEach(function (k) {
+    k.keys.forEach(function (key) { byKey.set(key, k.action); });
+    var dt = document.createElement('dt');
+    var kbd = document.createElement('kbd');
+    kbd.textContent = k.label;
+    dt.appendChild(kbd);
+    var dd = document.createElement('dd');
+    dd.textContent = k.what;
+    list.append(dt, dd);
+  });
+
   document.addEventListener('keydown', function (e) {
-    var action = keys[e.key];
+    var action = byKey.get(e.key);
     if (!action || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.key === 'Escape' && help.hidden) return;
+    if (!help.hidden && e.key !== 'Escape' && e.key !== '?') return; // the overlay is modal
     var tag = e.target.tagName;
     if (tag === 'SELECT' || (tag === 'INPUT' && e.target.type !== 'range') || tag === 'TEXTAREA') return;
     // The keys belong to the inspector, not to the focused button or slider.
