@@ -62,7 +62,7 @@ func TestBrowserPhone(t *testing.T) {
 	}
 	pages := append([]string{
 		"/", "/matches", matchURL(f.won), "/bots", botURL("toad", "astar"),
-		"/compare?game=toad&a=astar&b=random", h2hURL("toad", "classic"),
+		"/compare?game=toad&a=astar&b=random", h2hURL("snake", snake.Game.Rulesets[0]),
 	}, inspectors...)
 	// Pages answered with 404, which the browser logs as an error.
 	missing := []string{"/matches/0000000000", "/bots/nogame/nobody", turnURL(f.won, 9999)}
