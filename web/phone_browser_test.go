@@ -42,12 +42,19 @@ func colorScheme(scheme string) chromedp.Action[chromedp.Void] {
 const luminanceJS = `(c => { const [r, g, b] = c.match(/[\d.]+/g).map(Number).map(v => v / 255);
 	return 0.2126 * r + 0.7152 * g + 0.0722 * b; })`
 
+// touchTargetsJS lists the form fields and buttons shown in the page's
+// main part that are less than 44 px high.
+const touchTargetsJS = `Array.from(document.querySelectorAll('main :is(input:not([type=range], [type=checkbox], [type=radio], [type=hidden]), select, button, .button)'))
+	.filter(el => el.offsetParent !== null && el.getBoundingClientRect().height < 44)
+	.map(el => el.tagName + ' ' + (el.name || el.textContent.trim()).slice(0, 30) + ' ' + Math.round(el.getBoundingClientRect().height) + ' px')`
+
 // TestBrowserPhone opens every kind of page on a 390×844 touch screen in
 // the light and the dark scheme: no page scrolls sideways; the inspector's
 // board of every game fits the width, and its play and next buttons are
 // at least 44 px and within the bottom 40 % of the screen, at the top of
-// the page and scrolled down; the scheme sets the colours of the page,
-// its tables and its forms.
+// the page and scrolled down; every form field and button is at least
+// 44 px high; the scheme sets the colours of the page, its tables and its
+// forms.
 func TestBrowserPhone(t *testing.T) {
 	if testing.Short() {
 		t.Skip("browser tests are slow; not in -short")
@@ -87,6 +94,9 @@ func TestBrowserPhone(t *testing.T) {
 					}
 				}
 				checkScheme(t, b, u, scheme)
+				if small := eval[[]string](t, b, touchTargetsJS); len(small) > 0 {
+					t.Errorf("%s: touch targets under 44 px high: %q", u, small)
+				}
 				if shots != "" {
 					saveScreenshots(t, b, filepath.Join(shots, scheme+strings.NewReplacer("/", "_", "?", "_", "&", "_", "=", "_").Replace(u)))
 				}
