@@ -1,0 +1,39 @@
+package web
+
+import "strconv"
+
+// seatColors is the one palette of the dashboard's seats: the match
+// charts colour a seat's lines with it, the players' tables mark a seat
+// with it, and the inspector's board renderers read it from the players
+// of the page's meta (playerJSON.Color), so seat N has one colour
+// everywhere. Fifteen colours cover the largest game (Snake's 15 seats);
+// each is mid-toned so it reads on the light charts and the dark boards.
+var seatColors = []string{
+	"#3b78d8", "#f08c1a", "#3fa34d", "#e0474c", "#9467bd", "#1ba3b5", "#c9a000", "#e377c2",
+	"#8c5a3c", "#7f8cff", "#8f9d1f", "#ff6b3d", "#2fb59b", "#b0508f", "#5f7f99",
+}
+
+// seatColor is seat's colour in seatColors.
+func seatColor(seat int) string {
+	return seatColors[max(seat, 0)%len(seatColors)]
+}
+
+// seatName names a seat for people, counting from 1 as the tables, the
+// charts and the inspector all do: seat 0 is "Seat 1".
+func seatName(seat int) string {
+	return "Seat " + strconv.Itoa(seat+1)
+}
+
+// unitNouns names the units of the games whose metrics are reported per
+// unit, as their boards label them.
+var unitNouns = map[string]string{"worms": "worm", "careerfair": "bot"}
+
+// unitName names a unit under its game's noun, with the id the game
+// gives it (the one its board shows).
+func unitName(game string, unit int) string {
+	noun, ok := unitNouns[game]
+	if !ok {
+		noun = "unit"
+	}
+	return noun + " " + strconv.Itoa(unit)
+}
