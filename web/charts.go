@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
@@ -149,32 +148,10 @@ var zoomTool = &opts.ToolBoxFeatureDataZoom{
 	Title: map[string]string{"zoom": "Zoom to turns", "back": "Undo zoom"},
 }
 
-// The legend's layout: it shows every line (no paging), wrapping onto as
-// many rows as its names need, and the plot starts below it. legendWidth
-// is the width a row is assumed to have (a desktop chart's; a narrower
-// chart wraps more and its plot starts lower in the box, never under the
-// legend, as ECharts' grid then only shrinks), legendItem the pixels an
-// entry takes besides its name.
-const (
-	legendTop    = 28
-	legendRow    = 22
-	legendWidth  = 1100
-	legendItem   = 40
-	legendLetter = 7
-)
-
-// legendRows estimates how many rows a wrapping legend of names takes.
-func legendRows(names []string) int {
-	rows, x := 1, 0
-	for _, n := range names {
-		w := legendItem + legendLetter*utf8.RuneCountInString(n)
-		if x > 0 && x+w > legendWidth {
-			rows, x = rows+1, 0
-		}
-		x += w
-	}
-	return rows
-}
+// legendTop is where a legend starts, under the title. Legends wrap onto
+// as many rows as their names need at the chart's width, which only the
+// browser knows: charts.js moves the plot (grid.top) below them.
+const legendTop = 28
 
 // unitDashes tells a seat's units apart on one chart: they share the
 // seat's colour and differ in dash.
@@ -202,14 +179,13 @@ func lineChart(m store.MatchSummary, md sim.MetricDef, lines []analytics.Line, m
 	if md.Integer {
 		yAxis.MinInterval = 1
 	}
-	top := legendTop + legendRows(names)*legendRow + 14
 	c := charts.NewLine()
 	c.SetGlobalOptions(
 		charts.WithInitializationOpts(opts.Initialization{ChartID: "chart-" + md.Name, AssetsHost: echartsHost}),
 		charts.WithTitleOpts(opts.Title{Title: md.Label, Left: "left"}),
 		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
 		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Type: "plain", Top: strconv.Itoa(legendTop), Left: "center", Data: legend, Selected: hidden}),
-		charts.WithGridOpts(opts.Grid{Left: "40", Right: "44", Top: strconv.Itoa(top), Bottom: "72", ContainLabel: opts.Bool(true)}),
+		charts.WithGridOpts(opts.Grid{Left: "40", Right: "44", Top: "64", Bottom: "72", ContainLabel: opts.Bool(true)}),
 		// A value axis: the series are [turn, value] pairs (charts.js
 		// makes them), so a downsampled line keeps its points at their
 		// real turns and a click converts to the turn under the pointer.
@@ -252,8 +228,9 @@ func lineChart(m store.MatchSummary, md sim.MetricDef, lines []analytics.Line, m
 				seriesOpts = append(seriesOpts,
 					charts.WithMarkLineNameXAxisItemOpts(ls...),
 					charts.WithMarkLineStyleOpts(opts.MarkLineStyle{
-						Symbol: []string{"none", "none"},
-						Label:  &opts.Label{Show: opts.Bool(false)},
+						Symbol:    []string{"none", "none"},
+						Label:     &opts.Label{Show: opts.Bool(false)},
+						LineStyle: &opts.LineStyle{Color: gameEventColor, Type: "dashed"},
 					}))
 			}
 		}
@@ -349,6 +326,9 @@ func markPoints(l analytics.Line, lines []analytics.Line, marks []store.TurnEven
 	}
 	return pts
 }
+
+// gameEventColor draws the events of the game itself, a grey no seat has.
+const gameEventColor = "#8a8f98"
 
 // markLines marks the events of the game itself (seat -1) as vertical
 // lines across the chart.

@@ -103,8 +103,8 @@ func TestLineChartSeats(t *testing.T) {
 				{Seat: 0, Unit: 2, Values: []float64{0, 0, 0, 0}},
 				{Seat: 1, Unit: 4, Values: []float64{1, 2, 3, 4}},
 			},
-			wantNames:  []string{"Seat 1 · alpha · worm 1", "Seat 1 · alpha · worm 2", "Seat 2 · beta v2 · worm 4"},
-			wantHidden: []string{"Seat 1 · alpha · worm 2"},
+			wantNames:  []string{"Seat 1 · alpha · worm 2", "Seat 1 · alpha · worm 3", "Seat 2 · beta v2 · worm 5"},
+			wantHidden: []string{"Seat 1 · alpha · worm 3"},
 			wantDashes: []string{"solid", "dashed", "solid"},
 		},
 	}
@@ -179,26 +179,5 @@ func TestLineChartMarks(t *testing.T) {
 	}
 	if mp.Label.Show {
 		t.Errorf("got mark labels shown, want them in the tooltip only")
-	}
-}
-
-func TestLegendRows(t *testing.T) {
-	short := []string{"Seat 1 · a", "Seat 2 · b"}
-	var many []string
-	for i := range 15 {
-		many = append(many, seatName(i)+" · a bot with a long name")
-	}
-	tests := []struct {
-		names []string
-		want  int
-	}{
-		{nil, 1},
-		{short, 1},
-		{many, 4}, // 15 entries of 257 to 264 px (40 + 7 a letter): 4 to a 1100 px row
-	}
-	for _, tt := range tests {
-		if got := legendRows(tt.names); got != tt.want {
-			t.Errorf("legendRows(%d names): got %d, want %d", len(tt.names), got, tt.want)
-		}
 	}
 }

@@ -24,16 +24,23 @@ func seatName(seat int) string {
 	return "Seat " + strconv.Itoa(seat+1)
 }
 
-// unitNouns names the units of the games whose metrics are reported per
-// unit, as their boards label them.
-var unitNouns = map[string]string{"worms": "worm", "careerfair": "bot"}
+// unitNames says how the games whose metrics are reported per unit name
+// their units on their boards: a noun and the number of unit 0 (a Worms
+// worm's unit is its id − 1; a Career Fair team bot's is its position,
+// 0 the main bot).
+var unitNames = map[string]struct {
+	noun  string
+	first int
+}{
+	"worms":      {"worm", 1},
+	"careerfair": {"bot", 0},
+}
 
-// unitName names a unit under its game's noun, with the id the game
-// gives it (the one its board shows).
+// unitName names a unit as its game's board does.
 func unitName(game string, unit int) string {
-	noun, ok := unitNouns[game]
+	n, ok := unitNames[game]
 	if !ok {
-		noun = "unit"
+		n.noun = "unit"
 	}
-	return noun + " " + strconv.Itoa(unit)
+	return n.noun + " " + strconv.Itoa(n.first+unit)
 }

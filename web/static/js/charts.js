@@ -12,6 +12,7 @@
   if (!section || !window.echarts) return;
   var inspector = section.getAttribute('data-inspector');
   var charts = [];
+  var measure = document.createElement('canvas').getContext('2d'); // for fitLegend
   document.querySelectorAll('script.chart-option').forEach(function (block) {
     var el = document.getElementById(block.getAttribute('data-chart'));
     if (!el) return;
@@ -24,6 +25,8 @@
     });
     var chart = echarts.init(el);
     chart.setOption(option);
+    var fit = fitLegend(chart, el, option);
+    fit();
     // A click anywhere in the plot, not only on a point (lines are drawn
     // without symbols), picks the turn under the pointer.
     // Charts of a section without an inspector (a bot's ratings) are not
@@ -36,7 +39,7 @@
     });
     zoomOnModifiedWheel(chart, el);
     showAllButton(chart, el);
-    if (window.ResizeObserver) new ResizeObserver(function () { chart.resize(); }).observe(el);
+    if (window.ResizeObserver) new ResizeObserver(function () { chart.resize(); fit(); }).observe(el);
     charts.push(chart);
   });
   // zoomOnModifiedWheel zooms the turns around the pointer on a wheel
@@ -59,6 +62,40 @@
       var s = focus - (focus - start) * factor, t = focus + (end - focus) * factor;
       chart.dispatchAction({ type: 'dataZoom', start: Math.max(0, s), end: Math.min(100, t) });
     }, { passive: false });
+  }
+  // fitLegend returns a function that starts the plot below the legend,
+  // which shows every line and wraps onto as many rows as its names need
+  // at the chart's width (a phone gets more rows than a desktop), and
+  // makes the chart taller by what the legend takes beyond the one row the
+  // server's option leaves room for, so the plot keeps its height. It lays
+  // the names out as ECharts' plain legend does: an entry is its icon, a
+  // gap and its name, entries a gap apart, a row 14 px high and rows a gap
+  // apart.
+  function fitLegend(chart, el, option) {
+    var legend = Array.isArray(option.legend) ? option.legend[0] : option.legend;
+    var grid = Array.isArray(option.grid) ? option.grid[0] : option.grid;
+    var base = el.clientHeight, oneRow = Number(grid && grid.top);
+    var ICON = 25, GAP = 10, ROW = 14, PAD = 5;
+    return function () {
+      if (!legend || legend.show === false || legend.type === 'scroll' || !(oneRow > 0)) return;
+      measure.font = '12px sans-serif';
+      var width = el.clientWidth - 2 * PAD, rows = 1, x = 0;
+      // One entry per name: a chart may draw a name as several series.
+      option.series.map(function (s) { return s.name; }).filter(function (n, i, all) {
+        return all.indexOf(n) === i;
+      }).forEach(function (name) {
+        var w = ICON + 5 + measure.measureText(name).width;
+        if (x > 0 && x + w > width) { rows++; x = 0; }
+        x += w + GAP;
+      });
+      var top = Math.max(oneRow, Number(legend.top) + 2 * PAD + rows * ROW + (rows - 1) * GAP + 16);
+      var height = base + top - oneRow + 'px';
+      if (el.style.height !== height) {
+        el.style.height = height;
+        chart.resize();
+      }
+      chart.setOption({ grid: { top: top } });
+    };
   }
   // showAllButton switches on the lines that start hidden (zero all match).
   function showAllButton(chart, el) {
