@@ -18,10 +18,15 @@ func seatColor(seat int) string {
 	return seatColors[max(seat, 0)%len(seatColors)]
 }
 
-// seatName names a seat for people, counting from 1 as the tables, the
-// charts and the inspector all do: seat 0 is "Seat 1".
+// seatNumber numbers a seat for people, counting from 1 as every table
+// and chart does: seat 0 is number 1.
+func seatNumber(seat int) int {
+	return seat + 1
+}
+
+// seatName names a seat for people: seat 0 is "Seat 1".
 func seatName(seat int) string {
-	return "Seat " + strconv.Itoa(seat+1)
+	return "Seat " + strconv.Itoa(seatNumber(seat))
 }
 
 // unitNames says how the games whose metrics are reported per unit name

@@ -103,6 +103,7 @@ var funcs = template.FuncMap{
 	"h2hURL":     h2hURL,
 	"botLabel":   botLabel,
 	"seatName":   seatName,
+	"seatNumber": seatNumber,
 	"seatColor":  seatColor,
 	"pct": func(x float64) string {
 		return strconv.FormatFloat(100*x, 'f', 0, 64) + "%"
