@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -179,6 +180,55 @@ func TestBrowserSeatColours(t *testing.T) {
 	}
 	if drawn := fmt.Sprint(board); drawn == "[    ]" {
 		t.Errorf("got no snake heads on the board at turn 1")
+	}
+	b.checkQuiet(t)
+}
+
+// TestBrowserChartEventTooltip checks that an event marked on a chart is
+// named in the tooltip shown with the pointer on its mark, the bot's name
+// escaped.
+func TestBrowserChartEventTooltip(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser tests are slow; not in -short")
+	}
+	f, srv := newLiveFixture(t)
+	id := ingest(t, f.db, recordBuiltin(t, worms.Game, "final", `{"rounds":80}`, 7, []string{"tactical", "random"}, []string{xssName}))
+	b := newBrowserSession(t)
+	b.do(t, "open the match", chromedp.Navigate(srv.URL+matchURL(id)), chromedp.WaitVisible(chromedp.CSS(".chart canvas")))
+	// The first mark of the first chart with one: where it is on the
+	// screen, and what the tooltip should say of it.
+	mark := eval[struct {
+		X, Y float64
+		Text string
+	}](t, b, `(() => {
+		for (const el of document.querySelectorAll('.chart')) {
+			const c = echarts.getInstanceByDom(el), s = c.getOption().series.find(s => s.markPoint && s.markPoint.data.length);
+			if (!s) continue;
+			el.scrollIntoView({block: 'center'});
+			const m = s.markPoint.data[0], px = c.convertToPixel({gridIndex: 0}, m.coord), r = el.getBoundingClientRect();
+			return {X: r.left + px[0], Y: r.top + px[1], Text: s.name + ': ' + m.name};
+		}
+		return {X: 0, Y: 0, Text: ''};
+	})()`)
+	if mark.Text == "" {
+		t.Fatal("got no event marks on the charts")
+	}
+	b.do(t, "point at the mark", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, input.DispatchMouseEvent, input.DispatchMouseEventParams{
+			Type: input.DispatchMouseEventTypeMouseMoved, X: mark.X, Y: mark.Y})
+		return err
+	}))
+	time.Sleep(500 * time.Millisecond) // the tooltip fades in
+	tips := eval[[]string](t, b, `Array.from(document.querySelectorAll('.chart div'), d => d.textContent).filter(s => s.startsWith('turn '))`)
+	found := false
+	for _, tip := range tips {
+		found = found || strings.Contains(tip, mark.Text)
+	}
+	if !found {
+		t.Errorf("got tooltips %q, want one naming %q", tips, mark.Text)
+	}
+	if n := eval[int](t, b, `document.querySelectorAll('.chart img').length`); n != 0 {
+		t.Errorf("got %d img elements in the charts: a bot's name was not escaped", n)
 	}
 	b.checkQuiet(t)
 }

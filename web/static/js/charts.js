@@ -23,6 +23,7 @@
     option.series.forEach(function (s, i) {
       s.data = data[i].map(function (v, turn) { return Array.isArray(v) ? v : [turn, v]; });
     });
+    listEvents(option);
     var chart = echarts.init(el);
     chart.setOption(option);
     var fit = fitLegend(chart, el, option);
@@ -62,6 +63,27 @@
       var s = focus - (focus - start) * factor, t = focus + (end - focus) * factor;
       chart.dispatchAction({ type: 'dataZoom', start: Math.max(0, s), end: Math.min(100, t) });
     }, { passive: false });
+  }
+  // listEvents adds the turn's events to an axis tooltip: the charts mark
+  // them with bare symbols (labels of close events would overlap), and
+  // the axis tooltip is what shows when the pointer is on one. Names are
+  // bots' text, so everything but ECharts' own marker is escaped.
+  function listEvents(option) {
+    var events = {}; // turn -> ["who: kinds"]
+    function add(turn, text) { (events[turn] = events[turn] || []).push(text); }
+    option.series.forEach(function (s) {
+      ((s.markPoint && s.markPoint.data) || []).forEach(function (m) { add(m.coord[0], s.name + ': ' + m.name); });
+      ((s.markLine && s.markLine.data) || []).forEach(function (m) { add(m.xAxis, m.name); });
+    });
+    if (!Object.keys(events).length || !option.tooltip) return;
+    var esc = echarts.format.encodeHTML;
+    (Array.isArray(option.tooltip) ? option.tooltip[0] : option.tooltip).formatter = function (params) {
+      var turn = params.length ? params[0].axisValue : '';
+      var out = ['turn ' + esc(String(turn))];
+      params.forEach(function (p) { out.push(p.marker + esc(p.seriesName) + ' <b>' + esc(String(p.value[1])) + '</b>'); });
+      (events[turn] || []).forEach(function (e) { out.push('● ' + esc(e)); });
+      return out.join('<br>');
+    };
   }
   // fitLegend returns a function that starts the plot below the legend,
   // which shows every line and wraps onto as many rows as its names need
