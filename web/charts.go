@@ -5,11 +5,11 @@ import (
 	"html/template"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
-	"github.com/go-echarts/go-echarts/v2/types"
 
 	"github.com/replaylab/replaylab/analytics"
 	"github.com/replaylab/replaylab/sim"
@@ -58,6 +58,9 @@ type chartView struct {
 	// Marshaler writes, which for tens of thousands of numbers costs more
 	// than writing them.
 	Data template.JS
+	// Hidden counts the lines that are zero all match, which the chart
+	// starts with switched off; its "show all" button shows them.
+	Hidden int
 }
 
 // matchCharts builds one line chart per metric of the game, with one line
@@ -93,9 +96,9 @@ func (s *server) matchCharts(ctx context.Context, m store.MatchSummary, g *sim.G
 	for i, md := range g.Metrics {
 		// Marks take their height from the whole line, before
 		// downsampling drops the turn they sit at.
-		line := lineChart(m, md, lines[i], marks)
+		line, hidden := lineChart(m, md, lines[i], marks)
 		line.Validate() // prefixes the assets with echartsHost
-		views = append(views, chartView{ID: line.ChartID, Title: md.Label + " per turn", Option: line.JSON(), Data: seriesData(lines[i], bound)})
+		views = append(views, chartView{ID: line.ChartID, Title: md.Label + " per turn", Option: line.JSON(), Data: seriesData(lines[i], bound), Hidden: hidden})
 		for _, a := range line.JSAssets.Values {
 			if !slices.Contains(assets, a) {
 				assets = append(assets, a)
@@ -145,54 +148,105 @@ var zoomTool = &opts.ToolBoxFeatureDataZoom{
 	Title: map[string]string{"zoom": "Zoom to turns", "back": "Undo zoom"},
 }
 
-// lineChart draws one metric.
-func lineChart(m store.MatchSummary, md sim.MetricDef, lines []analytics.Line, marks []store.TurnEvent) *charts.Line {
+// legendTop is where a legend starts, under the title. Legends wrap onto
+// as many rows as their names need at the chart's width, which only the
+// browser knows: charts.js moves the plot (grid.top) below them.
+const legendTop = 28
+
+// unitDashes tells a seat's units apart on one chart: they share the
+// seat's colour and differ in dash.
+var unitDashes = []string{"solid", "dashed", "dotted"}
+
+// lineChart draws one metric: a line per seat (or unit) in its seat's
+// colour, the winner's thicker and bold in the legend, lines that are zero
+// all match deselected in the legend (chartView.Hidden counts them), and
+// an integer axis for a count.
+func lineChart(m store.MatchSummary, md sim.MetricDef, lines []analytics.Line, marks []store.TurnEvent) (*charts.Line, int) {
+	names := make([]string, len(lines))
+	legend := make([]map[string]any, len(lines))
+	hidden := map[string]bool{}
+	for i, l := range lines {
+		names[i] = lineName(m, l)
+		legend[i] = map[string]any{"name": names[i]}
+		if l.Seat == m.Winner {
+			legend[i]["textStyle"] = map[string]any{"fontWeight": "bold"}
+		}
+		if allZero(l.Values) {
+			hidden[names[i]] = false
+		}
+	}
+	yAxis := opts.YAxis{Type: "value", Scale: opts.Bool(true)}
+	if md.Integer {
+		yAxis.MinInterval = 1
+	}
 	c := charts.NewLine()
 	c.SetGlobalOptions(
 		charts.WithInitializationOpts(opts.Initialization{ChartID: "chart-" + md.Name, AssetsHost: echartsHost}),
 		charts.WithTitleOpts(opts.Title{Title: md.Label, Left: "left"}),
 		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
-		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Type: "scroll", Top: "28", Left: "center"}),
+		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Type: "plain", Top: strconv.Itoa(legendTop), Left: "center", Data: legend, Selected: hidden}),
 		charts.WithGridOpts(opts.Grid{Left: "40", Right: "44", Top: "64", Bottom: "72", ContainLabel: opts.Bool(true)}),
 		// A value axis: the series are [turn, value] pairs (charts.js
 		// makes them), so a downsampled line keeps its points at their
 		// real turns and a click converts to the turn under the pointer.
 		charts.WithXAxisOpts(opts.XAxis{Name: "turn", Type: "value", Min: 0, Max: m.Turns}),
-		charts.WithYAxisOpts(opts.YAxis{Type: "value", Scale: opts.Bool(true)}),
-		charts.WithDataZoomOpts(
-			opts.DataZoom{Type: "inside", XAxisIndex: 0},
-			opts.DataZoom{Type: "slider", XAxisIndex: 0},
-		),
+		charts.WithYAxisOpts(yAxis),
+		// The slider only: ECharts' "inside" zoom takes the wheel and
+		// touch events over the plot, so the page would not scroll there.
+		// charts.js zooms on a wheel turned with Ctrl or Shift held.
+		charts.WithDataZoomOpts(opts.DataZoom{Type: "slider", XAxisIndex: 0}),
 		charts.WithToolboxOpts(opts.Toolbox{Show: opts.Bool(true), Right: "8", Feature: &opts.ToolBoxFeature{
 			SaveAsImage: &opts.ToolBoxFeatureSaveAsImage{Show: opts.Bool(true), Type: "png", Name: shortID(m.ID) + "-" + md.Name},
 			DataZoom:    zoomTool,
 			Restore:     &opts.ToolBoxFeatureRestore{Show: opts.Bool(true)},
 		}}),
 	)
+	units := map[int]int{} // seat -> units drawn so far
 	for i, l := range lines {
+		width := float32(2)
+		if l.Seat == m.Winner {
+			width = 3.5
+		}
+		color := seatColor(l.Seat)
 		seriesOpts := []charts.SeriesOpts{
 			charts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(false), Step: "end"}),
+			charts.WithLineStyleOpts(opts.LineStyle{Color: color, Width: width, Type: unitDashes[units[l.Seat]%len(unitDashes)]}),
+			charts.WithItemStyleOpts(opts.ItemStyle{Color: color}),
 		}
+		if l.Unit != sim.NoUnit {
+			units[l.Seat]++
+		}
+		// Event marks are symbols without labels, their kinds in the
+		// tooltip: labels of nearby events would print over each other.
 		if pts := markPoints(l, lines, marks); len(pts) > 0 {
 			seriesOpts = append(seriesOpts,
 				charts.WithMarkPointNameCoordItemOpts(pts...),
-				charts.WithMarkPointStyleOpts(opts.MarkPointStyle{
-					Label: &opts.Label{Show: opts.Bool(true), Position: "top", FontSize: 10, Formatter: types.FuncStr("{b}")},
-				}))
+				charts.WithMarkPointStyleOpts(opts.MarkPointStyle{Label: &opts.Label{Show: opts.Bool(false)}}))
 		}
 		if i == 0 {
 			if ls := markLines(marks); len(ls) > 0 {
 				seriesOpts = append(seriesOpts,
 					charts.WithMarkLineNameXAxisItemOpts(ls...),
 					charts.WithMarkLineStyleOpts(opts.MarkLineStyle{
-						Symbol: []string{"none", "none"},
-						Label:  &opts.Label{Show: opts.Bool(true), Position: "end", FontSize: 10, Formatter: types.FuncStr("{b}")},
+						Symbol:    []string{"none", "none"},
+						Label:     &opts.Label{Show: opts.Bool(false)},
+						LineStyle: &opts.LineStyle{Color: gameEventColor, Type: "dashed"},
 					}))
 			}
 		}
-		c.AddSeries(lineName(m, l), nil, seriesOpts...)
+		c.AddSeries(names[i], nil, seriesOpts...)
 	}
-	return c
+	return c, len(hidden)
+}
+
+// allZero reports whether a line is zero (or missing) at every turn.
+func allZero(values []float64) bool {
+	for _, v := range values {
+		if v != 0 && !math.IsNaN(v) {
+			return false
+		}
+	}
+	return true
 }
 
 // seriesData writes the lines' numbers as a JSON array with one array per
@@ -272,6 +326,9 @@ func markPoints(l analytics.Line, lines []analytics.Line, marks []store.TurnEven
 	}
 	return pts
 }
+
+// gameEventColor draws the events of the game itself, a grey no seat has.
+const gameEventColor = "#8a8f98"
 
 // markLines marks the events of the game itself (seat -1) as vertical
 // lines across the chart.

@@ -102,6 +102,9 @@ var funcs = template.FuncMap{
 	"matchesURL": matchesURL,
 	"h2hURL":     h2hURL,
 	"botLabel":   botLabel,
+	"seatName":   seatName,
+	"seatNumber": seatNumber,
+	"seatColor":  seatColor,
 	"pct": func(x float64) string {
 		return strconv.FormatFloat(100*x, 'f', 0, 64) + "%"
 	},

@@ -88,6 +88,7 @@ type playerJSON struct {
 	Score   float64 `json:"score"`
 	Rank    int     `json:"rank"`
 	Outcome string  `json:"outcome"`
+	Color   string  `json:"color"` // the seat's colour, from seatColors
 }
 
 func newMatchJSON(m store.MatchSummary) matchJSON {
@@ -95,7 +96,7 @@ func newMatchJSON(m store.MatchSummary) matchJSON {
 		Turns: m.Turns, Winner: m.Winner, Reason: m.Reason, EngineVersion: m.EngineVersion,
 		RegenMS: float64(m.RegenTime.Microseconds()) / 1000, CreatedAt: m.CreatedAt, Players: []playerJSON{}}
 	for _, p := range m.Players {
-		j.Players = append(j.Players, playerJSON{p.Seat, p.Name, p.Version, p.Score, p.Rank, string(p.Outcome)})
+		j.Players = append(j.Players, playerJSON{p.Seat, p.Name, p.Version, p.Score, p.Rank, string(p.Outcome), seatColor(p.Seat)})
 	}
 	return j
 }
@@ -285,9 +286,9 @@ func standingsJSON(ss []analytics.Standing) []standingJSON {
 	return out
 }
 
-// playerName labels a seat in charts and tables: "0 · name version".
+// playerName labels a seat in charts and tables: "Seat 1 · name version".
 func playerName(p store.PlayerSummary) string {
-	s := strconv.Itoa(p.Seat) + " · " + p.Name
+	s := seatName(p.Seat) + " · " + p.Name
 	if p.Version != "" {
 		s += " " + p.Version
 	}

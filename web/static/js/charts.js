@@ -3,14 +3,16 @@
 // option built by go-echarts on the server and, apart, the numbers of its
 // series (one array per series: the values of turns 0, 1, 2..., or, for a
 // long match downsampled on the server, [turn, value] pairs). It keeps the charts sized to their boxes,
-// zooms them together, and opens the inspector at the turn a click on a
-// chart lands on.
+// zooms them together (with the slider, or the wheel with Ctrl or Shift),
+// shows the lines hidden as zero all match on request, and opens the
+// inspector at the turn a click on a chart lands on.
 (function () {
   'use strict';
   var section = document.querySelector('.charts');
   if (!section || !window.echarts) return;
   var inspector = section.getAttribute('data-inspector');
   var charts = [];
+  var measure = document.createElement('canvas').getContext('2d'); // for fitLegend
   document.querySelectorAll('script.chart-option').forEach(function (block) {
     var el = document.getElementById(block.getAttribute('data-chart'));
     if (!el) return;
@@ -21,8 +23,11 @@
     option.series.forEach(function (s, i) {
       s.data = data[i].map(function (v, turn) { return Array.isArray(v) ? v : [turn, v]; });
     });
+    listEvents(option);
     var chart = echarts.init(el);
     chart.setOption(option);
+    var fit = fitLegend(chart, el, option);
+    fit();
     // A click anywhere in the plot, not only on a point (lines are drawn
     // without symbols), picks the turn under the pointer.
     // Charts of a section without an inspector (a bot's ratings) are not
@@ -33,9 +38,96 @@
       var turn = Math.round(chart.convertFromPixel({ gridIndex: 0 }, at)[0]);
       if (turn >= 0) window.location.href = inspector + turn;
     });
-    if (window.ResizeObserver) new ResizeObserver(function () { chart.resize(); }).observe(el);
+    zoomOnModifiedWheel(chart, el);
+    showAllButton(chart, el);
+    if (window.ResizeObserver) new ResizeObserver(function () { chart.resize(); fit(); }).observe(el);
     charts.push(chart);
   });
+  // zoomOnModifiedWheel zooms the turns around the pointer on a wheel
+  // turned with Ctrl or Shift held. A plain wheel, and a swipe, scroll the
+  // page: the charts have no ECharts "inside" zoom, which takes them.
+  function zoomOnModifiedWheel(chart, el) {
+    el.addEventListener('wheel', function (e) {
+      if (!e.ctrlKey && !e.shiftKey) return;
+      var rect = el.getBoundingClientRect();
+      var at = [e.clientX - rect.left, e.clientY - rect.top];
+      if (!chart.containPixel('grid', at)) return;
+      e.preventDefault();
+      var option = chart.getOption(), zoom = option.dataZoom[0], x = option.xAxis[0];
+      var min = x.min || 0, full = x.max - min; // the x axis is turns 0..match length
+      if (!(full > 0)) return;
+      var turn = chart.convertFromPixel({ gridIndex: 0 }, at)[0];
+      var start = zoom.start, end = zoom.end;
+      var focus = Math.max(start, Math.min(end, 100 * (turn - min) / full));
+      var factor = (e.deltaY || e.deltaX) > 0 ? 1.25 : 0.8; // Shift turns some wheels sideways
+      var s = focus - (focus - start) * factor, t = focus + (end - focus) * factor;
+      chart.dispatchAction({ type: 'dataZoom', start: Math.max(0, s), end: Math.min(100, t) });
+    }, { passive: false });
+  }
+  // listEvents adds the turn's events to an axis tooltip: the charts mark
+  // them with bare symbols (labels of close events would overlap), and
+  // the axis tooltip is what shows when the pointer is on one. Names are
+  // bots' text, so everything but ECharts' own marker is escaped.
+  function listEvents(option) {
+    var events = {}; // turn -> ["who: kinds"]
+    function add(turn, text) { (events[turn] = events[turn] || []).push(text); }
+    option.series.forEach(function (s) {
+      ((s.markPoint && s.markPoint.data) || []).forEach(function (m) { add(m.coord[0], s.name + ': ' + m.name); });
+      ((s.markLine && s.markLine.data) || []).forEach(function (m) { add(m.xAxis, m.name); });
+    });
+    if (!Object.keys(events).length || !option.tooltip) return;
+    var esc = echarts.format.encodeHTML;
+    (Array.isArray(option.tooltip) ? option.tooltip[0] : option.tooltip).formatter = function (params) {
+      var turn = params.length ? params[0].axisValue : '';
+      var out = ['turn ' + esc(String(turn))];
+      params.forEach(function (p) { out.push(p.marker + esc(p.seriesName) + ' <b>' + esc(String(p.value[1])) + '</b>'); });
+      (events[turn] || []).forEach(function (e) { out.push('● ' + esc(e)); });
+      return out.join('<br>');
+    };
+  }
+  // fitLegend returns a function that starts the plot below the legend,
+  // which shows every line and wraps onto as many rows as its names need
+  // at the chart's width (a phone gets more rows than a desktop), and
+  // makes the chart taller by what the legend takes beyond the one row the
+  // server's option leaves room for, so the plot keeps its height. It lays
+  // the names out as ECharts' plain legend does: an entry is its icon, a
+  // gap and its name, entries a gap apart, a row 14 px high and rows a gap
+  // apart.
+  function fitLegend(chart, el, option) {
+    var legend = Array.isArray(option.legend) ? option.legend[0] : option.legend;
+    var grid = Array.isArray(option.grid) ? option.grid[0] : option.grid;
+    var base = el.clientHeight, oneRow = Number(grid && grid.top);
+    var ICON = 25, GAP = 10, ROW = 14, PAD = 5;
+    return function () {
+      if (!legend || legend.show === false || legend.type === 'scroll' || !(oneRow > 0)) return;
+      measure.font = '12px sans-serif';
+      var width = el.clientWidth - 2 * PAD, rows = 1, x = 0;
+      // One entry per name: a chart may draw a name as several series.
+      option.series.map(function (s) { return s.name; }).filter(function (n, i, all) {
+        return all.indexOf(n) === i;
+      }).forEach(function (name) {
+        var w = ICON + 5 + measure.measureText(name).width;
+        if (x > 0 && x + w > width) { rows++; x = 0; }
+        x += w + GAP;
+      });
+      var top = Math.max(oneRow, Number(legend.top) + 2 * PAD + rows * ROW + (rows - 1) * GAP + 16);
+      var height = base + top - oneRow + 'px';
+      if (el.style.height !== height) {
+        el.style.height = height;
+        chart.resize();
+      }
+      chart.setOption({ grid: { top: top } });
+    };
+  }
+  // showAllButton switches on the lines that start hidden (zero all match).
+  function showAllButton(chart, el) {
+    var button = el.parentNode.querySelector('button.show-all');
+    if (!button) return;
+    button.addEventListener('click', function () {
+      chart.dispatchAction({ type: 'legendAllSelect' });
+      button.hidden = true;
+    });
+  }
   if (!window.ResizeObserver) {
     window.addEventListener('resize', function () { charts.forEach(function (c) { c.resize(); }); });
   }

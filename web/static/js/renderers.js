@@ -8,9 +8,14 @@
 // update that drawing instead of building it again. It must build the
 // DOM with createElement/textContent, never innerHTML, because frames hold
 // text that bots control.
+//
+// Seats have one colour across the dashboard, sent by the server with the
+// page's players (meta.players[i].color); renderers read it with
+// ReplayLab.seatColor(seat), which renderer() keeps set to the match drawn.
 (function () {
   'use strict';
   var renderers = {};
+  var palette = {}; // seat -> colour, of the match being drawn
   function generic(container, state) {
     var pre = document.createElement('pre');
     pre.textContent = JSON.stringify(state, null, 2);
@@ -20,7 +25,16 @@
   var drawings = new WeakMap(); // board container -> the drawing it shows
   window.ReplayLab = {
     register: function (game, fn) { renderers[game] = fn; },
-    renderer: function (game) { return renderers[game] || generic; },
+    renderer: function (game) {
+      var fn = renderers[game] || generic;
+      return function (container, state, turn, meta) {
+        palette = {};
+        ((meta && meta.players) || []).forEach(function (p) { palette[p.seat] = p.color; });
+        fn(container, state, turn, meta);
+      };
+    },
+    // seatColor is the colour of a seat of the match being drawn.
+    seatColor: function (seat) { return palette[seat] || '#777'; },
     // drawing returns the drawing ({root, ...}) that build() makes for the
     // container, built and shown once and reused while the container still
     // shows it and key is the same: a renderer builds what stays through a

@@ -25,9 +25,6 @@
   var THRESHOLDS = [1, 2, 3, 5];
   var BOOTH = { S: '#d3dcea', M: '#b4c3da', L: '#93a9cb' };
   var SIZE = { S: 'small', M: 'medium', L: 'large' };
-  // The first two colours of the charts' palette (ECharts'), so a team
-  // has the hue its seat's series has in the match charts.
-  var TEAM = ['#5470c6', '#91cc75'];
   var DIRS = ['none', 'left', 'up', 'right', 'down'];
   var ANGLE = [0, 180, 270, 0, 90]; // per direction, clockwise from right
   var STEP = [[0, 0], [0, -1], [-1, 0], [0, 1], [1, 0]]; // (row, col) per direction
@@ -38,7 +35,7 @@
   var el = ReplayLab.svg;
   var html = ReplayLab.html;
 
-  function teamColor(ti) { return TEAM[ti % TEAM.length]; }
+  var teamColor = ReplayLab.seatColor; // team ti plays seat ti
 
   // attr and text change an element only when the value differs: most of
   // a frame is as the previous one left it, and every change costs the
@@ -355,7 +352,7 @@
     item(function (g) { g.appendChild(el('circle', { r: QUEUED, fill: '#3b4049' })); }, 'crowd bot in line');
     item(function (g) {
       g.appendChild(el('circle', { r: 7, fill: '#f6c343', stroke: '#8a6d00' }));
-      g.appendChild(el('circle', { r: 5, fill: TEAM[0] }));
+      g.appendChild(el('circle', { r: 5, fill: teamColor(0) }));
     }, 'main bot');
     item(function (g) { g.appendChild(el('circle', { r: 5, fill: 'none', stroke: '#c53030', 'stroke-width': 1.5 })); }, 'talking to the recruiter');
     item(function (g) { g.appendChild(el('rect', { x: -7, y: -7, width: 14, height: 14, fill: 'none', stroke: '#2d3748', 'stroke-width': 2 })); }, 'end of line');

@@ -19,9 +19,6 @@
   var BODY = 50, ARM = 100, ARM_ANGLE = Math.PI / 6, TABLE = 100;
   var MAX_ENERGY = 100, STANDING = 200;
   var LIFT = 0.5; // SVG units a flying food is raised per unit of height
-  // The charts' series colours (ECharts' palette), so a team has the hue
-  // its first seat's series has in the match charts.
-  var HUES = ['#5470c6', '#91cc75', '#fac858', '#ee6666', '#73c0de', '#3ba272', '#fc8452', '#9a60b4', '#ea7ccc'];
   // Colour and short glyph per food type (A.5's table).
   var FOOD = {
     apple: ['#d62828', 'A'], banana: ['#f4d03f', 'Ba'], raspberry: ['#c2185b', 'R'], broccoli: ['#2e8b3a', 'Br'],
@@ -38,7 +35,7 @@
 
   function hue(team) {
     var first = team && team.seats && team.seats.length ? team.seats[0] : 0;
-    return HUES[first % HUES.length];
+    return ReplayLab.seatColor(first);
   }
 
   function fixed(v) { return Math.round(v * 10) / 10; }
@@ -160,7 +157,7 @@
   // food at the arm ends and the label.
   function player(g, p, state) {
     var D = state.depth, x = p.location[0], y = D - p.location[1], h = p.heading;
-    var c = hue(state.teams[p.team]);
+    var c = ReplayLab.seatColor(p.seat);
     var ducking = height(p, state) < STANDING;
     var e = el('g', { 'data-player': p.label, 'class': 'player' + (ducking ? ' ducking' : '') + (p.valid ? '' : ' invalid') });
     [[p.left, h + ARM_ANGLE], [p.right, h - ARM_ANGLE]].forEach(function (arm) {

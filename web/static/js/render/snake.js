@@ -9,8 +9,6 @@
   'use strict';
   var C = 20; // SVG units per cell
   var ROUNDS = 3;
-  var SEAT = ['#43c35a', '#ff9f1c', '#3d8bff', '#f0509a', '#b070ff', '#19c6d6', '#ffe14a', '#c98a5b',
-    '#9ee35a', '#7f8cff', '#ff6b3d', '#2fb59b', '#d8e04a', '#ff9ecb', '#b8b8b8'];
   var DIRS = { UP: [0, -1], DOWN: [0, 1], LEFT: [-1, 0], RIGHT: [1, 0] };
   var OBJECTS = { ' ': 'empty', '☼': 'wall', '#': 'start floor', '○': 'apple', '●': 'stone', '$': 'gold', '®': 'fury pill', '©': 'flying pill' };
   var showGlyphs = false; // the raw rows' toggle, kept from turn to turn
@@ -19,7 +17,7 @@
 
   var html = ReplayLab.html;
 
-  function color(seat) { return SEAT[seat % SEAT.length]; }
+  var color = ReplayLab.seatColor;
 
   function defs(svg) {
     var d = el('defs');
@@ -211,7 +209,7 @@
       item(k, function (s) { object(s, k, 0, 0); });
     });
     function line(s, attrs) {
-      var a = { points: '3,10 17,10', fill: 'none', 'stroke-width': 8, 'stroke-linecap': 'round', stroke: SEAT[0] };
+      var a = { points: '3,10 17,10', fill: 'none', 'stroke-width': 8, 'stroke-linecap': 'round', stroke: color(0) };
       Object.keys(attrs).forEach(function (k) { a[k] = attrs[k]; });
       s.appendChild(el('polyline', a));
     }

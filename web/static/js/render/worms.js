@@ -9,7 +9,6 @@
   'use strict';
   var C = 20;      // SVG units per cell
   var MARGIN = 14; // room for the coordinate labels on the top and left
-  var PLAYER = ['#d63a2f', '#2a62c9'];
   var TERRAIN = { '.': '#d9ecf7', '#': '#8a6240', ' ': '#121628', '~': '#e8521f' };
   var TERRAIN_NAME = { '.': 'air', '#': 'dirt', ' ': 'deep space', '~': 'lava' };
   // Max HP by profession (rules §3); packs can push HP above it.
@@ -111,7 +110,7 @@
   }
 
   function worm(g, w) {
-    var cx = mid(w.x), cy = w.y * C + 11.8, color = w.alive ? PLAYER[w.player] || '#777' : '#8a8f98';
+    var cx = mid(w.x), cy = w.y * C + 11.8, color = w.alive ? ReplayLab.seatColor(w.player) : '#8a8f98';
     var e = el('g', { 'data-worm': wormLabel(w), 'data-at': w.x + ',' + w.y, 'class': 'worm' + (w.active ? ' active' : '') + (w.frozen > 0 ? ' frozen' : '') + (w.alive ? '' : ' dead') });
     if (w.active && w.alive) {
       e.appendChild(el('circle', { cx: cx, cy: cy, r: 11.5, fill: 'none', stroke: '#ffd400', 'stroke-width': 3.5 }));
@@ -194,7 +193,7 @@
       ['lava', function (s) { s.appendChild(el('rect', { width: 20, height: 20, fill: TERRAIN['~'] })); }],
       ['lava safe circle', function (s) { s.appendChild(el('circle', { cx: 10, cy: 10, r: 8, fill: 'none', stroke: '#ff6d00', 'stroke-width': 2.5, 'stroke-dasharray': '4 3' })); }],
       ['health pack', function (s) { pack(s, { x: 0, y: 0 }); }],
-      ['active worm', function (s) { s.appendChild(el('circle', { cx: 10, cy: 10, r: 8, fill: PLAYER[0], stroke: '#ffd400', 'stroke-width': 3 })); }],
+      ['active worm', function (s) { s.appendChild(el('circle', { cx: 10, cy: 10, r: 8, fill: ReplayLab.seatColor(0), stroke: '#ffd400', 'stroke-width': 3 })); }],
       ['frozen', function (s) { s.appendChild(el('rect', { x: 1, y: 1, width: 18, height: 18, rx: 4, fill: '#c9f1ff', stroke: '#5fd0ff', 'stroke-width': 2.5 })); }],
       ['shot hit', function (s) { s.appendChild(el('path', { d: star(14, 6, 6, 3.5), fill: '#ffe14d', stroke: '#ff2d2d', 'stroke-width': 1 })); s.appendChild(el('line', { x1: 1, y1: 19, x2: 11, y2: 9, stroke: '#ff2d2d', 'stroke-width': 3 })); }],
       ['shot missed', function (s) { s.appendChild(el('rect', { width: 20, height: 20, fill: '#5a6475' })); s.appendChild(el('line', { x1: 1, y1: 19, x2: 19, y2: 1, stroke: '#fff', 'stroke-width': 2.5, 'stroke-dasharray': '4 3' })); }],
@@ -232,7 +231,7 @@
       var th = html('th', '');
       th.colSpan = 6;
       var dot = html('span', 'swatch');
-      dot.style.background = PLAYER[seat] || '#777';
+      dot.style.background = ReplayLab.seatColor(seat);
       th.append(dot, document.createTextNode('Player ' + (seat + 1) + ': ' + playerName(meta, seat) +
         ' · score ' + p.score + ' · health ' + p.health + (p.disqualified ? ' · disqualified' : '') +
         (state.ruleset === 'final' ? ' · selects left ' + p.select_tokens : '')));

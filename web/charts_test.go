@@ -1,0 +1,183 @@
+package web
+
+import (
+	"encoding/json"
+	"math"
+	"testing"
+
+	"github.com/replaylab/replaylab/analytics"
+	"github.com/replaylab/replaylab/sim"
+	"github.com/replaylab/replaylab/store"
+)
+
+// chartOption is the part of a line chart's option the tests check, as
+// the page's JSON block carries it.
+type chartOption struct {
+	Legend struct {
+		Type     string          `json:"type"`
+		Selected map[string]bool `json:"selected"`
+		Data     []struct {
+			Name      string `json:"name"`
+			TextStyle *struct {
+				FontWeight string `json:"fontWeight"`
+			} `json:"textStyle"`
+		} `json:"data"`
+	} `json:"legend"`
+	YAxis []struct {
+		MinInterval float64 `json:"minInterval"`
+	} `json:"yAxis"`
+	DataZoom []struct {
+		Type string `json:"type"`
+	} `json:"dataZoom"`
+	Series []struct {
+		Name      string `json:"name"`
+		LineStyle struct {
+			Color string  `json:"color"`
+			Width float64 `json:"width"`
+			Type  string  `json:"type"`
+		} `json:"lineStyle"`
+		ItemStyle struct {
+			Color string `json:"color"`
+		} `json:"itemStyle"`
+		MarkPoint *struct {
+			Label struct {
+				Show bool `json:"show"`
+			} `json:"label"`
+		} `json:"markPoint"`
+	} `json:"series"`
+}
+
+// drawLineChart builds a chart with lineChart and decodes its option.
+func drawLineChart(t *testing.T, m store.MatchSummary, md sim.MetricDef, lines []analytics.Line, marks []store.TurnEvent) (chartOption, int) {
+	t.Helper()
+	c, hidden := lineChart(m, md, lines, marks)
+	b, err := json.Marshal(c.JSON())
+	if err != nil {
+		t.Fatalf("encode option: %v", err)
+	}
+	var o chartOption
+	if err := json.Unmarshal(b, &o); err != nil {
+		t.Fatalf("decode option %s: %v", b, err)
+	}
+	if len(o.YAxis) != 1 {
+		t.Fatalf("got %d y axes, want 1", len(o.YAxis))
+	}
+	if len(o.Series) != len(lines) {
+		t.Fatalf("got %d series, want %d", len(o.Series), len(lines))
+	}
+	return o, hidden
+}
+
+func TestLineChartSeats(t *testing.T) {
+	nan := math.NaN()
+	m := store.MatchSummary{ID: "abcdef0123", Game: "worms", Turns: 3, Winner: 1, Players: []store.PlayerSummary{
+		{Seat: 0, Name: "alpha"}, {Seat: 1, Name: "beta", Version: "v2"}, {Seat: 2, Name: "gamma"},
+	}}
+	tests := []struct {
+		name        string
+		md          sim.MetricDef
+		lines       []analytics.Line
+		wantNames   []string
+		wantHidden  []string // the names of the lines that start switched off
+		wantDashes  []string
+		minInterval float64
+	}{
+		{
+			name: "players, a count",
+			md:   sim.MetricDef{Name: "kills", Label: "Kills", Kind: sim.Counter, Integer: true},
+			lines: []analytics.Line{
+				{Seat: 0, Unit: sim.NoUnit, Values: []float64{0, 1, 1, 2}},
+				{Seat: 1, Unit: sim.NoUnit, Values: []float64{0, 0, 2, 3}},
+				{Seat: 2, Unit: sim.NoUnit, Values: []float64{0, 0, nan, 0}},
+			},
+			wantNames:   []string{"Seat 1 · alpha", "Seat 2 · beta v2", "Seat 3 · gamma"},
+			wantHidden:  []string{"Seat 3 · gamma"},
+			wantDashes:  []string{"solid", "solid", "solid"},
+			minInterval: 1,
+		},
+		{
+			name: "units, a gauge",
+			md:   sim.MetricDef{Name: "energy", Label: "Energy", PerUnit: true},
+			lines: []analytics.Line{
+				{Seat: 0, Unit: 1, Values: []float64{0.5, 1, 1, 2}},
+				{Seat: 0, Unit: 2, Values: []float64{0, 0, 0, 0}},
+				{Seat: 1, Unit: 4, Values: []float64{1, 2, 3, 4}},
+			},
+			wantNames:  []string{"Seat 1 · alpha · worm 2", "Seat 1 · alpha · worm 3", "Seat 2 · beta v2 · worm 5"},
+			wantHidden: []string{"Seat 1 · alpha · worm 3"},
+			wantDashes: []string{"solid", "dashed", "solid"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o, hidden := drawLineChart(t, m, tt.md, tt.lines, nil)
+			legend := o.Legend
+			if legend.Type != "plain" {
+				t.Errorf("got legend type %q, want plain (every seat shown, no paging)", legend.Type)
+			}
+			if got := o.YAxis[0].MinInterval; got != tt.minInterval {
+				t.Errorf("got y axis minInterval %v, want %v", got, tt.minInterval)
+			}
+			for _, z := range o.DataZoom {
+				if z.Type == "inside" {
+					t.Errorf("got an inside dataZoom, which takes the wheel and swipes from the page")
+				}
+			}
+			if hidden != len(tt.wantHidden) {
+				t.Errorf("got %d hidden lines, want %d", hidden, len(tt.wantHidden))
+			}
+			if len(legend.Selected) != len(tt.wantHidden) {
+				t.Errorf("got legend selection %v, want only %q off", legend.Selected, tt.wantHidden)
+			}
+			for _, name := range tt.wantHidden {
+				if on, ok := legend.Selected[name]; !ok || on {
+					t.Errorf("got %q selected %v (set %v), want off", name, on, ok)
+				}
+			}
+			if len(legend.Data) != len(tt.lines) {
+				t.Fatalf("got %d legend entries, want %d", len(legend.Data), len(tt.lines))
+			}
+			for i, s := range o.Series {
+				l := tt.lines[i]
+				if s.Name != tt.wantNames[i] || legend.Data[i].Name != tt.wantNames[i] {
+					t.Errorf("series %d: got name %q, legend %q, want %q", i, s.Name, legend.Data[i].Name, tt.wantNames[i])
+				}
+				want := seatColors[l.Seat]
+				if s.LineStyle.Color != want || s.ItemStyle.Color != want {
+					t.Errorf("series %d: got colours %q, %q, want seat %d's %q", i, s.LineStyle.Color, s.ItemStyle.Color, l.Seat, want)
+				}
+				if s.LineStyle.Type != tt.wantDashes[i] {
+					t.Errorf("series %d: got line type %q, want %q", i, s.LineStyle.Type, tt.wantDashes[i])
+				}
+				winner := l.Seat == m.Winner
+				if bold := legend.Data[i].TextStyle != nil && legend.Data[i].TextStyle.FontWeight == "bold"; bold != winner {
+					t.Errorf("series %d: got bold legend %v, want %v (winner is seat %d)", i, bold, winner, m.Winner)
+				}
+				for j, o2 := range o.Series {
+					if tt.lines[j].Seat != m.Winner && winner && s.LineStyle.Width <= o2.LineStyle.Width {
+						t.Errorf("series %d (winner): got width %v, not above series %d's %v", i, s.LineStyle.Width, j, o2.LineStyle.Width)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestLineChartMarks checks that event marks carry no text: their kinds
+// are in the tooltip, so close events never print over each other.
+func TestLineChartMarks(t *testing.T) {
+	m := store.MatchSummary{ID: "abcdef0123", Game: "toad", Turns: 3, Winner: -1, Players: []store.PlayerSummary{{Seat: 0, Name: "a"}}}
+	lines := []analytics.Line{{Seat: 0, Unit: sim.NoUnit, Values: []float64{1, 2, 3, 4}}}
+	marks := []store.TurnEvent{
+		{Turn: 1, Event: sim.Event{Seat: 0, Unit: sim.NoUnit, Kind: "death"}},
+		{Turn: 2, Event: sim.Event{Seat: 0, Unit: sim.NoUnit, Kind: "kill"}},
+	}
+	o, _ := drawLineChart(t, m, sim.MetricDef{Name: "score", Label: "Score"}, lines, marks)
+	mp := o.Series[0].MarkPoint
+	if mp == nil {
+		t.Fatal("got no mark points, want the two events")
+	}
+	if mp.Label.Show {
+		t.Errorf("got mark labels shown, want them in the tooltip only")
+	}
+}

@@ -1,0 +1,51 @@
+package web
+
+import "strconv"
+
+// seatColors is the one palette of the dashboard's seats: the match
+// charts colour a seat's lines with it, the players' tables mark a seat
+// with it, and the inspector's board renderers read it from the players
+// of the page's meta (playerJSON.Color), so seat N has one colour
+// everywhere. Fifteen colours cover the largest game (Snake's 15 seats);
+// each is mid-toned so it reads on the light charts and the dark boards.
+var seatColors = []string{
+	"#3b78d8", "#f08c1a", "#3fa34d", "#e0474c", "#9467bd", "#1ba3b5", "#c9a000", "#e377c2",
+	"#8c5a3c", "#7f8cff", "#8f9d1f", "#ff6b3d", "#2fb59b", "#b0508f", "#5f7f99",
+}
+
+// seatColor is seat's colour in seatColors.
+func seatColor(seat int) string {
+	return seatColors[max(seat, 0)%len(seatColors)]
+}
+
+// seatNumber numbers a seat for people, counting from 1 as every table
+// and chart does: seat 0 is number 1.
+func seatNumber(seat int) int {
+	return seat + 1
+}
+
+// seatName names a seat for people: seat 0 is "Seat 1".
+func seatName(seat int) string {
+	return "Seat " + strconv.Itoa(seatNumber(seat))
+}
+
+// unitNames says how the games whose metrics are reported per unit name
+// their units on their boards: a noun and the number of unit 0 (a Worms
+// worm's unit is its id − 1; a Career Fair team bot's is its position,
+// 0 the main bot).
+var unitNames = map[string]struct {
+	noun  string
+	first int
+}{
+	"worms":      {"worm", 1},
+	"careerfair": {"bot", 0},
+}
+
+// unitName names a unit as its game's board does.
+func unitName(game string, unit int) string {
+	n, ok := unitNames[game]
+	if !ok {
+		n.noun = "unit"
+	}
+	return n.noun + " " + strconv.Itoa(n.first+unit)
+}
