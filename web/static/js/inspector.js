@@ -48,9 +48,16 @@
     return td;
   }
 
+  // playerName is a seat's bot and version; seatLabel names the seat as
+  // every page does, counting from 1: "Seat 1 · bot v2".
   function playerName(seat) {
     var p = meta.players[seat];
-    return p ? p.name + (p.version ? ' ' + p.version : '') : 'seat ' + seat;
+    return p ? p.name + (p.version ? ' ' + p.version : '') : '';
+  }
+
+  function seatLabel(seat) {
+    var name = playerName(seat);
+    return 'Seat ' + (seat + 1) + (name ? ' · ' + name : '');
   }
 
   function describe(e) {
@@ -69,7 +76,7 @@
     cmds.replaceChildren();
     meta.players.forEach(function (p) {
       var row = document.createElement('tr');
-      cell(row, p.seat);
+      cell(row, p.seat + 1);
       cell(row, playerName(p.seat));
       var cmd = t.frame.commands[p.seat];
       cell(row, t.turn === 0 ? '(start)' : cmd ? cmd : '(none)', 'command');
@@ -88,7 +95,7 @@
     t.stats.forEach(function (s) {
       var th = document.createElement('th');
       th.className = 'num';
-      th.textContent = playerName(s.seat) + (s.unit < 0 ? '' : ' / unit ' + s.unit);
+      th.textContent = seatLabel(s.seat) + (s.unit < 0 ? '' : ' · unit ' + s.unit);
       hr.appendChild(th);
     });
     head.replaceChildren(hr);
@@ -113,7 +120,7 @@
     t.events.forEach(function (e) {
       var li = document.createElement('li');
       var who = document.createElement('span');
-      who.textContent = (e.seat < 0 ? 'game' : playerName(e.seat)) + (e.unit >= 0 ? ' / unit ' + e.unit : '') + ' · ';
+      who.textContent = (e.seat < 0 ? 'game' : seatLabel(e.seat)) + (e.unit >= 0 ? ' · unit ' + e.unit : '') + ': ';
       var kind = document.createElement('span');
       kind.className = 'kind';
       kind.textContent = describe(e);
@@ -138,7 +145,7 @@
       section.className = 'seat-output';
       section.setAttribute('data-seat', p.seat);
       var h = document.createElement('h3');
-      h.textContent = playerName(p.seat);
+      h.textContent = seatLabel(p.seat);
       section.appendChild(h);
       var mine = (output || []).filter(function (o) { return o.seat === p.seat; });
       mine.forEach(function (o) {
@@ -231,7 +238,7 @@
     var byTurn = new Map();
     (events || []).forEach(function (e) {
       if (!byTurn.has(e.turn)) byTurn.set(e.turn, []);
-      byTurn.get(e.turn).push((e.seat < 0 ? 'game' : playerName(e.seat)) + ': ' + e.kind);
+      byTurn.get(e.turn).push((e.seat < 0 ? 'game' : seatLabel(e.seat)) + ': ' + e.kind);
     });
     return Array.from(byTurn.keys()).sort(function (a, b) { return a - b; }).map(function (turn) {
       return { turn: turn, what: byTurn.get(turn) };

@@ -142,7 +142,7 @@
         e.appendChild(el('ellipse', { cx: wx, cy: wy, rx: 4.5, ry: 2.5, fill: '#e1f5fe', stroke: '#4fc3f7', 'stroke-width': 1, transform: 'rotate(' + (Math.atan2(py, px) * 180 / Math.PI) + ' ' + wx + ' ' + wy + ')' }));
       });
     }
-    e.appendChild(el('title', {}, 'seat ' + s.seat + ' ' + name + ': ' + st + ', length ' + s.length + ', score ' + s.score +
+    e.appendChild(el('title', {}, name + ': ' + st + ', length ' + s.length + ', score ' + s.score +
       ', stones ' + s.stones + (s.fury > 0 ? ', fury ' + s.fury : '') + (s.flying > 0 ? ', flying ' + s.flying : '') +
       ', head (' + h[0] + ', ' + h[1] + ') ' + s.direction));
     g.appendChild(e);
@@ -150,9 +150,10 @@
 
   function count(n, what) { n = n || 0; return n + ' ' + what + (n === 1 ? '' : 's'); }
 
-  function playerName(meta, seat) {
+  // seatLabel names a seat as every page does, counting from 1.
+  function seatLabel(meta, seat) {
     var p = meta && meta.players && meta.players[seat];
-    return p ? p.name : 'seat ' + seat;
+    return 'Seat ' + (seat + 1) + (p ? ' · ' + p.name : '');
   }
 
   function strip(snakes, meta) {
@@ -171,7 +172,7 @@
       var who = html('td', 'who');
       var dot = html('span', 'swatch');
       dot.style.background = color(s.seat);
-      who.append(dot, document.createTextNode(s.seat + ' ' + playerName(meta, s.seat)));
+      who.append(dot, document.createTextNode(seatLabel(meta, s.seat)));
       r.appendChild(who);
       r.appendChild(html('td', 'num', String(s.length)));
       r.appendChild(html('td', 'num', String(s.score)));
@@ -259,7 +260,7 @@
     var layer = el('g');
     snakes.slice().sort(function (a, b) {
       return rank[state(a)] - rank[state(b)] || a.seat - b.seat;
-    }).forEach(function (s) { snake(layer, s, playerName(meta, s.seat)); });
+    }).forEach(function (s) { snake(layer, s, seatLabel(meta, s.seat)); });
     svg.appendChild(layer);
 
     var status = html('p', 'board-status');
