@@ -35,6 +35,12 @@
     },
     // seatColor is the colour of a seat of the match being drawn.
     seatColor: function (seat) { return palette[seat] || '#777'; },
+    // seatLabel names a seat of the match as every page does, counting
+    // from 1: "Seat 1 · greedy".
+    seatLabel: function (meta, seat) {
+      var p = meta && meta.players && meta.players[seat];
+      return 'Seat ' + (seat + 1) + (p ? ' · ' + p.name : '');
+    },
     // drawing returns the drawing ({root, ...}) that build() makes for the
     // container, built and shown once and reused while the container still
     // shows it and key is the same: a renderer builds what stays through a

@@ -150,12 +150,6 @@
 
   function count(n, what) { n = n || 0; return n + ' ' + what + (n === 1 ? '' : 's'); }
 
-  // seatLabel names a seat as every page does, counting from 1.
-  function seatLabel(meta, seat) {
-    var p = meta && meta.players && meta.players[seat];
-    return 'Seat ' + (seat + 1) + (p ? ' · ' + p.name : '');
-  }
-
   function strip(snakes, meta) {
     var wrap = html('div', 'scroll');
     var table = html('table', 'snake-strip');
@@ -172,7 +166,7 @@
       var who = html('td', 'who');
       var dot = html('span', 'swatch');
       dot.style.background = color(s.seat);
-      who.append(dot, document.createTextNode(seatLabel(meta, s.seat)));
+      who.append(dot, document.createTextNode(ReplayLab.seatLabel(meta, s.seat)));
       r.appendChild(who);
       r.appendChild(html('td', 'num', String(s.length)));
       r.appendChild(html('td', 'num', String(s.score)));
@@ -260,7 +254,7 @@
     var layer = el('g');
     snakes.slice().sort(function (a, b) {
       return rank[state(a)] - rank[state(b)] || a.seat - b.seat;
-    }).forEach(function (s) { snake(layer, s, seatLabel(meta, s.seat)); });
+    }).forEach(function (s) { snake(layer, s, ReplayLab.seatLabel(meta, s.seat)); });
     svg.appendChild(layer);
 
     var status = html('p', 'board-status');

@@ -209,11 +209,6 @@
     return ul;
   }
 
-  function playerName(meta, seat) {
-    var p = meta && meta.players && meta.players[seat];
-    return p ? p.name : '';
-  }
-
   // roster is a table of the worms by player: what the board can't show.
   function roster(state, meta) {
     var wrap = html('div', 'scroll');
@@ -232,7 +227,7 @@
       th.colSpan = 6;
       var dot = html('span', 'swatch');
       dot.style.background = ReplayLab.seatColor(seat);
-      th.append(dot, document.createTextNode('Seat ' + (seat + 1) + (playerName(meta, seat) ? ' · ' + playerName(meta, seat) : '') +
+      th.append(dot, document.createTextNode(ReplayLab.seatLabel(meta, seat) +
         ' · score ' + p.score + ' · health ' + p.health + (p.disqualified ? ' · disqualified' : '') +
         (state.ruleset === 'final' ? ' · selects left ' + p.select_tokens : '')));
       row.appendChild(th);
