@@ -22,6 +22,7 @@ import (
 	"github.com/replaylab/replaylab/sim"
 	"github.com/replaylab/replaylab/sim/games"
 	"github.com/replaylab/replaylab/sim/toad"
+	"github.com/replaylab/replaylab/store"
 )
 
 type recordFlags struct {
@@ -372,29 +373,33 @@ type outputLine struct {
 	Text   string `json:"text"`
 }
 
-// outputLog writes what bots wrote besides their answers as JSON lines,
-// outputLine's.
+// outputLog gathers what bots wrote besides their answers, per turn, seat
+// and stream. A bot may write any bytes; the text is kept as UTF-8, with
+// U+FFFD for what is not, as the store and JSON want it.
 type outputLog struct {
-	path string
-	buf  bytes.Buffer
+	path  string // where close saves it, as JSON lines (outputLine's)
+	lines []store.BotOutput
 }
 
 func (o *outputLog) add(turn, seat int, out replay.Output) {
-	for _, s := range []struct{ stream, text string }{{"stdout", out.Stdout}, {"stderr", out.Stderr}} {
-		if s.text == "" {
-			continue
+	for _, s := range [...]struct{ stream, text string }{{store.Stdout, out.Stdout}, {store.Stderr, out.Stderr}} {
+		if s.text != "" {
+			o.lines = append(o.lines, store.BotOutput{Turn: turn, Seat: seat, Stream: s.stream, Text: strings.ToValidUTF8(s.text, "\uFFFD")})
 		}
-		line, _ := json.Marshal(outputLine{turn, seat, s.stream, s.text})
-		o.buf.Write(line)
-		o.buf.WriteByte('\n')
 	}
 }
 
 func (o *outputLog) close(warn io.Writer) {
-	if o.buf.Len() == 0 {
+	if len(o.lines) == 0 {
 		return
 	}
-	if err := os.WriteFile(o.path, o.buf.Bytes(), 0o644); err != nil {
+	var buf bytes.Buffer
+	for _, l := range o.lines {
+		line, _ := json.Marshal(outputLine{l.Turn, l.Seat, l.Stream, l.Text})
+		buf.Write(line)
+		buf.WriteByte('\n')
+	}
+	if err := os.WriteFile(o.path, buf.Bytes(), 0o644); err != nil {
 		fmt.Fprintf(warn, "save bot output: %v\n", err)
 	}
 }

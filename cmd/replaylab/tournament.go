@@ -59,7 +59,9 @@ Round robin plays every group of --seats bots (every pair for two seats),
 gauntlet every group that holds the first bot. Each group plays every seed
 in every rotation of its seats, so each bot sits in each seat on each seed.
 Bot SPECs, --name and --version are as for 'replaylab record'; every bot
-needs its own name and version. External bots' stray output is dropped.
+needs its own name and version. What external bots write besides their
+answers (stray stdout lines, stderr) is stored with each match, for the
+inspector's bot output panel.
 
 Matches are played by parallel workers, regenerated and stored as each
 finishes. A run again with the same game, ruleset, config and seeds skips
@@ -340,11 +342,17 @@ func (t *tournament) header(fx fixture) (replay.Header, []string) {
 // build plays a fixture and regenerates it into a store record.
 func (t *tournament) build(ctx context.Context, fx fixture) (*store.Record, error) {
 	h, specs := t.header(fx)
-	l, err := recordMatch(ctx, t.game, h, specs, &t.f.recordFlags, nil)
+	var botOut outputLog
+	l, err := recordMatch(ctx, t.game, h, specs, &t.f.recordFlags, &botOut)
 	if err != nil {
 		return nil, err
 	}
-	return regen.Build(ctx, l)
+	rec, err := regen.Build(ctx, l)
+	if err != nil {
+		return nil, err
+	}
+	rec.Output = botOut.lines
+	return rec, nil
 }
 
 // playedKey identifies a match of the tournament among the stored ones:

@@ -7,10 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/replaylab/replaylab/replay"
 	"github.com/replaylab/replaylab/store"
 )
 
@@ -303,5 +305,46 @@ func TestTournamentThreeSeats(t *testing.T) {
 		if r.matches != 6 || r.wins+r.draws+r.losses != 6 {
 			t.Errorf("%s: got %d matches, %d-%d-%d; want 6 matches, each a win, draw or loss", r.bot, r.matches, r.wins, r.draws, r.losses)
 		}
+	}
+}
+
+// TestTournamentKeepsBotOutput checks that a tournament stores what an
+// external bot writes besides its answers with each match, for the
+// inspector, whichever seat the bot sat in.
+func TestTournamentKeepsBotOutput(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts external bots")
+	}
+	dbPath := filepath.Join(t.TempDir(), "t.db")
+	mustCLI(t, "tournament", "--db", dbPath, "--game", "snake", "--seeds", "1", "--seed-from", "7",
+		"--bot", "builtin:random", "--bot", botSpec("chatty", "json"), "--name", "random", "--name", "chatty")
+	db, err := store.Open(context.Background(), dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ms, err := db.MatchesOnSeed(context.Background(), "snake", "codebattle2020", json.RawMessage("{}"), 7)
+	if err != nil || len(ms) != 2 {
+		t.Fatalf("got %d matches (%v), want 2: both seatings", len(ms), err)
+	}
+	for _, m := range ms {
+		chatty := slices.IndexFunc(m.Players, func(p store.PlayerSummary) bool { return p.Name == "chatty" })
+		got, err := db.BotOutputAt(context.Background(), m.ID, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 1 || got[0].Seat != chatty || got[0].Stream != store.Stdout || !strings.Contains(got[0].Text, "debug 2.0\n") {
+			t.Errorf("match %s, chatty in seat %d: got turn 3 output %.200v, want its stdout holding the debug lines of turn 2", m.ID, chatty, got)
+		}
+	}
+}
+
+func TestOutputLogKeepsUTF8(t *testing.T) {
+	var o outputLog
+	o.add(4, 1, replay.Output{Stderr: "ok \xff\xfe bad\n"})
+	o.add(5, 0, replay.Output{})
+	want := []store.BotOutput{{Turn: 4, Seat: 1, Stream: store.Stderr, Text: "ok \uFFFD bad\n"}}
+	if !slices.Equal(o.lines, want) {
+		t.Errorf("got %+v, want %+v", o.lines, want)
 	}
 }
