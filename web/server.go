@@ -17,7 +17,6 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime"
-	"strconv"
 
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
@@ -191,19 +190,7 @@ func (s *server) routes(e *echo.Echo) {
 	if err != nil {
 		panic(fmt.Sprintf("web: embedded static files: %v", err)) // the embed pattern guarantees the directory
 	}
-	e.Group("/static", cacheFor(3600)).StaticFS("/", static)
-}
-
-// cacheFor lets browsers keep responses for maxAge seconds: the embedded
-// assets change only with a new build.
-func cacheFor(maxAge int) echo.MiddlewareFunc {
-	value := "public, max-age=" + strconv.Itoa(maxAge)
-	return func(next echo.HandlerFunc) echo.HandlerFunc {
-		return func(c echo.Context) error {
-			c.Response().Header().Set("Cache-Control", value)
-			return next(c)
-		}
-	}
+	e.Group("/static", cacheStatic).StaticFS("/", static)
 }
 
 // logRequest writes one slog line per request: at debug level for an

@@ -120,6 +120,7 @@ var funcs = template.FuncMap{
 		return matchRows{ms, bot}
 	},
 	"query":    query,
+	"static":   staticURL,
 	"outcomes": func() []sim.Outcome { return []sim.Outcome{sim.Win, sim.Draw, sim.Loss} },
 }
 
