@@ -198,11 +198,19 @@
     for (var n = from + 1; n <= Math.min(meta.turns, from + ahead); n++) load(n);
   }
 
+  // showPlaying shows the play button as a pause button while playing:
+  // its word on wide screens, its glyph on phones.
+  function showPlaying(on) {
+    playButton.setAttribute('aria-pressed', String(on));
+    playButton.setAttribute('aria-label', on ? 'Pause' : 'Play');
+    playButton.querySelector('.word').textContent = on ? 'Pause' : 'Play';
+    playButton.querySelector('.glyph').textContent = on ? '❚❚' : '▶';
+  }
+
   function stop() {
     if (playing) cancelAnimationFrame(playing.frame);
     playing = null;
-    playButton.setAttribute('aria-pressed', 'false');
-    playButton.textContent = 'Play';
+    showPlaying(false);
   }
 
   // tick shows the turn the wall clock has reached since play began, so
@@ -227,8 +235,7 @@
   function play() {
     if (playing) return stop();
     if (current >= meta.turns) show(0);
-    playButton.setAttribute('aria-pressed', 'true');
-    playButton.textContent = 'Pause';
+    showPlaying(true);
     start();
     prefetch(current);
   }
