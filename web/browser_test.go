@@ -686,6 +686,12 @@ func TestBrowserFoodFight(t *testing.T) {
 		if !eval[bool](t, b, fmt.Sprintf(`document.getElementById('board').textContent.includes(%q)`, xssName)) {
 			t.Errorf("the cards do not show the hostile bot name as text")
 		}
+		// Each card names its seat as every page does, counting from 1.
+		cards := eval[[]string](t, b, `Array.from(document.querySelectorAll('#board [data-card] .ff-bot')).map(e => e.textContent).sort()`)
+		seats := eval[[]string](t, b, `JSON.parse(document.getElementById('inspector-meta').textContent).players.map((p, s) => 'Seat ' + (s + 1) + ' · ' + p.name).sort()`)
+		if strings.Join(cards, "|") != strings.Join(seats, "|") || len(cards) != 4 {
+			t.Errorf("cards name %q, want the seats %q", cards, seats)
+		}
 		if n := eval[int](t, b, `document.querySelectorAll('img').length`); n != 0 {
 			t.Errorf("%d <img> elements: a bot name became markup", n)
 		}
@@ -947,6 +953,13 @@ func TestBrowserCareerFair(t *testing.T) {
 		}
 		if got := hidden(); !strings.HasPrefix(got, "hidden") {
 			t.Errorf("vision before a choice: %q, want hidden", got)
+		}
+		// The buttons and cards name seats as every page does.
+		named := eval[string](t, b, `Array.from(document.querySelectorAll('#board .cf-vision button, #board .cf-card .cf-head strong')).map(e => e.textContent).join('|')`)
+		wantNamed := eval[string](t, b, `(() => { const ps = JSON.parse(document.getElementById('inspector-meta').textContent).players;
+			return ['none'].concat(ps.map((p, s) => 'Seat ' + (s + 1) + ' · ' + p.name), ps.map((p, s) => 'Seat ' + (s + 1))).join('|'); })()`)
+		if named != wantNamed {
+			t.Errorf("vision buttons and cards: got %q, want %q", named, wantNamed)
 		}
 		for _, team := range []int{0, 1} {
 			b.do(t, "choose a team", chromedp.Click(chromedp.CSS(fmt.Sprintf(`#board .cf-vision button[data-vision="%d"]`, team))))

@@ -51,11 +51,6 @@
 
   function shade(th) { return SHADE[th] || SHADE[5]; }
 
-  function teamName(meta, ti) {
-    var p = meta && meta.players && meta.players[ti];
-    return p ? p.name : 'team ' + ti;
-  }
-
   // circle appends a circle of radius r at (x, y) to a path's data.
   function circle(x, y, r) {
     return 'M' + (x - r).toFixed(1) + ' ' + y.toFixed(1) + 'a' + r + ' ' + r + ' 0 1 0 ' + 2 * r + ' 0a' + r + ' ' + r + ' 0 1 0 ' + -2 * r + ' 0';
@@ -276,7 +271,7 @@
         dot.style.background = teamColor(ti);
         button.appendChild(dot);
       }
-      button.appendChild(document.createTextNode(ti < 0 ? 'none' : teamName(meta, ti)));
+      button.appendChild(document.createTextNode(ti < 0 ? 'none' : ReplayLab.seatLabel(meta, ti)));
       button.addEventListener('click', function () {
         visionTeam = ti;
         vision(s, s.state);
@@ -292,7 +287,8 @@
     c.root.setAttribute('data-team', ti);
     c.root.style.borderLeftColor = teamColor(ti);
     var head = html('div', 'cf-head');
-    head.append(html('strong', '', 'Team ' + ti), html('span', 'cf-bot', teamName(meta, ti)));
+    var p = meta && meta.players && meta.players[ti];
+    head.append(html('strong', '', 'Seat ' + (ti + 1)), html('span', 'cf-bot', p ? p.name : ''));
     c.score = html('span', 'cf-score');
     head.appendChild(c.score);
     c.facts = html('div', 'cf-facts');
@@ -312,7 +308,8 @@
     var hr = html('tr');
     hr.append(html('th', '', 'Company'), html('th', '', 'Size'), html('th', 'num', 'Value'), html('th', 'num', 'In line'));
     state.teams.forEach(function (_, ti) {
-      var th = html('th', 'num', teamName(meta, ti));
+      var th = html('th', 'num', 'Seat ' + (ti + 1));
+      th.title = ReplayLab.seatLabel(meta, ti);
       th.style.color = teamColor(ti);
       hr.appendChild(th);
     });
@@ -541,7 +538,7 @@
     });
 
     var bits = ['Step ' + state.turn + (state.phase === 'idle' ? ' (idle)' : ''), state.teams.map(function (tm, ti) {
-      return teamName(meta, ti) + ' ' + tm.score;
+      return 'Seat ' + (ti + 1) + ' ' + tm.score + ' pts';
     }).join(' · ')];
     bits.push(s.queued.getAttribute('data-bots') + ' crowd bots in line');
     if (state.over) bits.push('over');

@@ -113,8 +113,7 @@
     c.root.setAttribute('data-card', p.label);
     c.root.style.borderLeftColor = hue(team);
     var head = html('div', 'ff-head');
-    var who = meta && meta.players && meta.players[p.seat];
-    head.append(html('strong', 'id', p.label), html('span', 'ff-bot', who ? who.name : 'Seat ' + (p.seat + 1)));
+    head.append(html('strong', 'id', p.label), html('span', 'ff-bot', ReplayLab.seatLabel(meta, p.seat)));
     c.points = html('span', 'ff-points');
     head.appendChild(c.points);
     var bar = html('div', 'ff-energy');
