@@ -492,6 +492,13 @@ func TestBrowserBoards(t *testing.T) {
 				t.Errorf("the board does not show the hostile bot name as text")
 			}
 			if tt.game == "worms" {
+				// The tables name worms as the board does, under their seat.
+				heads := eval[[]string](t, b, `Array.from(document.querySelectorAll('#stats thead th')).map(e => e.textContent).filter(s => s)`)
+				want := eval[[]string](t, b, `(() => { const ps = JSON.parse(document.getElementById('inspector-meta').textContent).players;
+					return ps.flatMap((p, s) => ['Seat ' + (s + 1) + ' · ' + p.name + ' ' + p.version].concat([1, 2, 3].map(w => 'Seat ' + (s + 1) + ' · ' + p.name + ' ' + p.version + ' · worm ' + w))); })()`)
+				if strings.Join(heads, "|") != strings.Join(want, "|") {
+					t.Errorf("players and units columns: got %q, want %q", heads, want)
+				}
 				// Pointing at a cell names it.
 				got := eval[string](t, b, `(() => { const s = document.querySelector('#board svg'), r = s.getBoundingClientRect();
 					s.dispatchEvent(new MouseEvent('mousemove', {clientX: r.left + r.width / 2, clientY: r.top + r.height / 2}));

@@ -190,6 +190,8 @@ type inspectorMeta struct {
 	Metrics []metricJSON `json:"metrics"`
 	// Marks are the events the match's charts mark, for the timeline.
 	Marks []eventJSON `json:"marks"`
+	// Unit says how the board names units, so the tables say the same.
+	Unit unitNaming `json:"unit"`
 }
 
 type inspectorData struct {
@@ -220,7 +222,7 @@ func (s *server) inspectorPage(c echo.Context) error {
 		Match:     m,
 		GameTitle: gameTitle(g, m.Game),
 		Turn:      t.Turn,
-		Meta:      inspectorMeta{ID: m.ID, URL: mj.URL, Game: m.Game, Turns: m.Turns, Players: mj.Players, Metrics: metricsJSON(g), Marks: eventsJSON(marks)},
+		Meta:      inspectorMeta{ID: m.ID, URL: mj.URL, Game: m.Game, Turns: m.Turns, Players: mj.Players, Metrics: metricsJSON(g), Marks: eventsJSON(marks), Unit: unitNamingOf(m.Game)},
 		Initial:   t,
 	}
 	return s.render(c, http.StatusOK, "inspector", d)

@@ -29,23 +29,32 @@ func seatName(seat int) string {
 	return "Seat " + strconv.Itoa(seatNumber(seat))
 }
 
-// unitNames says how the games whose metrics are reported per unit name
-// their units on their boards: a noun and the number of unit 0 (a Worms
-// worm's unit is its id − 1; a Career Fair team bot's is its position,
-// 0 the main bot).
-var unitNames = map[string]struct {
-	noun  string
-	first int
-}{
+// unitNaming is how a game's board names its units: a noun and the
+// number of unit 0.
+type unitNaming struct {
+	Noun  string `json:"noun"`
+	First int    `json:"first"`
+}
+
+// unitNamings says how the games whose metrics are reported per unit
+// name their units on their boards (a Worms worm's unit is its id − 1; a
+// Career Fair team bot's is its position, 0 the main bot); others say
+// "unit 0".
+var unitNamings = map[string]unitNaming{
 	"worms":      {"worm", 1},
 	"careerfair": {"bot", 0},
 }
 
+// unitNamingOf returns how game names its units.
+func unitNamingOf(game string) unitNaming {
+	if n, ok := unitNamings[game]; ok {
+		return n
+	}
+	return unitNaming{"unit", 0}
+}
+
 // unitName names a unit as its game's board does.
 func unitName(game string, unit int) string {
-	n, ok := unitNames[game]
-	if !ok {
-		n.noun = "unit"
-	}
-	return n.noun + " " + strconv.Itoa(n.first+unit)
+	n := unitNamingOf(game)
+	return n.Noun + " " + strconv.Itoa(n.First+unit)
 }

@@ -60,6 +60,11 @@
     return 'Seat ' + (seat + 1) + (name ? ' · ' + name : '');
   }
 
+  // unitLabel names a unit as the game's board does: "worm 2".
+  function unitLabel(unit) {
+    return meta.unit.noun + ' ' + (meta.unit.first + unit);
+  }
+
   function describe(e) {
     var s = e.kind;
     if (e.amount) s += ' ' + (e.amount > 0 ? '+' : '') + e.amount;
@@ -95,7 +100,7 @@
     t.stats.forEach(function (s) {
       var th = document.createElement('th');
       th.className = 'num';
-      th.textContent = seatLabel(s.seat) + (s.unit < 0 ? '' : ' · unit ' + s.unit);
+      th.textContent = seatLabel(s.seat) + (s.unit < 0 ? '' : ' · ' + unitLabel(s.unit));
       hr.appendChild(th);
     });
     head.replaceChildren(hr);
@@ -120,7 +125,7 @@
     t.events.forEach(function (e) {
       var li = document.createElement('li');
       var who = document.createElement('span');
-      who.textContent = (e.seat < 0 ? 'game' : seatLabel(e.seat)) + (e.unit >= 0 ? ' · unit ' + e.unit : '') + ': ';
+      who.textContent = (e.seat < 0 ? 'game' : seatLabel(e.seat)) + (e.unit >= 0 ? ' · ' + unitLabel(e.unit) : '') + ': ';
       var kind = document.createElement('span');
       kind.className = 'kind';
       kind.textContent = describe(e);
