@@ -144,6 +144,7 @@ func TestBrowserSeatColours(t *testing.T) {
 		const head = document.querySelector('#board [data-snake="' + seat + '"] circle.head');
 		return head ? norm(head.getAttribute('fill')) : '';
 	})`))
+	commands := eval[[]string](t, b, withNorm(`Array.from(document.querySelectorAll('#commands tbody .swatch'), m => norm(m.style.background))`))
 
 	b.do(t, "open the match", chromedp.Navigate(srv.URL+matchURL(id)), chromedp.WaitVisible(chromedp.CSS(".chart canvas")))
 	table := eval[[]string](t, b, withNorm(`Array.from(document.querySelectorAll('table.players .seat-mark'), m => norm(m.style.background))`))
@@ -166,6 +167,9 @@ func TestBrowserSeatColours(t *testing.T) {
 		want := table[seat]
 		if board[seat] != "" && board[seat] != want {
 			t.Errorf("seat %d: got %s on the board, %s in the table", seat, board[seat], want)
+		}
+		if seat >= len(commands) || commands[seat] != want {
+			t.Errorf("seat %d: got commands' swatches %v, want %s in the table", seat, commands, want)
 		}
 		for i, c := range charts {
 			if c[seat] != want {

@@ -81,7 +81,10 @@
     cmds.replaceChildren();
     meta.players.forEach(function (p) {
       var row = document.createElement('tr');
-      cell(row, p.seat + 1);
+      var swatch = document.createElement('span');
+      swatch.className = 'swatch';
+      swatch.style.background = p.color;
+      cell(row, p.seat + 1).prepend(swatch);
       cell(row, playerName(p.seat));
       var cmd = t.frame.commands[p.seat];
       cell(row, t.turn === 0 ? '(start)' : cmd ? cmd : '(none)', 'command');
