@@ -65,7 +65,11 @@ func inspect(ctx context.Context, w io.Writer, path string, turn int) error {
 
 func printTurn(w io.Writer, g *sim.Game, l *replay.Log, tv *replay.TurnView) {
 	h := l.Header
-	fmt.Fprintf(w, "%s/%s seed %d, turn %d of %d\n", h.Game, h.Ruleset, h.Seed, tv.Turn, len(l.Turns))
+	rules := fmt.Sprintf("rules r%d", h.RulesRevision())
+	if now := g.Revision(h.Ruleset); now != h.RulesRevision() {
+		rules += fmt.Sprintf(", replayed under r%d", now)
+	}
+	fmt.Fprintf(w, "%s/%s (%s) seed %d, turn %d of %d\n", h.Game, h.Ruleset, rules, h.Seed, tv.Turn, len(l.Turns))
 	if tv.Turn > 0 {
 		for s, c := range tv.Commands {
 			fmt.Fprintf(w, "seat %d %-12s command %q\n", s, h.Players[s].Name, c)

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/replaylab/replaylab/internal/revtest"
+	"github.com/replaylab/replaylab/sim/toad"
 	"github.com/replaylab/replaylab/sim/worms"
 )
 
@@ -256,5 +257,20 @@ func TestGames(t *testing.T) {
 	revtest.Bump(t, worms.Game, "final", 3, -1)
 	if out := mustCLI(t, "games"); !strings.Contains(out, "final (r3)") {
 		t.Errorf("games output with worms/final at revision 3:\n%s", out)
+	}
+}
+
+// TestInspectNamesTheRulesRevision records a match, moves the ruleset to a
+// later revision that plays it the same, and checks that inspect names the
+// recorded revision and the one it replays under.
+func TestInspectNamesTheRulesRevision(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "m.rlog")
+	mustCLI(t, "record", "--game", "toad", "--seed", "3", "--config", `{"turns":5}`, "--bot", "builtin:astar", "-o", path)
+	if out := mustCLI(t, "inspect", path); !strings.HasPrefix(out, "toad/classic (rules r1) seed 3, turn 5 of 5\n") {
+		t.Errorf("got first line %q, want the ruleset at r1", strings.SplitN(out, "\n", 2)[0])
+	}
+	revtest.Bump(t, toad.Game, "classic", 2, -1)
+	if out := mustCLI(t, "inspect", path); !strings.HasPrefix(out, "toad/classic (rules r1, replayed under r2) seed 3, turn 5 of 5\n") {
+		t.Errorf("after a revision: got first line %q, want r1 replayed under r2", strings.SplitN(out, "\n", 2)[0])
 	}
 }
