@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -38,11 +36,6 @@ func readReplay(path string) (*replay.Log, error) {
 	return l, err
 }
 
-// maxOutputFile bounds the bot output file read beside a replay: the
-// recorder keeps at most 1 MiB per stream and bot, and JSON escaping can
-// make a byte six.
-const maxOutputFile = 64 << 20
-
 // outputFileSuffix names the file record saves bots' output to beside
 // the replay FILE.
 const outputFileSuffix = ".output.jsonl"
@@ -59,21 +52,8 @@ func readBotOutput(replayPath string) ([]store.BotOutput, error) {
 		return nil, err
 	}
 	defer f.Close()
-	var out []store.BotOutput
-	sc := bufio.NewScanner(io.LimitReader(f, maxOutputFile+1))
-	sc.Buffer(nil, 8*store.MaxBotOutput) // a text at its bound, escaped
-	read := 0
-	for n := 1; sc.Scan(); n++ {
-		if read += len(sc.Bytes()) + 1; read > maxOutputFile {
-			return nil, fmt.Errorf("%s: over %d MiB", path, maxOutputFile>>20)
-		}
-		var l outputLine
-		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
-		}
-		out = append(out, store.BotOutput{Turn: l.Turn, Seat: l.Seat, Stream: l.Stream, Text: l.Text})
-	}
-	if err := sc.Err(); err != nil {
+	out, err := store.ReadBotOutput(f)
+	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return out, nil

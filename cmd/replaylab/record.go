@@ -364,20 +364,11 @@ func describeResult(r sim.Result, players []replay.Player) string {
 	return b.String()
 }
 
-// outputLine is one line of a bot output file: what a seat's bot wrote to
-// one stream ("stdout" or "stderr") in one turn besides its answer.
-type outputLine struct {
-	Turn   int    `json:"turn"`
-	Seat   int    `json:"seat"`
-	Stream string `json:"stream"`
-	Text   string `json:"text"`
-}
-
 // outputLog gathers what bots wrote besides their answers, per turn, seat
 // and stream. A bot may write any bytes; the text is kept as UTF-8, with
 // U+FFFD for what is not, as the store and JSON want it.
 type outputLog struct {
-	path  string // where close saves it, as JSON lines (outputLine's)
+	path  string // where close saves it (store.WriteBotOutput)
 	lines []store.BotOutput
 }
 
@@ -394,11 +385,7 @@ func (o *outputLog) close(warn io.Writer) {
 		return
 	}
 	var buf bytes.Buffer
-	for _, l := range o.lines {
-		line, _ := json.Marshal(outputLine{l.Turn, l.Seat, l.Stream, l.Text})
-		buf.Write(line)
-		buf.WriteByte('\n')
-	}
+	store.WriteBotOutput(&buf, o.lines) // a bytes.Buffer takes every write
 	if err := os.WriteFile(o.path, buf.Bytes(), 0o644); err != nil {
 		fmt.Fprintf(warn, "save bot output: %v\n", err)
 	}

@@ -1,0 +1,60 @@
+package store
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+)
+
+// MaxBotOutputFile bounds a bot output file, in bytes: the recorder keeps
+// at most 1 MiB per stream and bot, and JSON escaping can make a byte six.
+const MaxBotOutputFile = 64 << 20
+
+// outputLine is one line of a bot output file.
+type outputLine struct {
+	Turn   int    `json:"turn"`
+	Seat   int    `json:"seat"`
+	Stream string `json:"stream"`
+	Text   string `json:"text"`
+}
+
+// WriteBotOutput writes out as a bot output file, the form 'replaylab
+// record' saves beside a replay: one JSON object per line,
+// {"turn","seat","stream","text"}.
+func WriteBotOutput(w io.Writer, out []BotOutput) error {
+	bw := bufio.NewWriter(w)
+	for _, o := range out {
+		line, err := json.Marshal(outputLine{o.Turn, o.Seat, o.Stream, o.Text})
+		if err != nil {
+			return fmt.Errorf("bot output: %w", err)
+		}
+		bw.Write(line)
+		bw.WriteByte('\n')
+	}
+	return bw.Flush()
+}
+
+// ReadBotOutput reads a bot output file (WriteBotOutput's form) of at
+// most MaxBotOutputFile bytes. Ingest checks the pieces against their
+// match.
+func ReadBotOutput(r io.Reader) ([]BotOutput, error) {
+	var out []BotOutput
+	sc := bufio.NewScanner(io.LimitReader(r, MaxBotOutputFile+1))
+	sc.Buffer(nil, 8*MaxBotOutput) // a text at its bound, escaped
+	read := 0
+	for n := 1; sc.Scan(); n++ {
+		if read += len(sc.Bytes()) + 1; read > MaxBotOutputFile {
+			return nil, fmt.Errorf("bot output: over %d MiB", MaxBotOutputFile>>20)
+		}
+		var l outputLine
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			return nil, fmt.Errorf("bot output: line %d: %w", n, err)
+		}
+		out = append(out, BotOutput{Turn: l.Turn, Seat: l.Seat, Stream: l.Stream, Text: l.Text})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("bot output: %w", err)
+	}
+	return out, nil
+}
