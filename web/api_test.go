@@ -2,15 +2,19 @@ package web
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/replaylab/replaylab/store"
 )
 
 // scenario is one request through the real router, middleware and error
@@ -284,5 +288,52 @@ func TestTemplatesRegistered(t *testing.T) {
 	}
 	if len(tpl.pages) != len(pages) {
 		t.Errorf("got %d pages, want %d", len(tpl.pages), len(pages))
+	}
+}
+
+// TestUploadKeepsBotOutput uploads a replay with the bot output file
+// record saves beside it, as the form's "output" field: refused whole
+// when the file is malformed or does not fit the match, stored with the
+// match otherwise.
+func TestUploadKeepsBotOutput(t *testing.T) {
+	f := newFixture(t, nil)
+	enc, _ := f.encodeFresh(t)
+	var file bytes.Buffer
+	if err := store.WriteBotOutput(&file, []store.BotOutput{{Turn: 3, Seat: 0, Stream: store.Stderr, Text: "thinking about turn 3\n"}}); err != nil {
+		t.Fatal(err)
+	}
+	upload := func(fields ...field) scenario {
+		body, contentType := multipartBody(t, fields...)
+		return scenario{method: http.MethodPost, url: "/api/v1/replays", body: body, header: map[string]string{"Content-Type": contentType}}
+	}
+	replayField := field{"replay", enc.Bytes}
+	for _, tt := range []struct {
+		name   string
+		fields []field
+		want   string
+	}{
+		{"not JSON lines", []field{replayField, {"output", []byte("thinking\n")}}, `bot output: line 1`},
+		{"a seat the match lacks", []field{replayField, {"output", []byte(`{"turn":3,"seat":5,"stream":"stderr","text":"x"}`)}}, `seat 5`},
+		{"a turn past the end", []field{replayField, {"output", []byte(`{"turn":99,"seat":0,"stream":"stderr","text":"x"}`)}}, `turn 99`},
+		{"two files", []field{replayField, {"output", file.Bytes()}, {"output", file.Bytes()}}, `more than one \"output\"`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			sc := upload(tt.fields...)
+			sc.status, sc.want = 400, []string{tt.want}
+			sc.run(t, f.e)
+			if _, err := f.db.Match(context.Background(), enc.ID); !errors.Is(err, store.ErrNotFound) {
+				t.Errorf("after a refused upload: got %v looking the match up, want it not stored", err)
+			}
+		})
+	}
+	sc := upload(replayField, field{"output", file.Bytes()})
+	sc.status, sc.want = 201, []string{enc.ID}
+	sc.run(t, f.e)
+	got, err := f.db.BotOutputAt(context.Background(), enc.ID, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []store.BotOutput{{Turn: 3, Seat: 0, Stream: store.Stderr, Text: "thinking about turn 3\n"}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("turn 3 output: got %+v, want %+v", got, want)
 	}
 }

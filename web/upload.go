@@ -15,13 +15,15 @@ import (
 
 	"github.com/replaylab/replaylab/regen"
 	"github.com/replaylab/replaylab/replay"
+	"github.com/replaylab/replaylab/store"
 )
 
 // maxTokenField bounds the form's token field; a real token is far shorter.
 const maxTokenField = 1 << 10
 
 // upload stores the replay of a request: the raw body, or the file field
-// "replay" of a multipart form. It regenerates the match before storing
+// "replay" of a multipart form, with the bots' output when the form's
+// "output" file field follows it. It regenerates the match before storing
 // it, so a replay that does not regenerate is refused with its turn and
 // line, and returns the match id and whether it is new.
 //
@@ -37,7 +39,7 @@ func (s *server) upload(c echo.Context) (id string, created bool, err error) {
 	// The ResponseWriter lets MaxBytesReader close the connection after
 	// the answer to an oversized body, instead of reading it all.
 	body := &bodyReader{r: http.MaxBytesReader(c.Response().Writer, r.Body, s.maxUpload)}
-	src, err := s.openReplay(r, body)
+	src, form, err := s.openReplay(r, body)
 	if err != nil {
 		return "", false, s.bodyFault(body, err)
 	}
@@ -48,6 +50,10 @@ func (s *server) upload(c echo.Context) (id string, created bool, err error) {
 	}
 	defer release()
 	data, err := readAll(src, min(r.ContentLength, s.maxUpload))
+	if err != nil {
+		return "", false, s.bodyFault(body, err)
+	}
+	output, err := readOutputPart(form)
 	if err != nil {
 		return "", false, s.bodyFault(body, err)
 	}
@@ -71,6 +77,7 @@ func (s *server) upload(c echo.Context) (id string, created bool, err error) {
 		}
 		return "", false, err
 	}
+	rec.Output = output
 	created, err = s.db.Ingest(r.Context(), rec)
 	if created {
 		s.matchesStored()
@@ -79,20 +86,21 @@ func (s *server) upload(c echo.Context) (id string, created bool, err error) {
 }
 
 // openReplay checks the upload token and returns the reader of the replay
-// in the body. The token of the Authorization header is checked before any
+// in the body and, for a form, the form's reader, for the parts after the
+// replay. The token of the Authorization header is checked before any
 // byte of the body is read. A form without that header must carry its
 // token field before its replay file (the dashboard's form does): the
 // parts are read in order and the replay is refused, unread, when the
 // token has not come yet. Other form fields are skipped as they stream by.
-func (s *server) openReplay(r *http.Request, body io.Reader) (io.Reader, error) {
+func (s *server) openReplay(r *http.Request, body io.Reader) (io.Reader, *multipart.Reader, error) {
 	header := r.Header.Get(echo.HeaderAuthorization)
 	mediaType, params, _ := mime.ParseMediaType(r.Header.Get(echo.HeaderContentType))
 	if mediaType != "multipart/form-data" || header != "" {
 		if err := s.authorize(header, ""); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if mediaType != "multipart/form-data" {
-			return body, nil
+			return body, nil, nil
 		}
 	}
 	authorized := s.uploadToken == "" || header != ""
@@ -100,32 +108,62 @@ func (s *server) openReplay(r *http.Request, body io.Reader) (io.Reader, error) 
 	for {
 		part, err := mr.NextPart()
 		if err == io.EOF {
-			return nil, badInput(`the form has no "replay" file field`)
+			return nil, nil, badInput(`the form has no "replay" file field`)
 		}
 		if err != nil {
-			return nil, badInput("malformed multipart form: %s", quoteShort(err.Error()))
+			return nil, nil, badInput("malformed multipart form: %s", quoteShort(err.Error()))
 		}
 		switch part.FormName() {
 		case "replay":
 			if !authorized {
-				return nil, echo.NewHTTPError(http.StatusUnauthorized,
+				return nil, nil, echo.NewHTTPError(http.StatusUnauthorized,
 					"uploads need a token: send Authorization: Bearer TOKEN, or the form field token before the replay file")
 			}
-			return part, nil
+			return part, mr, nil
 		case "token":
 			if authorized {
 				continue
 			}
 			value, err := io.ReadAll(io.LimitReader(part, maxTokenField))
 			if err != nil {
-				return nil, badInput("malformed multipart form: %s", quoteShort(err.Error()))
+				return nil, nil, badInput("malformed multipart form: %s", quoteShort(err.Error()))
 			}
 			if err := s.authorize("", strings.TrimSpace(string(value))); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			authorized = true
 		}
 	}
+}
+
+// readOutputPart reads the form's parts after the replay: an "output"
+// part is a bot output file (store.ReadBotOutput), the one 'replaylab
+// record' saves beside the replay; other parts are skipped. None for a
+// body that is the replay alone.
+func readOutputPart(form *multipart.Reader) ([]store.BotOutput, error) {
+	var out []store.BotOutput
+	for form != nil {
+		part, err := form.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, badInput("malformed multipart form: %s", quoteShort(err.Error()))
+		}
+		if part.FormName() != "output" {
+			continue
+		}
+		if out != nil {
+			return nil, badInput(`the form has more than one "output" file field`)
+		}
+		if out, err = store.ReadBotOutput(part); err != nil {
+			return nil, badInput("%s", err)
+		}
+		if out == nil {
+			out = []store.BotOutput{}
+		}
+	}
+	return out, nil
 }
 
 // authorize checks the upload token when the server has one: from the

@@ -5,10 +5,13 @@ import (
 	"encoding/base64"
 	"fmt"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/replaylab/replaylab/store"
 )
 
 // newLiveFixtureWith is newLiveFixture with the server's Config adjusted
@@ -26,19 +29,28 @@ func newLiveFixtureWith(t *testing.T, configure func(*Config)) (*fixture, *httpt
 	return f, srv
 }
 
-// dropFile drops a file of the given name and content on the open page,
-// as a person dragging it from their desktop does, and waits for the drop
-// panel's answer: its state and text.
-func dropFile(t *testing.T, b *browserSession, name string, content []byte) (state, text string) {
+// droppedFile is a file dropped on a page: its name and content.
+type droppedFile struct {
+	name    string
+	content []byte
+}
+
+// dropFiles drops files on the open page, as a person dragging them from
+// their desktop does, and waits for the drop panel's answer: its state
+// and text.
+func dropFiles(t *testing.T, b *browserSession, files ...droppedFile) (state, text string) {
 	t.Helper()
-	eval[bool](t, b, fmt.Sprintf(`(() => {
-		const bytes = Uint8Array.from(atob(%q), c => c.charCodeAt(0));
+	var adds strings.Builder
+	for _, f := range files {
+		fmt.Fprintf(&adds, "dt.items.add(new File([Uint8Array.from(atob(%q), c => c.charCodeAt(0))], %q));\n", base64.StdEncoding.EncodeToString(f.content), f.name)
+	}
+	eval[bool](t, b, `(() => {
 		const dt = new DataTransfer();
-		dt.items.add(new File([bytes], %q));
+		`+adds.String()+`
 		for (const type of ['dragenter', 'dragover', 'drop']) {
 			document.body.dispatchEvent(new DragEvent(type, {dataTransfer: dt, bubbles: true, cancelable: true}));
 		}
-		return true; })()`, base64.StdEncoding.EncodeToString(content), name))
+		return true; })()`)
 	b.do(t, "wait for the answer", chromedp.Poll[chromedp.Void](`(() => {
 		const p = document.getElementById('drop-panel');
 		return p && p.dataset.state !== 'uploading'; })()`))
@@ -73,7 +85,7 @@ func TestBrowserDropUpload(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			b.do(t, "open", chromedp.Navigate(srv.URL+tt.page), chromedp.WaitReady(chromedp.CSS("footer")))
-			state, text := dropFile(t, b, tt.file, tt.content)
+			state, text := dropFiles(t, b, droppedFile{tt.file, tt.content})
 			if state != tt.state {
 				t.Errorf("got state %q, want %q (panel: %q)", state, tt.state, text)
 			}
@@ -103,7 +115,7 @@ func TestBrowserDropUpload(t *testing.T) {
 		const token = "drop-token"
 		f, srv := newLiveFixtureWith(t, func(c *Config) { c.UploadToken = token })
 		b.do(t, "open", chromedp.Navigate(srv.URL+"/bots"), chromedp.WaitReady(chromedp.CSS("footer")))
-		state, text := dropFile(t, b, "fresh.rpl", enc.Bytes)
+		state, text := dropFiles(t, b, droppedFile{"fresh.rpl", enc.Bytes})
 		if state != "token" {
 			t.Fatalf("got state %q, want token (panel: %q)", state, text)
 		}
@@ -113,6 +125,30 @@ func TestBrowserDropUpload(t *testing.T) {
 			chromedp.Poll[chromedp.Void](`document.getElementById('drop-panel').dataset.state === 'stored'`))
 		if _, err := f.db.Match(t.Context(), enc.ID); err != nil {
 			t.Errorf("the dropped replay is not stored after the token: %v", err)
+		}
+		b.checkQuiet(t)
+	})
+
+	t.Run("with its bot output", func(t *testing.T) {
+		f, srv := newLiveFixtureWith(t, func(*Config) {})
+		enc, _ := f.encodeFresh(t)
+		var output bytes.Buffer
+		want := []store.BotOutput{{Turn: 2, Seat: 0, Stream: store.Stdout, Text: "planning\n"}}
+		if err := store.WriteBotOutput(&output, want); err != nil {
+			t.Fatal(err)
+		}
+		b.do(t, "open", chromedp.Navigate(srv.URL+"/"), chromedp.WaitReady(chromedp.CSS("footer")))
+		state, text := dropFiles(t, b, droppedFile{"m.rpl.output.jsonl", output.Bytes()}, droppedFile{"m.rpl", enc.Bytes})
+		if state != "stored" || !strings.Contains(text, "m.rpl is stored as match") {
+			t.Fatalf("got state %q, panel %q, want m.rpl stored", state, text)
+		}
+		got, err := f.db.BotOutputAt(t.Context(), enc.ID, 2)
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("turn 2 output: got %+v (%v), want %+v", got, err, want)
+		}
+		state, text = dropFiles(t, b, droppedFile{"a.rpl", enc.Bytes}, droppedFile{"b.rpl", enc.Bytes})
+		if state != "error" || !strings.Contains(text, "Drop one replay file at a time") {
+			t.Errorf("two replays: got state %q, panel %q, want them refused", state, text)
 		}
 		b.checkQuiet(t)
 	})

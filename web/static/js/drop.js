@@ -1,5 +1,6 @@
-// drop.js uploads a replay file dropped anywhere on a page. It posts the
-// file to the API's upload endpoint from this page's own origin, so the
+// drop.js uploads a replay file dropped anywhere on a page, with the bot
+// output file record saved beside it when that is dropped too. It posts
+// the files to the API's upload endpoint from this page's own origin, so the
 // server's origin checks treat it like the upload form, and shows the
 // progress, then a link to the match (new or already stored) or the
 // server's error. A server that wants an upload token answers 401: the
@@ -8,7 +9,7 @@
 (function () {
   'use strict';
   var endpoint = '/api/v1/replays';
-  var overlay = null, panel = null, depth = 0, lastFile = null;
+  var overlay = null, panel = null, depth = 0, lastPick = null; // for a retry with a token
 
   function hasFiles(e) {
     return e.dataTransfer && Array.prototype.indexOf.call(e.dataTransfer.types, 'Files') >= 0;
@@ -23,7 +24,7 @@
 
   function showOverlay(on) {
     if (on && !overlay) {
-      overlay = el('div', 'drop-overlay', 'Drop a replay (.rpl or .rlog) to upload it');
+      overlay = el('div', 'drop-overlay', 'Drop a replay (.rpl or .rlog), with its .output.jsonl if you have it, to upload it');
       overlay.setAttribute('aria-hidden', 'true');
       document.body.appendChild(overlay);
     }
@@ -90,14 +91,32 @@
     form.appendChild(button);
     form.addEventListener('submit', function (e) {
       e.preventDefault();
-      send(lastFile, input.value.trim());
+      send(lastPick, input.value.trim());
     });
     show([el('p', '', why || 'This server needs an upload token.'), form], 'token');
     input.focus();
   }
 
-  function send(file, token) {
-    lastFile = file;
+  // pick returns the replay among the dropped files and the bot output
+  // file record saved beside it ("FILE.output.jsonl"), if dropped too;
+  // null unless that is what was dropped.
+  function pick(files) {
+    var replay = null, output = null;
+    for (var i = 0; i < files.length; i++) {
+      if (/\.output\.jsonl$/.test(files[i].name)) {
+        if (output) return null;
+        output = files[i];
+      } else {
+        if (replay) return null;
+        replay = files[i];
+      }
+    }
+    return replay ? { replay: replay, output: output } : null;
+  }
+
+  function send(picked, token) {
+    lastPick = picked;
+    var file = picked.replay;
     var bar = el('progress');
     bar.max = 1;
     var text = el('p', '', 'Uploading ' + file.name + '…');
@@ -118,6 +137,7 @@
     });
     var form = new FormData();
     form.append('replay', file, file.name);
+    if (picked.output) form.append('output', picked.output, picked.output.name); // after the replay, as the server reads it
     xhr.send(form);
   }
 
@@ -142,11 +162,11 @@
     e.preventDefault();
     depth = 0;
     showOverlay(false);
-    var files = e.dataTransfer.files;
-    if (files.length !== 1) {
-      show([el('p', 'error', 'Drop one replay file at a time.')], 'error');
+    var picked = pick(e.dataTransfer.files);
+    if (!picked) {
+      show([el('p', 'error', 'Drop one replay file at a time, with its .output.jsonl file if you have it.')], 'error');
       return;
     }
-    send(files[0], '');
+    send(picked, '');
   });
 })();
