@@ -406,6 +406,9 @@ type greedyBot struct {
 	plan     []int32
 	planKind cellKind
 	at       int
+	// roomy is set when the last turn stepped along the plan into room
+	// for its length.
+	roomy bool
 }
 
 // enemy is a moving enemy head and, once judged, whether a head-on next
@@ -443,6 +446,8 @@ const (
 )
 
 func (b *greedyBot) Act(v any) string {
+	roomy := b.roomy
+	b.roomy = false
 	head := b.look(v)
 	if head < 0 {
 		return ""
@@ -454,7 +459,7 @@ func (b *greedyBot) Act(v any) string {
 	if b.at+1 < len(b.plan) {
 		toward = b.dirTo(head, int(b.plan[b.at+1]))
 	}
-	d := b.bestStep(head, toward)
+	d := b.bestStep(head, toward, roomy)
 	if d == noDir {
 		return ""
 	}
@@ -781,15 +786,18 @@ func (b *greedyBot) reach(c, from int, dist int32) {
 // bestStep ranks the steps from head: a passable cell first, then enough
 // room, then the way to the target (toward, noDir for none), then a cell
 // where a head-on would win, then more room. It returns noDir when every
-// neighbour is a wall or a body.
-func (b *greedyBot) bestStep(head int, toward int8) int8 {
+// neighbour is a wall or a body. When roomy (the head stepped into room
+// last turn), the way to the target is taken without counting its room if
+// it leads into open ground: every neighbour beyond it enterable.
+func (b *greedyBot) bestStep(head int, toward int8, roomy bool) int8 {
 	bd := &b.board
 	need := min(b.short+2, 24)
 	if toward != noDir {
 		// A passable way to the target with room scores 1700 and more, the
 		// room, at least need; no other step reaches 1604 plus need, as
 		// room stops counting within 3 cells of its limit.
-		if c := bd.step(head, toward); b.passable(c, 0) && b.room(c, need) >= need {
+		if c := bd.step(head, toward); b.passable(c, 0) && (roomy && b.clear(c, head) || b.room(c, need) >= need) {
+			b.roomy = true
 			return toward
 		}
 	}
@@ -841,6 +849,16 @@ func (b *greedyBot) value(k cellKind) int32 {
 		}
 	}
 	return -1000
+}
+
+// clear reports whether every neighbour of cell c but from is enterable.
+func (b *greedyBot) clear(c, from int) bool {
+	for _, delta := range b.board.deltas {
+		if nc := c + delta; nc != from && !b.board.enterable(nc) {
+			return false
+		}
+	}
+	return true
 }
 
 // room counts the enterable cells reachable from c, c included; it stops
