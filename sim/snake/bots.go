@@ -383,7 +383,8 @@ type greedyBot struct {
 	enemies []enemy
 	heads   []int32
 	// near marks the cells next to an enemy head this turn, those whose
-	// near equals turn.
+	// near equals turn. A head-on is feared only within 2 cells of the
+	// head, so only enemy heads within 3 cells of it are marked.
 	near []int32
 	turn int32
 	// food is the cells of food, and stones those of stones when a search
@@ -491,6 +492,9 @@ func (b *greedyBot) look(v any) int {
 	b.turn++
 	for _, c := range b.heads {
 		b.enemies = append(b.enemies, enemy{cell: int(c)})
+		if b.board.distance(int(c), head) > 3 {
+			continue
+		}
 		for d := int8(0); d < 4; d++ {
 			b.near[b.board.step(int(c), d)] = b.turn
 		}
