@@ -368,12 +368,9 @@ type greedyBot struct {
 	// short is its own length up to shortLength; length is its length, or
 	// 0 until asked for.
 	short, length int
-	// dist and from (the cell before, on the way from the head) are set
-	// for the cells the last search reached, those whose reached equals
-	// searched.
-	dist     []int32
-	from     []int32
-	reached  []int32
+	// visits holds, for the cells the last search reached (those whose
+	// visit's search equals searched), how it reached them.
+	visits   []visit
 	searched int32
 	queue    []int
 	seen     []int32
@@ -398,9 +395,8 @@ type greedyBot struct {
 	col    int32 // the head's column and row, for bound
 	row    int32
 	// open holds the cells a search has still to take, by the least cost
-	// of a target through them; closed marks those taken.
-	open   [][]int32
-	closed []int32
+	// of a target through them.
+	open [][]int32
 	// plan is the path the last search found, from the head then to the
 	// target, of kind planKind; plan[at] is the cell the head should be on
 	// now, at turns later.
@@ -554,7 +550,7 @@ func (b *greedyBot) makePlan(head, target int) {
 		return
 	}
 	b.planKind = b.board.kind(target)
-	for c := target; c != head; c = int(b.from[c]) {
+	for c := target; c != head; c = int(b.visits[c].from) {
 		b.plan = append(b.plan, int32(c))
 	}
 	b.plan = append(b.plan, int32(head))
@@ -573,10 +569,10 @@ func (b *greedyBot) dirTo(c, nc int) int8 {
 
 // fit sizes the scratch slices for a board of n padded cells.
 func (b *greedyBot) fit(n int) {
-	if len(b.dist) != n {
-		b.dist, b.from, b.reached, b.queue = make([]int32, n), make([]int32, n), make([]int32, n), make([]int, 0, n)
+	if len(b.visits) != n {
+		b.visits, b.queue = make([]visit, n), make([]int, 0, n)
 		b.plan = b.plan[:0]
-		b.seen, b.near, b.closed = make([]int32, n), make([]int32, n), make([]int32, n)
+		b.seen, b.near = make([]int32, n), make([]int32, n)
 	}
 }
 
@@ -667,11 +663,12 @@ func (b *greedyBot) search(head int) int {
 		for len(b.open[f]) > 0 && base+int32(f) < bestCost {
 			c := int(b.open[f][len(b.open[f])-1])
 			b.open[f] = b.open[f][:len(b.open[f])-1]
-			if b.closed[c] == b.searched {
+			at := &b.visits[c]
+			if at.taken == b.searched {
 				continue // taken already at a lower distance
 			}
-			b.closed[c] = b.searched
-			dist, k := b.dist[c], bd.kind(c)
+			at.taken = b.searched
+			dist, k := at.dist, bd.kind(c)
 			if v := b.value(k); v > -100 && c != head && dist-v < bestCost {
 				bestCell, bestCost = c, dist-v
 			}
@@ -680,7 +677,7 @@ func (b *greedyBot) search(head int) int {
 			}
 			for _, delta := range bd.deltas {
 				nc := c + delta
-				if b.reached[nc] == b.searched && dist+1 >= b.dist[nc] {
+				if s := b.visits[nc]; s.search == b.searched && dist+1 >= s.dist {
 					continue
 				}
 				// Out of fury a stone ends the walk with no target, so
@@ -784,8 +781,13 @@ func (b *greedyBot) push(c int, f, base int32) {
 // reach records that the search reached cell c from cell from after dist
 // cells.
 func (b *greedyBot) reach(c, from int, dist int32) {
-	b.reached[c], b.dist[c], b.from[c] = b.searched, dist, int32(from)
+	b.visits[c].search, b.visits[c].dist, b.visits[c].from = b.searched, dist, int32(from)
 }
+
+// visit is how a search reached a cell: the search, the distance from the
+// head and the cell before on the way; taken is the search that took it.
+// Kept together, they are read from one place.
+type visit struct{ search, dist, from, taken int32 }
 
 // bestStep ranks the steps from head: a passable cell first, then enough
 // room, then the way to the target (toward, noDir for none), then a cell
