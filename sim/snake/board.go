@@ -432,30 +432,38 @@ func (b Board) food() []int32 {
 	}
 	v.food = kept
 	if len(v.food) != m.nApple+m.nGold+m.nFury {
-		v.food = v.food[:0]
-		grid := m.grid
-		c0 := 0
-		for ; c0+8 <= len(grid); c0 += 8 {
-			// Most cells are empty or walls: only those with an item
-			// are looked at.
-			for w := items(grid[c0 : c0+8]); w != 0; w &= w - 1 {
-				if c := c0 + bits.TrailingZeros64(w)/8; isFood[grid[c]] && seat[c] < 0 {
-					v.food = append(v.food, int32(c))
-				}
-			}
-		}
-		for c := c0; c < len(grid); c++ {
-			if isFood[grid[c]] && seat[c] < 0 {
-				v.food = append(v.food, int32(c))
-			}
-		}
+		v.food = appendShown(v.food[:0], m.grid, seat, &isFood)
 	}
 	v.scanned = true
 	return v.food
 }
 
-// isFood tells the objects a bot may go for out of fury.
-var isFood = [256]bool{apple: true, gold: true, furyPill: true}
+// isFood tells the objects a bot may go for out of fury, and isStone a
+// stone.
+var isFood, isStone = [256]bool{apple: true, gold: true, furyPill: true}, [256]bool{stone: true}
+
+// appendShown appends, in cell order, the cells of grid that hold an
+// object of kind (an apple or a later one) and show it, no snake part
+// drawn over them in seats.
+func appendShown(dst []int32, grid []object, seats []int16, kind *[256]bool) []int32 {
+	seats = seats[:len(grid)]
+	c0 := 0
+	for ; c0+8 <= len(grid); c0 += 8 {
+		// Most cells are empty or walls: only those with an item are
+		// looked at.
+		for w := items(grid[c0 : c0+8]); w != 0; w &= w - 1 {
+			if c := c0 + bits.TrailingZeros64(w)/8; kind[grid[c]] && seats[c] < 0 {
+				dst = append(dst, int32(c))
+			}
+		}
+	}
+	for c := c0; c < len(grid); c++ {
+		if kind[grid[c]] && seats[c] < 0 {
+			dst = append(dst, int32(c))
+		}
+	}
+	return dst
+}
 
 // items tells which of 8 cells hold an apple or a later object, by the top
 // bit of each cell's byte of a word, testing them at once: adding

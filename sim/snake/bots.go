@@ -257,13 +257,7 @@ var dirArm = [4]uint8{armUp, armDown, armLeft, armRight}
 // appendStones appends the cells that show a stone, in cell order.
 func (b *botBoard) appendStones(dst []int32) []int32 {
 	if b.board.live != nil {
-		seats := b.drawing.seats[:len(b.drawing.grid)]
-		for c, o := range b.drawing.grid {
-			if o == stone && seats[c] < 0 {
-				dst = append(dst, int32(c))
-			}
-		}
-		return dst
+		return appendShown(dst, b.drawing.grid, b.drawing.seats, &isStone)
 	}
 	for c := range b.w * b.w {
 		if b.kind(c) == kStone {
