@@ -168,6 +168,15 @@ func (b *botBoard) info(c int) glyphInfo {
 	return b.cells[c]
 }
 
+// furious reports whether the snake head on padded cell c is in fury, as
+// info's fury; a lent board needs no glyph worked out for that.
+func (b *botBoard) furious(c int) bool {
+	if b.board.live != nil {
+		return b.drawing.parts[c] == headFury
+	}
+	return b.cells[c].fury
+}
+
 // kind is what padded cell c holds, as info's kind.
 func (b *botBoard) kind(c int) cellKind {
 	if b.board.live != nil {
@@ -475,7 +484,7 @@ func (b *greedyBot) look(v any) int {
 		return -1
 	}
 	b.fit(b.board.w * b.board.w)
-	b.head, b.fury, b.length = head, b.board.info(head).fury, 0
+	b.head, b.fury, b.length = head, b.board.furious(head), 0
 	b.short = b.board.ownLength(head, shortLength)
 	b.heads = b.board.appendEnemies(b.heads[:0])
 	b.enemies = b.enemies[:0]
