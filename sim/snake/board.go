@@ -3,6 +3,7 @@ package snake
 import (
 	"encoding/json"
 	"fmt"
+	"math/bits"
 	"slices"
 	"strings"
 
@@ -431,36 +432,49 @@ func (b Board) food() []int32 {
 	}
 	v.food = kept
 	if len(v.food) != m.nApple+m.nGold+m.nFury {
-		v.food = v.food[:0]
-		grid := m.grid
-		for c0 := 0; c0 < len(grid); c0 += 8 {
-			if c0+8 <= len(grid) && !anyItem(grid[c0:c0+8]) {
-				continue // most cells are empty or walls
-			}
-			for c := c0; c < min(c0+8, len(grid)); c++ {
-				if isFood[grid[c]] && seat[c] < 0 {
-					v.food = append(v.food, int32(c))
-				}
-			}
-		}
+		v.food = appendShown(v.food[:0], m.grid, seat, &isFood)
 	}
 	v.scanned = true
 	return v.food
 }
 
-// isFood tells the objects a bot may go for out of fury.
-var isFood = [256]bool{apple: true, gold: true, furyPill: true}
+// isFood tells the objects a bot may go for out of fury, and isStone a
+// stone.
+var isFood, isStone = [256]bool{apple: true, gold: true, furyPill: true}, [256]bool{stone: true}
 
-// anyItem reports whether any of 8 cells holds an apple or a later object,
-// testing them at once as the bytes of a word: adding 0x80-apple to each
-// byte sets its top bit exactly when it is apple or more, and, as every
-// object is below 0x80, carries into no other byte.
-func anyItem(cells []object) bool {
+// appendShown appends, in cell order, the cells of grid that hold an
+// object of kind (an apple or a later one) and show it, no snake part
+// drawn over them in seats.
+func appendShown(dst []int32, grid []object, seats []int16, kind *[256]bool) []int32 {
+	seats = seats[:len(grid)]
+	c0 := 0
+	for ; c0+8 <= len(grid); c0 += 8 {
+		// Most cells are empty or walls: only those with an item are
+		// looked at.
+		for w := items(grid[c0 : c0+8]); w != 0; w &= w - 1 {
+			if c := c0 + bits.TrailingZeros64(w)/8; kind[grid[c]] && seats[c] < 0 {
+				dst = append(dst, int32(c))
+			}
+		}
+	}
+	for c := c0; c < len(grid); c++ {
+		if kind[grid[c]] && seats[c] < 0 {
+			dst = append(dst, int32(c))
+		}
+	}
+	return dst
+}
+
+// items tells which of 8 cells hold an apple or a later object, by the top
+// bit of each cell's byte of a word, testing them at once: adding
+// 0x80-apple to each byte sets its top bit exactly when it is apple or
+// more, and, as every object is below 0x80, carries into no other byte.
+func items(cells []object) uint64 {
 	_ = cells[7]
 	w := uint64(cells[0]) | uint64(cells[1])<<8 | uint64(cells[2])<<16 | uint64(cells[3])<<24 |
 		uint64(cells[4])<<32 | uint64(cells[5])<<40 | uint64(cells[6])<<48 | uint64(cells[7])<<56
 	const toTop, tops = uint64(0x80-apple) * 0x0101010101010101, 0x8080808080808080
-	return (w+toTop)&tops != 0
+	return (w + toTop) & tops
 }
 
 // String returns the glyphs.

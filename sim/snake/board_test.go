@@ -93,15 +93,19 @@ func TestDrawSharedCell(t *testing.T) {
 	}
 }
 
-// TestAnyItem: the word test finds an apple or a later object in any of 8
-// cells, and nothing among cells below apple.
-func TestAnyItem(t *testing.T) {
+// TestItems: the word test finds an apple or a later object in any of 8
+// cells, at its byte, and nothing among cells below apple.
+func TestItems(t *testing.T) {
 	for o := range flyingPill + 1 {
 		for i := range 8 {
 			cells := []object{outside, outside, outside, outside, outside, outside, outside, outside}
 			cells[i] = o
-			if got, want := anyItem(cells), o >= apple; got != want {
-				t.Errorf("object %d in cell %d: got %v, want %v", o, i, got, want)
+			want := uint64(0)
+			if o >= apple {
+				want = 0x80 << (8 * i)
+			}
+			if got := items(cells); got != want {
+				t.Errorf("object %d in cell %d: got %#x, want %#x", o, i, got, want)
 			}
 		}
 	}

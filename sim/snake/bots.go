@@ -168,6 +168,15 @@ func (b *botBoard) info(c int) glyphInfo {
 	return b.cells[c]
 }
 
+// furious reports whether the snake head on padded cell c is in fury, as
+// info's fury; a lent board needs no glyph worked out for that.
+func (b *botBoard) furious(c int) bool {
+	if b.board.live != nil {
+		return b.drawing.parts[c] == headFury
+	}
+	return b.cells[c].fury
+}
+
 // kind is what padded cell c holds, as info's kind.
 func (b *botBoard) kind(c int) cellKind {
 	if b.board.live != nil {
@@ -257,13 +266,7 @@ var dirArm = [4]uint8{armUp, armDown, armLeft, armRight}
 // appendStones appends the cells that show a stone, in cell order.
 func (b *botBoard) appendStones(dst []int32) []int32 {
 	if b.board.live != nil {
-		seats := b.drawing.seats[:len(b.drawing.grid)]
-		for c, o := range b.drawing.grid {
-			if o == stone && seats[c] < 0 {
-				dst = append(dst, int32(c))
-			}
-		}
-		return dst
+		return appendShown(dst, b.drawing.grid, b.drawing.seats, &isStone)
 	}
 	for c := range b.w * b.w {
 		if b.kind(c) == kStone {
@@ -368,12 +371,9 @@ type greedyBot struct {
 	// short is its own length up to shortLength; length is its length, or
 	// 0 until asked for.
 	short, length int
-	// dist and from (the cell before, on the way from the head) are set
-	// for the cells the last search reached, those whose reached equals
-	// searched.
-	dist     []int32
-	from     []int32
-	reached  []int32
+	// visits holds, for the cells the last search reached (those whose
+	// visit's search equals searched), how it reached them.
+	visits   []visit
 	searched int32
 	queue    []int
 	seen     []int32
@@ -383,7 +383,8 @@ type greedyBot struct {
 	enemies []enemy
 	heads   []int32
 	// near marks the cells next to an enemy head this turn, those whose
-	// near equals turn.
+	// near equals turn. A head-on is feared only within 2 cells of the
+	// head, so only enemy heads within 3 cells of it are marked.
 	near []int32
 	turn int32
 	// food is the cells of food, and stones those of stones when a search
@@ -397,15 +398,17 @@ type greedyBot struct {
 	col    int32 // the head's column and row, for bound
 	row    int32
 	// open holds the cells a search has still to take, by the least cost
-	// of a target through them; closed marks those taken.
-	open   [][]int32
-	closed []int32
+	// of a target through them.
+	open [][]int32
 	// plan is the path the last search found, from the head then to the
 	// target, of kind planKind; plan[at] is the cell the head should be on
 	// now, at turns later.
 	plan     []int32
 	planKind cellKind
 	at       int
+	// roomy is set when the last turn stepped along the plan into room
+	// for its length.
+	roomy bool
 }
 
 // enemy is a moving enemy head and, once judged, whether a head-on next
@@ -443,6 +446,8 @@ const (
 )
 
 func (b *greedyBot) Act(v any) string {
+	roomy := b.roomy
+	b.roomy = false
 	head := b.look(v)
 	if head < 0 {
 		return ""
@@ -454,7 +459,7 @@ func (b *greedyBot) Act(v any) string {
 	if b.at+1 < len(b.plan) {
 		toward = b.dirTo(head, int(b.plan[b.at+1]))
 	}
-	d := b.bestStep(head, toward)
+	d := b.bestStep(head, toward, roomy)
 	if d == noDir {
 		return ""
 	}
@@ -479,13 +484,16 @@ func (b *greedyBot) look(v any) int {
 		return -1
 	}
 	b.fit(b.board.w * b.board.w)
-	b.head, b.fury, b.length = head, b.board.info(head).fury, 0
+	b.head, b.fury, b.length = head, b.board.furious(head), 0
 	b.short = b.board.ownLength(head, shortLength)
 	b.heads = b.board.appendEnemies(b.heads[:0])
 	b.enemies = b.enemies[:0]
 	b.turn++
 	for _, c := range b.heads {
 		b.enemies = append(b.enemies, enemy{cell: int(c)})
+		if b.board.distance(int(c), head) > 3 {
+			continue
+		}
 		for d := int8(0); d < 4; d++ {
 			b.near[b.board.step(int(c), d)] = b.turn
 		}
@@ -545,7 +553,7 @@ func (b *greedyBot) makePlan(head, target int) {
 		return
 	}
 	b.planKind = b.board.kind(target)
-	for c := target; c != head; c = int(b.from[c]) {
+	for c := target; c != head; c = int(b.visits[c].from) {
 		b.plan = append(b.plan, int32(c))
 	}
 	b.plan = append(b.plan, int32(head))
@@ -564,10 +572,10 @@ func (b *greedyBot) dirTo(c, nc int) int8 {
 
 // fit sizes the scratch slices for a board of n padded cells.
 func (b *greedyBot) fit(n int) {
-	if len(b.dist) != n {
-		b.dist, b.from, b.reached, b.queue = make([]int32, n), make([]int32, n), make([]int32, n), make([]int, 0, n)
+	if len(b.visits) != n {
+		b.visits, b.queue = make([]visit, n), make([]int, 0, n)
 		b.plan = b.plan[:0]
-		b.seen, b.near, b.closed = make([]int32, n), make([]int32, n), make([]int32, n)
+		b.seen, b.near = make([]int32, n), make([]int32, n)
 	}
 }
 
@@ -658,11 +666,12 @@ func (b *greedyBot) search(head int) int {
 		for len(b.open[f]) > 0 && base+int32(f) < bestCost {
 			c := int(b.open[f][len(b.open[f])-1])
 			b.open[f] = b.open[f][:len(b.open[f])-1]
-			if b.closed[c] == b.searched {
+			at := &b.visits[c]
+			if at.taken == b.searched {
 				continue // taken already at a lower distance
 			}
-			b.closed[c] = b.searched
-			dist, k := b.dist[c], bd.kind(c)
+			at.taken = b.searched
+			dist, k := at.dist, bd.kind(c)
 			if v := b.value(k); v > -100 && c != head && dist-v < bestCost {
 				bestCell, bestCost = c, dist-v
 			}
@@ -671,7 +680,7 @@ func (b *greedyBot) search(head int) int {
 			}
 			for _, delta := range bd.deltas {
 				nc := c + delta
-				if b.reached[nc] == b.searched && dist+1 >= b.dist[nc] {
+				if s := b.visits[nc]; s.search == b.searched && dist+1 >= s.dist {
 					continue
 				}
 				// Out of fury a stone ends the walk with no target, so
@@ -775,21 +784,29 @@ func (b *greedyBot) push(c int, f, base int32) {
 // reach records that the search reached cell c from cell from after dist
 // cells.
 func (b *greedyBot) reach(c, from int, dist int32) {
-	b.reached[c], b.dist[c], b.from[c] = b.searched, dist, int32(from)
+	b.visits[c].search, b.visits[c].dist, b.visits[c].from = b.searched, dist, int32(from)
 }
+
+// visit is how a search reached a cell: the search, the distance from the
+// head and the cell before on the way; taken is the search that took it.
+// Kept together, they are read from one place.
+type visit struct{ search, dist, from, taken int32 }
 
 // bestStep ranks the steps from head: a passable cell first, then enough
 // room, then the way to the target (toward, noDir for none), then a cell
 // where a head-on would win, then more room. It returns noDir when every
-// neighbour is a wall or a body.
-func (b *greedyBot) bestStep(head int, toward int8) int8 {
+// neighbour is a wall or a body. When roomy (the head stepped into room
+// last turn), the way to the target is taken without counting its room if
+// it leads into open ground: every neighbour beyond it enterable.
+func (b *greedyBot) bestStep(head int, toward int8, roomy bool) int8 {
 	bd := &b.board
 	need := min(b.short+2, 24)
 	if toward != noDir {
 		// A passable way to the target with room scores 1700 and more, the
 		// room, at least need; no other step reaches 1604 plus need, as
 		// room stops counting within 3 cells of its limit.
-		if c := bd.step(head, toward); b.passable(c, 0) && b.room(c, need) >= need {
+		if c := bd.step(head, toward); b.passable(c, 0) && (roomy && b.clear(c, head) || b.room(c, need) >= need) {
+			b.roomy = true
 			return toward
 		}
 	}
@@ -841,6 +858,16 @@ func (b *greedyBot) value(k cellKind) int32 {
 		}
 	}
 	return -1000
+}
+
+// clear reports whether every neighbour of cell c but from is enterable.
+func (b *greedyBot) clear(c, from int) bool {
+	for _, delta := range b.board.deltas {
+		if nc := c + delta; nc != from && !b.board.enterable(nc) {
+			return false
+		}
+	}
+	return true
 }
 
 // room counts the enterable cells reachable from c, c included; it stops

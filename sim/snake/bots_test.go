@@ -177,7 +177,7 @@ func TestGreedySearchFindsCheapest(t *testing.T) {
 					}
 					got, want := int32(none), walkCheapest(b, head)
 					if c := b.search(head); c >= 0 {
-						got = b.dist[c] - b.value(b.board.kind(c))
+						got = b.visits[c].dist - b.value(b.board.kind(c))
 					}
 					if got != want {
 						t.Fatalf("turn %d seat %d: got a target of cost %d, want %d (%d for none)", m.turn, s, got, want, none)
