@@ -337,3 +337,44 @@ func TestBrowserChartScheme(t *testing.T) {
 	t.Run("switched to light", func(t *testing.T) { check(t, "light") })
 	b.checkQuiet(t)
 }
+
+// TestBrowserLegendClearOfToolbox checks that a legend of five long
+// names, wrapped onto several rows, is drawn clear of the toolbox's icons
+// on a desktop and a phone screen.
+func TestBrowserLegendClearOfToolbox(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser tests are slow; not in -short")
+	}
+	f, srv := newLiveFixture(t)
+	bots := []string{"greedy", "random", "greedy", "random", "greedy"}
+	names := make([]string, len(bots))
+	for i := range names {
+		names[i] = fmt.Sprintf("LongName%d", i) + strings.Repeat("x", 30)
+	}
+	id := ingest(t, f.db, recordBuiltin(t, snake.Game, "", `{}`, 11, bots, names))
+	b := newBrowserSession(t)
+	for _, width := range []int64{1400, 390} {
+		t.Run(fmt.Sprint(width), func(t *testing.T) {
+			b.do(t, "resize", chromedp.EmulateViewport(width, 900))
+			defer b.do(t, "reset", chromedp.EmulateReset())
+			b.do(t, "open the match", chromedp.Navigate(srv.URL+matchURL(id)), chromedp.WaitVisible(chromedp.CSS(".chart canvas")))
+			time.Sleep(300 * time.Millisecond) // the legends are fitted once the boxes are sized
+			got := eval[[][][]float64](t, b, `(() => { `+chartViewsJS+`
+				return Array.from(document.querySelectorAll('.chart'), el => { const c = echarts.getInstanceByDom(el);
+					return [rectOf(c, 'legend'), rectOf(c, 'toolbox')]; }); })()`)
+			if len(got) == 0 {
+				t.Fatal("got no charts")
+			}
+			for i, r := range got {
+				legend, tools := r[0], r[1]
+				if len(legend) != 4 || len(tools) != 4 {
+					t.Fatalf("chart %d: got legend %v, toolbox %v, want both drawn", i, legend, tools)
+				}
+				if legend[0] < tools[2] && tools[0] < legend[2] && legend[1] < tools[3] && tools[1] < legend[3] {
+					t.Errorf("chart %d: the legend %v overlaps the toolbox %v", i, legend, tools)
+				}
+			}
+		})
+	}
+	b.checkQuiet(t)
+}

@@ -124,7 +124,9 @@
       return out.join('<br>');
     };
   }
-  // fitLegend returns a function that starts the plot below the legend,
+  // fitLegend returns a function that starts the legend below the
+  // toolbox's icons in the top right corner, so that no row of it runs
+  // under them, and the plot below the legend,
   // which shows every line and wraps onto as many rows as its names need
   // at the chart's width (a phone gets more rows than a desktop), and
   // makes the chart taller by what the legend takes beyond the one row the
@@ -149,14 +151,23 @@
         if (x > 0 && x + w > width) { rows++; x = 0; }
         x += w + GAP;
       });
-      var top = Math.max(oneRow, Number(legend.top) + 2 * PAD + rows * ROW + (rows - 1) * GAP + 16);
+      var legendTop = Math.max(Number(legend.top), toolboxBottom(chart));
+      var top = Math.max(oneRow, legendTop + 2 * PAD + rows * ROW + (rows - 1) * GAP + 16);
       var height = base + top - oneRow + 'px';
       if (el.style.height !== height) {
         el.style.height = height;
         chart.resize();
       }
-      chart.setOption({ grid: { top: top } });
+      chart.setOption({ legend: { top: legendTop }, grid: { top: top } });
     };
+  }
+  // toolboxBottom is where the toolbox drawn on a chart ends, in pixels
+  // from the chart's top (0 without one).
+  function toolboxBottom(chart) {
+    var model = chart.getModel().getComponent('toolbox'), view = model && chart.getViewOfComponentModel(model);
+    if (!view) return 0;
+    var box = view.group.getBoundingRect();
+    return view.group.y + box.y + box.height;
   }
   // showAllButton switches on the lines that start hidden (zero all match).
   function showAllButton(chart, el) {
