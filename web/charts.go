@@ -150,8 +150,23 @@ var zoomTool = &opts.ToolBoxFeatureDataZoom{
 
 // legendTop is where a legend starts, under the title. Legends wrap onto
 // as many rows as their names need at the chart's width, which only the
-// browser knows: charts.js moves the plot (grid.top) below them.
+// browser knows: charts.js moves the legend below the toolbox and the
+// plot (grid.top) below the legend.
 const legendTop = 28
+
+// plainLegend shows every name of a chart (data, or the series' names
+// when nil), centred under the title and wrapped onto rows, never paged:
+// a paging legend can hide the winner's line. Its plot is gridUnderLegend.
+func plainLegend(data any, selected map[string]bool) opts.Legend {
+	return opts.Legend{Show: opts.Bool(true), Type: "plain", Top: strconv.Itoa(legendTop), Left: "center", Data: data, Selected: selected}
+}
+
+// gridUnderLegend is the plot of a chart with a plainLegend, its top
+// leaving room for one row of the legend (charts.js moves it down for
+// more) and its bottom for what is drawn under it.
+func gridUnderLegend(bottom int) opts.Grid {
+	return opts.Grid{Left: "40", Right: "44", Top: "64", Bottom: strconv.Itoa(bottom), ContainLabel: opts.Bool(true)}
+}
 
 // unitDashes tells a seat's units apart on one chart: they share the
 // seat's colour and differ in dash.
@@ -184,8 +199,8 @@ func lineChart(m store.MatchSummary, md sim.MetricDef, lines []analytics.Line, m
 		charts.WithInitializationOpts(opts.Initialization{ChartID: "chart-" + md.Name, AssetsHost: echartsHost}),
 		charts.WithTitleOpts(opts.Title{Title: md.Label, Left: "left"}),
 		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
-		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Type: "plain", Top: strconv.Itoa(legendTop), Left: "center", Data: legend, Selected: hidden}),
-		charts.WithGridOpts(opts.Grid{Left: "40", Right: "44", Top: "64", Bottom: "72", ContainLabel: opts.Bool(true)}),
+		charts.WithLegendOpts(plainLegend(legend, hidden)),
+		charts.WithGridOpts(gridUnderLegend(72)),
 		// A value axis: the series are [turn, value] pairs (charts.js
 		// makes them), so a downsampled line keeps its points at their
 		// real turns and a click converts to the turn under the pointer.

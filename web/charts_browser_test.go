@@ -120,6 +120,14 @@ func TestBrowserChartScroll(t *testing.T) {
 	b.checkQuiet(t)
 }
 
+// withNorm is a script that evaluates expr with norm at hand, which
+// writes a CSS colour as the browser computes it.
+func withNorm(expr string) string {
+	return `(() => { const norm = c => { const s = document.createElement('span'); s.style.color = c; document.body.append(s);
+		const v = getComputedStyle(s).color; s.remove(); return v; };
+		return ` + expr + `; })()`
+}
+
 // TestBrowserSeatColours checks that seat N has one colour: its snake on
 // the inspector's board, its line in every chart of the match page, and
 // its mark in the players' table.
@@ -131,13 +139,6 @@ func TestBrowserSeatColours(t *testing.T) {
 	bots := []string{"greedy", "random", "greedy", "random", "greedy"}
 	id := ingest(t, f.db, recordBuiltin(t, snake.Game, "", `{}`, 11, bots, nil))
 	b := newBrowserSession(t)
-	// withNorm is a script that evaluates expr with norm at hand, which
-	// writes a CSS colour as the browser computes it.
-	withNorm := func(expr string) string {
-		return `(() => { const norm = c => { const s = document.createElement('span'); s.style.color = c; document.body.append(s);
-			const v = getComputedStyle(s).color; s.remove(); return v; };
-			return ` + expr + `; })()`
-	}
 
 	b.do(t, "open the inspector", chromedp.Navigate(srv.URL+turnURL(id, 1)), chromedp.WaitVisible(chromedp.CSS("#board svg.board-snake")))
 	board := eval[[]string](t, b, withNorm(`Array.from({length: 5}, (_, seat) => {
@@ -233,6 +234,151 @@ func TestBrowserChartEventTooltip(t *testing.T) {
 	}
 	if n := eval[int](t, b, `document.querySelectorAll('.chart img').length`); n != 0 {
 		t.Errorf("got %d img elements in the charts: a bot's name was not escaped", n)
+	}
+	b.checkQuiet(t)
+}
+
+// chartViewsJS defines, for a script, rectOf(chart, type): the box
+// [left, top, right, bottom] in the chart's pixels that ECharts drew the
+// first component of type in (a legend, a toolbox, an axis), and textsOf(chart,
+// type): the texts drawn in it with their fill colours.
+const chartViewsJS = `const drawn = (chart, type) => { const out = [];
+		const m = chart.getModel().getComponent(type), v = m && chart.getViewOfComponentModel(m);
+		if (v) v.group.traverse(e => { if (!e.isGroup && !e.ignore && !e.invisible) out.push(e); });
+		return out; };
+	const rectOf = (chart, type) => drawn(chart, type).reduce((box, e) => {
+		const r = e.getBoundingRect().clone(); r.applyTransform(e.getComputedTransform());
+		return box ? [Math.min(box[0], r.x), Math.min(box[1], r.y), Math.max(box[2], r.x + r.width), Math.max(box[3], r.y + r.height)]
+			: [r.x, r.y, r.x + r.width, r.y + r.height]; }, null);
+	const textsOf = (chart, type) => drawn(chart, type).filter(e => e.type === 'text' && e.style.text !== '').map(e => [e.style.text, e.style.fill]);`
+
+// contrastJS is a JavaScript function giving the WCAG contrast ratio of
+// two computed CSS colours such as "rgb(1, 2, 3)".
+const contrastJS = `((a, b) => { const lum = c => { const [r, g, bl] = c.match(/[\d.]+/g).slice(0, 3).map(Number).map(v => v / 255)
+		.map(v => v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4); return 0.2126 * r + 0.7152 * g + 0.0722 * bl; };
+	const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x); return (hi + 0.05) / (lo + 0.05); })`
+
+// TestBrowserChartScheme checks that the charts follow the system's
+// colour scheme: drawn in the light or the dark --chart-* colours of the
+// stylesheet (their axis labels in --chart-text), their box a card of the
+// page's scheme and not a light card in the dark, their element marked
+// with the scheme, redrawn when the scheme changes, and every seat's
+// colour at least 3:1 against the chart's background in both schemes.
+func TestBrowserChartScheme(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser tests are slow; not in -short")
+	}
+	f, srv := newLiveFixture(t)
+	bots := make([]string, len(seatColors))
+	for i := range bots {
+		bots[i] = []string{"greedy", "random"}[i%2]
+	}
+	id := ingest(t, f.db, recordBuiltin(t, snake.Game, "", `{}`, 11, bots, nil))
+	b := newBrowserSession(t)
+	type chartScheme struct {
+		Scheme   string   // the element's data-scheme
+		Want     string   // the --chart-scheme of the page
+		Labels   []string // the fills of the y axis' labels
+		Text     string   // --chart-text
+		Box      float64  // the luminance of the chart's box
+		Contrast []float64
+	}
+	check := func(t *testing.T, scheme string) {
+		t.Helper()
+		got := eval[[]chartScheme](t, b, withNorm(`(() => { `+chartViewsJS+`
+			const css = getComputedStyle(document.documentElement), v = n => css.getPropertyValue(n).trim();
+			return Array.from(document.querySelectorAll('.chart'), el => {
+				const chart = echarts.getInstanceByDom(el), bg = getComputedStyle(el.closest('.chart-box')).backgroundColor;
+				return {Scheme: el.dataset.scheme || '', Want: v('--chart-scheme'), Text: norm(v('--chart-text')),
+					Labels: textsOf(chart, 'yAxis').map(l => norm(l[1])),
+					Box: `+luminanceJS+`(bg),
+					Contrast: chart.getOption().series.map(s => `+contrastJS+`(norm(s.lineStyle.color), bg))};
+			}); })()`))
+		if len(got) == 0 {
+			t.Fatal("got no charts")
+		}
+		for i, c := range got {
+			if c.Want != scheme || c.Scheme != scheme {
+				t.Errorf("chart %d: got data-scheme %q (page %q), want %q", i, c.Scheme, c.Want, scheme)
+			}
+			if len(c.Labels) == 0 {
+				t.Errorf("chart %d: got no y axis labels drawn", i)
+			}
+			for _, l := range c.Labels {
+				if l != c.Text {
+					t.Errorf("chart %d: got an axis label in %s, want --chart-text %s", i, l, c.Text)
+					break
+				}
+			}
+			if dark := scheme == "dark"; dark && c.Box > 0.2 || !dark && c.Box < 0.8 {
+				t.Errorf("chart %d in %s: got a box of luminance %.2f", i, scheme, c.Box)
+			}
+			for seat, r := range c.Contrast {
+				if r < 3 {
+					t.Errorf("chart %d in %s: line %d contrasts %.2f:1 with the background, want at least 3:1", i, scheme, seat, r)
+				}
+			}
+		}
+	}
+	open := func() {
+		b.do(t, "open the match", chromedp.Navigate(srv.URL+matchURL(id)), chromedp.WaitVisible(chromedp.CSS(".chart canvas")))
+	}
+	b.do(t, "light", colorScheme("light"))
+	open()
+	t.Run("light", func(t *testing.T) { check(t, "light") })
+	// A change of scheme reaches the page's listeners at its next frame.
+	switchTo := func(scheme string) {
+		b.do(t, scheme, colorScheme(scheme))
+		waitUntil(t, "the charts redrawn in "+scheme, func() bool {
+			return eval[bool](t, b, `Array.from(document.querySelectorAll('.chart')).every(el => el.dataset.scheme === '`+scheme+`')`)
+		})
+	}
+	switchTo("dark")
+	t.Run("switched to dark", func(t *testing.T) { check(t, "dark") })
+	open()
+	t.Run("dark", func(t *testing.T) { check(t, "dark") })
+	switchTo("light")
+	t.Run("switched to light", func(t *testing.T) { check(t, "light") })
+	b.checkQuiet(t)
+}
+
+// TestBrowserLegendClearOfToolbox checks that a legend of five long
+// names, wrapped onto several rows, is drawn clear of the toolbox's icons
+// on a desktop and a phone screen.
+func TestBrowserLegendClearOfToolbox(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser tests are slow; not in -short")
+	}
+	f, srv := newLiveFixture(t)
+	bots := []string{"greedy", "random", "greedy", "random", "greedy"}
+	names := make([]string, len(bots))
+	for i := range names {
+		names[i] = fmt.Sprintf("LongName%d", i) + strings.Repeat("x", 30)
+	}
+	id := ingest(t, f.db, recordBuiltin(t, snake.Game, "", `{}`, 11, bots, names))
+	b := newBrowserSession(t)
+	for _, width := range []int64{1400, 390} {
+		t.Run(fmt.Sprint(width), func(t *testing.T) {
+			b.do(t, "resize", chromedp.EmulateViewport(width, 900))
+			defer b.do(t, "reset", chromedp.EmulateReset())
+			b.do(t, "open the match", chromedp.Navigate(srv.URL+matchURL(id)), chromedp.WaitVisible(chromedp.CSS(".chart canvas")))
+			time.Sleep(300 * time.Millisecond) // the legends are fitted once the boxes are sized
+			got := eval[[][][]float64](t, b, `(() => { `+chartViewsJS+`
+				return Array.from(document.querySelectorAll('.chart'), el => { const c = echarts.getInstanceByDom(el);
+					return [rectOf(c, 'legend'), rectOf(c, 'toolbox')]; }); })()`)
+			if len(got) == 0 {
+				t.Fatal("got no charts")
+			}
+			for i, r := range got {
+				legend, tools := r[0], r[1]
+				if len(legend) != 4 || len(tools) != 4 {
+					t.Fatalf("chart %d: got legend %v, toolbox %v, want both drawn", i, legend, tools)
+				}
+				if legend[0] < tools[2] && tools[0] < legend[2] && legend[1] < tools[3] && tools[1] < legend[3] {
+					t.Errorf("chart %d: the legend %v overlaps the toolbox %v", i, legend, tools)
+				}
+			}
+		})
 	}
 	b.checkQuiet(t)
 }

@@ -5,6 +5,8 @@ import (
 	"math"
 	"testing"
 
+	"github.com/go-echarts/go-echarts/v2/charts"
+
 	"github.com/replaylab/replaylab/analytics"
 	"github.com/replaylab/replaylab/sim"
 	"github.com/replaylab/replaylab/store"
@@ -15,6 +17,7 @@ import (
 type chartOption struct {
 	Legend struct {
 		Type     string          `json:"type"`
+		Top      string          `json:"top"`
 		Selected map[string]bool `json:"selected"`
 		Data     []struct {
 			Name      string `json:"name"`
@@ -23,6 +26,9 @@ type chartOption struct {
 			} `json:"textStyle"`
 		} `json:"data"`
 	} `json:"legend"`
+	Grid []struct {
+		Top string `json:"top"`
+	} `json:"grid"`
 	YAxis []struct {
 		MinInterval float64 `json:"minInterval"`
 	} `json:"yAxis"`
@@ -51,6 +57,19 @@ type chartOption struct {
 func drawLineChart(t *testing.T, m store.MatchSummary, md sim.MetricDef, lines []analytics.Line, marks []store.TurnEvent) (chartOption, int) {
 	t.Helper()
 	c, hidden := lineChart(m, md, lines, marks)
+	o := decodeOption(t, c)
+	if len(o.YAxis) != 1 {
+		t.Fatalf("got %d y axes, want 1", len(o.YAxis))
+	}
+	if len(o.Series) != len(lines) {
+		t.Fatalf("got %d series, want %d", len(o.Series), len(lines))
+	}
+	return o, hidden
+}
+
+// decodeOption decodes the option of a chart as its page carries it.
+func decodeOption(t *testing.T, c *charts.Line) chartOption {
+	t.Helper()
 	b, err := json.Marshal(c.JSON())
 	if err != nil {
 		t.Fatalf("encode option: %v", err)
@@ -59,13 +78,7 @@ func drawLineChart(t *testing.T, m store.MatchSummary, md sim.MetricDef, lines [
 	if err := json.Unmarshal(b, &o); err != nil {
 		t.Fatalf("decode option %s: %v", b, err)
 	}
-	if len(o.YAxis) != 1 {
-		t.Fatalf("got %d y axes, want 1", len(o.YAxis))
-	}
-	if len(o.Series) != len(lines) {
-		t.Fatalf("got %d series, want %d", len(o.Series), len(lines))
-	}
-	return o, hidden
+	return o
 }
 
 func TestLineChartSeats(t *testing.T) {

@@ -130,11 +130,17 @@ func checkScheme(t *testing.T, b *browserSession, u, scheme string) {
 	if _, ok := got["body"]; !ok {
 		t.Errorf("%s: no body", u)
 	}
-	// ECharts' default colours need a light card; charts.js marks a chart
-	// it draws in the dark scheme's colours.
-	for _, bg := range eval[[]float64](t, b, `Array.from(document.querySelectorAll('.chart-box:has(> .chart:not([data-scheme=dark]))')).map(el => `+luminanceJS+`(getComputedStyle(el).backgroundColor))`) {
-		if bg < 0.8 {
-			t.Errorf("%s in %s: a chart in the light colours on a card of luminance %.2f", u, scheme, bg)
+	// charts.js draws its charts in the scheme's colours, on the page's
+	// own card, and marks them with the scheme; a chart in ECharts' own
+	// light colours (the compare page's) needs a light card.
+	for _, c := range eval[[][]any](t, b, `Array.from(document.querySelectorAll('.chart'), el => [el.dataset.scheme || '', `+luminanceJS+`(getComputedStyle(el.closest('.chart-box')).backgroundColor), !el.closest('.compare-charts')])`) {
+		drawn, _ := c[0].(string)
+		bg, _ := c[1].(float64)
+		if ours, _ := c[2].(bool); (ours || drawn != "") && drawn != scheme {
+			t.Errorf("%s in %s: a chart drawn in the %q scheme", u, scheme, drawn)
+		}
+		if dark := drawn == "dark"; dark && bg > 0.2 || !dark && bg < 0.8 {
+			t.Errorf("%s in %s: a chart drawn in the %q scheme on a card of luminance %.2f", u, scheme, drawn, bg)
 		}
 	}
 }

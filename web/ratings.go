@@ -193,8 +193,8 @@ func ratingChart(game, name string, points []store.RatingPoint) (*charts.Line, [
 		charts.WithInitializationOpts(opts.Initialization{ChartID: "rating-" + ruleset, AssetsHost: echartsHost}),
 		charts.WithTitleOpts(opts.Title{Title: "Rating, ruleset " + ruleset, Subtitle: "95% band", Left: "left"}),
 		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
-		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Type: "scroll", Top: "28", Left: "center"}),
-		charts.WithGridOpts(opts.Grid{Left: "40", Right: "44", Top: "64", Bottom: "48", ContainLabel: opts.Bool(true)}),
+		charts.WithLegendOpts(plainLegend(nil, nil)),
+		charts.WithGridOpts(gridUnderLegend(48)),
 		charts.WithXAxisOpts(opts.XAxis{Name: "matches stored under the ruleset", NameLocation: "middle", NameGap: 28, Type: "value", Min: 0}),
 		charts.WithYAxisOpts(opts.YAxis{Type: "value", Scale: opts.Bool(true)}),
 		charts.WithToolboxOpts(opts.Toolbox{Show: opts.Bool(true), Right: "8", Feature: &opts.ToolBoxFeature{

@@ -3,11 +3,13 @@ package web
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"math"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +17,8 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/replaylab/replaylab/analytics"
+	"github.com/replaylab/replaylab/sim"
+	"github.com/replaylab/replaylab/store"
 )
 
 // getOK answers a GET of url through e, failing unless the status is 200.
@@ -227,4 +231,37 @@ func TestBrowserRatings(t *testing.T) {
 		t.Errorf("final chart: got band width %v, want %v", got, final.CI.High-final.CI.Low)
 	}
 	b.checkQuiet(t)
+}
+
+// TestRatingChartLegend checks that a rating chart's legend shows every
+// version, however many, as the match charts' legends do: a plain legend
+// wrapped onto rows under the title (never paged), its plot starting
+// where the match charts' does, which charts.js moves below the rows.
+func TestRatingChartLegend(t *testing.T) {
+	line, _ := lineChart(store.MatchSummary{Turns: 1}, sim.MetricDef{Name: "score"}, nil, nil)
+	match := decodeOption(t, line)
+	for _, versions := range []int{1, 12} {
+		t.Run(strconv.Itoa(versions), func(t *testing.T) {
+			var points []store.RatingPoint
+			for v := range versions {
+				p := store.RatingPoint{Ruleset: "final", Upto: 1}
+				p.Version = fmt.Sprintf("v%d-%s", v, strings.Repeat("long", 8))
+				points = append(points, p)
+			}
+			c, _ := ratingChart("worms", "tactical", points)
+			o := decodeOption(t, c)
+			if o.Legend.Type != "plain" {
+				t.Errorf("got legend type %q, want plain (every version shown, no paging)", o.Legend.Type)
+			}
+			if want := strconv.Itoa(legendTop); o.Legend.Top != want {
+				t.Errorf("got legend top %q, want %q", o.Legend.Top, want)
+			}
+			if len(o.Legend.Data) != 0 || len(o.Legend.Selected) != 0 {
+				t.Errorf("got legend data %v, selection %v, want every series' name shown", o.Legend.Data, o.Legend.Selected)
+			}
+			if len(o.Grid) != 1 || len(match.Grid) != 1 || o.Grid[0].Top != match.Grid[0].Top {
+				t.Errorf("got grid %v, want the top of a match chart's, %v", o.Grid, match.Grid)
+			}
+		})
+	}
 }

@@ -6,11 +6,13 @@ import "strconv"
 // charts colour a seat's lines with it, the players' tables mark a seat
 // with it, and the inspector's board renderers read it from the players
 // of the page's meta (playerJSON.Color), so seat N has one colour
-// everywhere. Fifteen colours cover the largest game (Snake's 15 seats);
-// each is mid-toned so it reads on the light charts and the dark boards.
+// everywhere. Fifteen colours cover the largest game (Snake's 15 seats).
+// Each keeps at least 3:1 contrast (WCAG's bar for graphics) with the
+// charts' light background (white) and their dark one (#1a212c), so
+// relative luminance 0.15 to 0.30: the mid tones of their hues.
 var seatColors = []string{
-	"#3b78d8", "#f08c1a", "#3fa34d", "#e0474c", "#9467bd", "#1ba3b5", "#c9a000", "#e377c2",
-	"#8c5a3c", "#7f8cff", "#8f9d1f", "#ff6b3d", "#2fb59b", "#b0508f", "#5f7f99",
+	"#3b78d8", "#d3770e", "#3ea14c", "#e0474c", "#9467bd", "#1a9cad", "#ad8a00", "#de5eb7",
+	"#9b6443", "#7482ff", "#88961e", "#ff5019", "#299f88", "#b0508f", "#5f7f99",
 }
 
 // seatColor is seat's colour in seatColors.

@@ -4,8 +4,10 @@
 // series (one array per series: the values of turns 0, 1, 2..., or, for a
 // long match downsampled on the server, [turn, value] pairs). It keeps the charts sized to their boxes,
 // zooms them together (with the slider, or the wheel with Ctrl or Shift),
-// shows the lines hidden as zero all match on request, and opens the
-// inspector at the turn a click on a chart lands on.
+// shows the lines hidden as zero all match on request, opens the
+// inspector at the turn a click on a chart lands on, and draws them in the
+// colours of the system's scheme, light or dark, redrawing them when it
+// changes.
 (function () {
   'use strict';
   var section = document.querySelector('.charts');
@@ -26,6 +28,7 @@
     listEvents(option);
     var chart = echarts.init(el);
     chart.setOption(option);
+    paint(chart, el);
     var fit = fitLegend(chart, el, option);
     fit();
     // A click anywhere in the plot, not only on a point (lines are drawn
@@ -41,8 +44,44 @@
     zoomOnModifiedWheel(chart, el);
     showAllButton(chart, el);
     if (window.ResizeObserver) new ResizeObserver(function () { chart.resize(); fit(); }).observe(el);
-    charts.push(chart);
+    charts.push({ chart: chart, el: el });
   });
+  // paint draws a chart in the scheme's colours, which the stylesheet
+  // gives as --chart-* properties (ECharts draws on a canvas, which CSS
+  // does not reach), and marks its element with the scheme's name.
+  function paint(chart, el) {
+    var css = getComputedStyle(document.documentElement);
+    function v(name) { return css.getPropertyValue(name).trim(); }
+    var text = v('--chart-text'), line = v('--chart-line'), card = v('--card');
+    var axis = {
+      nameTextStyle: { color: text }, axisLabel: { color: text },
+      axisLine: { lineStyle: { color: text } }, axisTick: { lineStyle: { color: text } },
+      splitLine: { lineStyle: { color: line } }
+    };
+    var zoom = {
+      textStyle: { color: text }, borderColor: line,
+      dataBackground: { lineStyle: { color: text }, areaStyle: { color: line } },
+      handleStyle: { color: card, borderColor: text }, moveHandleStyle: { color: line }
+    };
+    var option = chart.getOption();
+    function each(list, part) { return (list || []).map(function () { return part; }); }
+    chart.setOption({
+      backgroundColor: v('--chart-bg'),
+      title: each(option.title, { textStyle: { color: text }, subtextStyle: { color: text } }),
+      legend: each(option.legend, { textStyle: { color: text }, inactiveColor: v('--chart-off') }),
+      xAxis: each(option.xAxis, axis),
+      yAxis: each(option.yAxis, axis),
+      tooltip: each(option.tooltip, { backgroundColor: card, borderColor: line, textStyle: { color: text } }),
+      dataZoom: each(option.dataZoom, zoom),
+      toolbox: each(option.toolbox, { iconStyle: { borderColor: text }, emphasis: { iconStyle: { textFill: text } } })
+    });
+    el.setAttribute('data-scheme', v('--chart-scheme'));
+  }
+  if (window.matchMedia) {
+    window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', function () {
+      charts.forEach(function (c) { paint(c.chart, c.el); });
+    });
+  }
   // zoomOnModifiedWheel zooms the turns around the pointer on a wheel
   // turned with Ctrl or Shift held. A plain wheel, and a swipe, scroll the
   // page: the charts have no ECharts "inside" zoom, which takes them.
@@ -85,7 +124,9 @@
       return out.join('<br>');
     };
   }
-  // fitLegend returns a function that starts the plot below the legend,
+  // fitLegend returns a function that starts the legend below the
+  // toolbox's icons in the top right corner, so that no row of it runs
+  // under them, and the plot below the legend,
   // which shows every line and wraps onto as many rows as its names need
   // at the chart's width (a phone gets more rows than a desktop), and
   // makes the chart taller by what the legend takes beyond the one row the
@@ -110,14 +151,23 @@
         if (x > 0 && x + w > width) { rows++; x = 0; }
         x += w + GAP;
       });
-      var top = Math.max(oneRow, Number(legend.top) + 2 * PAD + rows * ROW + (rows - 1) * GAP + 16);
+      var legendTop = Math.max(Number(legend.top), toolboxBottom(chart));
+      var top = Math.max(oneRow, legendTop + 2 * PAD + rows * ROW + (rows - 1) * GAP + 16);
       var height = base + top - oneRow + 'px';
       if (el.style.height !== height) {
         el.style.height = height;
         chart.resize();
       }
-      chart.setOption({ grid: { top: top } });
+      chart.setOption({ legend: { top: legendTop }, grid: { top: top } });
     };
+  }
+  // toolboxBottom is where the toolbox drawn on a chart ends, in pixels
+  // from the chart's top (0 without one).
+  function toolboxBottom(chart) {
+    var model = chart.getModel().getComponent('toolbox'), view = model && chart.getViewOfComponentModel(model);
+    if (!view) return 0;
+    var box = view.group.getBoundingRect();
+    return view.group.y + box.y + box.height;
   }
   // showAllButton switches on the lines that start hidden (zero all match).
   function showAllButton(chart, el) {
@@ -129,7 +179,7 @@
     });
   }
   if (!window.ResizeObserver) {
-    window.addEventListener('resize', function () { charts.forEach(function (c) { c.resize(); }); });
+    window.addEventListener('resize', function () { charts.forEach(function (c) { c.chart.resize(); }); });
   }
-  echarts.connect(charts);
+  echarts.connect(charts.map(function (c) { return c.chart; }));
 })();
