@@ -343,8 +343,9 @@ func TestBrowserChartScheme(t *testing.T) {
 }
 
 // TestBrowserLegendClearOfToolbox checks that a legend of five long
-// names, wrapped onto several rows, is drawn clear of the toolbox's icons
-// on a desktop and a phone screen.
+// names, wrapped onto several rows, and a long title (Snake's collisions)
+// are drawn clear of the toolbox's icons and of each other on a desktop
+// and a phone screen.
 func TestBrowserLegendClearOfToolbox(t *testing.T) {
 	if testing.Short() {
 		t.Skip("browser tests are slow; not in -short")
@@ -365,17 +366,22 @@ func TestBrowserLegendClearOfToolbox(t *testing.T) {
 			time.Sleep(300 * time.Millisecond) // the legends are fitted once the boxes are sized
 			got := eval[[][][]float64](t, b, `(() => { `+chartViewsJS+`
 				return Array.from(document.querySelectorAll('.chart'), el => { const c = echarts.getInstanceByDom(el);
-					return [rectOf(c, 'legend'), rectOf(c, 'toolbox')]; }); })()`)
+					return [rectOf(c, 'legend'), rectOf(c, 'toolbox'), rectOf(c, 'title')]; }); })()`)
 			if len(got) == 0 {
 				t.Fatal("got no charts")
 			}
 			for i, r := range got {
-				legend, tools := r[0], r[1]
-				if len(legend) != 4 || len(tools) != 4 {
-					t.Fatalf("chart %d: got legend %v, toolbox %v, want both drawn", i, legend, tools)
+				legend, tools, title := r[0], r[1], r[2]
+				if len(legend) != 4 || len(tools) != 4 || len(title) != 4 {
+					t.Fatalf("chart %d: got legend %v, toolbox %v, title %v, want all drawn", i, legend, tools, title)
 				}
-				if legend[0] < tools[2] && tools[0] < legend[2] && legend[1] < tools[3] && tools[1] < legend[3] {
-					t.Errorf("chart %d: the legend %v overlaps the toolbox %v", i, legend, tools)
+				for _, pair := range []struct {
+					what    string
+					r, with []float64
+				}{{"the legend and the toolbox", legend, tools}, {"the title and the toolbox", title, tools}, {"the legend and the title", legend, title}} {
+					if r, w := pair.r, pair.with; r[0] < w[2] && w[0] < r[2] && r[1] < w[3] && w[1] < r[3] {
+						t.Errorf("chart %d: %s overlap: %v and %v", i, pair.what, r, w)
+					}
 				}
 			}
 		})

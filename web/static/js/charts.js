@@ -124,9 +124,10 @@
       return out.join('<br>');
     };
   }
-  // fitLegend returns a function that starts the legend below the
-  // toolbox's icons in the top right corner, so that no row of it runs
-  // under them, and the plot below the legend,
+  // fitLegend returns a function that wraps the title short of the
+  // toolbox's icons in the top right corner and starts the legend below
+  // both, so that no row of either runs under the icons, and the plot
+  // below the legend,
   // which shows every line and wraps onto as many rows as its names need
   // at the chart's width (a phone gets more rows than a desktop), and
   // makes the chart taller by what the legend takes beyond the one row the
@@ -151,7 +152,14 @@
         if (x > 0 && x + w > width) { rows++; x = 0; }
         x += w + GAP;
       });
-      var legendTop = Math.max(Number(legend.top), toolboxBottom(chart));
+      // A title that would run under the toolbox wraps short of it, and
+      // the legend starts below both.
+      var tools = drawnBox(chart, 'toolbox'), title = drawnBox(chart, 'title');
+      if (tools && title) {
+        chart.setOption({ title: { textStyle: { width: Math.max(60, tools[0] - title[0] - 2 * PAD - GAP), overflow: 'break' } } });
+        title = drawnBox(chart, 'title');
+      }
+      var legendTop = Math.max(Number(legend.top), tools ? tools[3] : 0, title ? title[3] : 0);
       var top = Math.max(oneRow, legendTop + 2 * PAD + rows * ROW + (rows - 1) * GAP + 16);
       var height = base + top - oneRow + 'px';
       if (el.style.height !== height) {
@@ -161,13 +169,15 @@
       chart.setOption({ legend: { top: legendTop }, grid: { top: top } });
     };
   }
-  // toolboxBottom is where the toolbox drawn on a chart ends, in pixels
-  // from the chart's top (0 without one).
-  function toolboxBottom(chart) {
-    var model = chart.getModel().getComponent('toolbox'), view = model && chart.getViewOfComponentModel(model);
-    if (!view) return 0;
+  // drawnBox is the box a component of a chart is drawn in, as [left,
+  // top, right, bottom] in pixels from the chart's top left; null when the
+  // chart has none.
+  function drawnBox(chart, type) {
+    var model = chart.getModel().getComponent(type), view = model && chart.getViewOfComponentModel(model);
+    if (!view) return null;
     var box = view.group.getBoundingRect();
-    return view.group.y + box.y + box.height;
+    var x = view.group.x + box.x, y = view.group.y + box.y;
+    return [x, y, x + box.width, y + box.height];
   }
   // showAllButton switches on the lines that start hidden (zero all match).
   function showAllButton(chart, el) {
