@@ -573,7 +573,7 @@ func (s *server) comparePage(c echo.Context) error {
 	charts, assets := compareCharts(cmp)
 	d := compareData{
 		page: page{Title: fmt.Sprintf("%s %s vs %s %s (%s)", cmp.A.Name, cmp.A.Version, cmp.B.Name, cmp.B.Version, r.game.Title),
-			Nav: "bots", Scripts: append(assets, "/static/js/compare.js")},
+			Nav: "bots", Scripts: append(assets, "/static/js/scheme.js", "/static/js/compare.js")},
 		comparison: cmp,
 		GameTitle:  r.game.Title,
 		Rulesets:   r.game.Rulesets,

@@ -47,6 +47,18 @@ func TestBrowserCompare(t *testing.T) {
 	if want := []string{"", "band-a", "band-a", "", "band-b", "band-b"}; !slices.Equal(stacks, want) {
 		t.Errorf("got stacks %q, want %q", stacks, want)
 	}
+	// In the dark scheme the charts are drawn dark too, on the page's
+	// dark cards.
+	b.do(t, "go dark", colorScheme("dark"), chromedp.Navigate(srv.URL+"/compare?game=worms&a=tactical&b=random"),
+		chromedp.WaitVisible(chromedp.CSS("#curve-score canvas")))
+	dark := eval[[]string](t, b, `[...document.querySelectorAll('.compare-charts .chart')].map(el =>
+		el.dataset.scheme + ' ' + (`+luminanceJS+`(getComputedStyle(el.closest('.chart-box')).backgroundColor) <= 0.2))`)
+	for i, d := range dark {
+		if d != "dark true" {
+			t.Errorf("chart %d in the dark scheme: got scheme and dark box %q, want \"dark true\"", i, d)
+		}
+	}
+	b.do(t, "back to light", colorScheme("light"))
 	if os.Getenv("COMPARE_SCREENSHOT") != "" {
 		for _, sel := range []string{"main", "#curve-score", "#final-score"} {
 			png, err := chromedp.Run(b.ctx, chromedp.Screenshot(chromedp.CSS(sel)))

@@ -171,7 +171,7 @@ func (s *server) matchPage(c echo.Context) error {
 		return err
 	}
 	d := matchData{
-		page:      page{Title: gameTitle(g, m.Game) + " match " + shortID(m.ID), Nav: "matches", Scripts: append(assets, "/static/js/charts.js")},
+		page:      page{Title: gameTitle(g, m.Game) + " match " + shortID(m.ID), Nav: "matches", Scripts: append(assets, "/static/js/scheme.js", "/static/js/charts.js")},
 		Match:     m,
 		GameTitle: gameTitle(g, m.Game),
 		Config:    shownConfig(m.Config),
@@ -287,7 +287,7 @@ func (s *server) botPage(c echo.Context) error {
 	g, _ := games.Lookup(p.Game)
 	pg := page{Title: p.Name + " (" + gameTitle(g, p.Game) + ")", Nav: "bots"}
 	if len(p.Charts) > 0 {
-		pg.Scripts = append(p.Assets, "/static/js/charts.js")
+		pg.Scripts = append(p.Assets, "/static/js/scheme.js", "/static/js/charts.js")
 	}
 	return s.render(c, http.StatusOK, "bot", botData{page: pg, botProfile: p, GameTitle: gameTitle(g, p.Game)})
 }

@@ -11,9 +11,10 @@
 (function () {
   'use strict';
   var section = document.querySelector('.charts');
-  if (!section || !window.echarts) return;
+  if (!section || !window.echarts || !window.ReplayLabScheme) return;
   var inspector = section.getAttribute('data-inspector');
   var charts = [];
+  var paint = window.ReplayLabScheme.paint;
   var measure = document.createElement('canvas').getContext('2d'); // for fitLegend
   document.querySelectorAll('script.chart-option').forEach(function (block) {
     var el = document.getElementById(block.getAttribute('data-chart'));
@@ -46,42 +47,9 @@
     if (window.ResizeObserver) new ResizeObserver(function () { chart.resize(); fit(); }).observe(el);
     charts.push({ chart: chart, el: el });
   });
-  // paint draws a chart in the scheme's colours, which the stylesheet
-  // gives as --chart-* properties (ECharts draws on a canvas, which CSS
-  // does not reach), and marks its element with the scheme's name.
-  function paint(chart, el) {
-    var css = getComputedStyle(document.documentElement);
-    function v(name) { return css.getPropertyValue(name).trim(); }
-    var text = v('--chart-text'), line = v('--chart-line'), card = v('--card');
-    var axis = {
-      nameTextStyle: { color: text }, axisLabel: { color: text },
-      axisLine: { lineStyle: { color: text } }, axisTick: { lineStyle: { color: text } },
-      splitLine: { lineStyle: { color: line } }
-    };
-    var zoom = {
-      textStyle: { color: text }, borderColor: line,
-      dataBackground: { lineStyle: { color: text }, areaStyle: { color: line } },
-      handleStyle: { color: card, borderColor: text }, moveHandleStyle: { color: line }
-    };
-    var option = chart.getOption();
-    function each(list, part) { return (list || []).map(function () { return part; }); }
-    chart.setOption({
-      backgroundColor: v('--chart-bg'),
-      title: each(option.title, { textStyle: { color: text }, subtextStyle: { color: text } }),
-      legend: each(option.legend, { textStyle: { color: text }, inactiveColor: v('--chart-off') }),
-      xAxis: each(option.xAxis, axis),
-      yAxis: each(option.yAxis, axis),
-      tooltip: each(option.tooltip, { backgroundColor: card, borderColor: line, textStyle: { color: text } }),
-      dataZoom: each(option.dataZoom, zoom),
-      toolbox: each(option.toolbox, { iconStyle: { borderColor: text }, emphasis: { iconStyle: { textFill: text } } })
-    });
-    el.setAttribute('data-scheme', v('--chart-scheme'));
-  }
-  if (window.matchMedia) {
-    window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', function () {
-      charts.forEach(function (c) { paint(c.chart, c.el); });
-    });
-  }
+  window.ReplayLabScheme.onChange(function () {
+    charts.forEach(function (c) { paint(c.chart, c.el); });
+  });
   // zoomOnModifiedWheel zooms the turns around the pointer on a wheel
   // turned with Ctrl or Shift held. A plain wheel, and a swipe, scroll the
   // page: the charts have no ECharts "inside" zoom, which takes them.
