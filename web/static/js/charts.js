@@ -124,7 +124,7 @@
       // the legend starts below both.
       var tools = drawnBox(chart, 'toolbox'), title = drawnBox(chart, 'title');
       if (tools && title) {
-        chart.setOption({ title: { textStyle: { width: Math.max(60, tools[0] - title[0] - 2 * PAD - GAP), overflow: 'break' } } });
+        chart.setOption({ title: { textStyle: { width: Math.max(60, tools[0] - title[0] - 2 * PAD - GAP), overflow: 'break', lineHeight: 22 } } });
         title = drawnBox(chart, 'title');
       }
       var legendTop = Math.max(Number(legend.top), tools ? tools[3] : 0, title ? title[3] : 0);
