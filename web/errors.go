@@ -63,6 +63,12 @@ const statusClientClosed = 499
 // closes), the body stopped short, or writing the answer failed with a
 // broken pipe or a reset connection. None of these is the server's fault.
 func aborted(c echo.Context, err error) bool {
+	// A body cut off for arriving too slowly also cancels the request's
+	// context, but its client is there to read why.
+	var he *echo.HTTPError
+	if errors.As(err, &he) && he.Code == http.StatusRequestTimeout {
+		return false
+	}
 	var ae *abortError
 	return errors.As(err, &ae) || errors.Is(err, context.Canceled) ||
 		errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ECONNRESET) ||

@@ -168,7 +168,8 @@ func (s *spyReader) Read(p []byte) (int, error) {
 func TestTokenBeforeBody(t *testing.T) {
 	const token, limit = "s3cret-token", 64 << 10
 	f := newFixture(t, func(c *Config) { c.UploadToken = token; c.MaxUpload = limit })
-	big := bytes.Repeat([]byte("x"), 4*limit)
+	// A text replay's opening, so the server reads on to the limit.
+	big := append([]byte("{"), bytes.Repeat([]byte("x"), 4*limit)...)
 	replayFirst, replayFirstType := multipartBody(t, field{"replay", big}, field{"token", []byte(token)})
 	wrongFirst, wrongFirstType := multipartBody(t, field{"token", []byte("guess")}, field{"replay", big})
 	rightFirst, rightFirstType := multipartBody(t, field{"token", []byte(token)}, field{"replay", big})
@@ -216,57 +217,23 @@ func TestTokenBeforeBody(t *testing.T) {
 }
 
 // TestRegenerationLimit answers 503 with Retry-After while the only
-// regeneration slot is held by an upload still being sent.
+// regeneration slot is taken, and stores the upload once it is free.
 func TestRegenerationLimit(t *testing.T) {
-	f := newFixture(t, func(c *Config) { c.MaxRegenerations = 1 })
-	enc, _ := f.encodeFresh(t)
+	held := make(slots, 1)
+	f := newFixture(t, func(c *Config) { c.regenerations = held })
 	stored := recordToad(t, 1, "astar", "astar", `{"turns":30}`) // the fixture's won match
 	storedText, err := stored.EncodeText()
 	if err != nil {
 		t.Fatal(err)
 	}
-
-	pr, pw := io.Pipe()
-	slow := httptest.NewRequest(http.MethodPost, "/api/v1/replays", pr)
-	slow.Host = testAddr
-	slow.ContentLength = -1
-	slowRec := httptest.NewRecorder()
-	served := make(chan struct{})
-	go func() {
-		defer close(served)
-		f.e.ServeHTTP(slowRec, slow)
-	}()
-	defer func() {
-		pw.CloseWithError(io.ErrUnexpectedEOF) // a no-op once the body is sent
-		<-served
-	}()
-
-	// The slow upload reads its first byte once it holds the slot.
-	wrote := make(chan error, 1)
-	go func() {
-		_, err := pw.Write(enc.Bytes[:1])
-		wrote <- err
-	}()
-	select {
-	case err := <-wrote:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-served:
-		t.Fatalf("slow upload ended before reading its body: %d %s", slowRec.Code, slowRec.Body)
+	release, err := held.take()
+	if err != nil {
+		t.Fatal(err)
 	}
 	busy := scenario{name: "busy", method: http.MethodPost, url: "/api/v1/replays", body: storedText, status: 503,
 		want: []string{"--max-regenerations"}, wantHeaders: map[string]string{"Retry-After": "1"}}
 	busy.run(t, f.e)
-
-	if _, err := pw.Write(enc.Bytes[1:]); err != nil {
-		t.Fatal(err)
-	}
-	pw.Close()
-	<-served
-	if slowRec.Code != http.StatusCreated {
-		t.Errorf("slow upload: got %d %s, want 201", slowRec.Code, slowRec.Body)
-	}
+	release()
 	scenario{name: "slot free again", method: http.MethodPost, url: "/api/v1/replays", body: storedText, status: 200}.run(t, f.e)
 	if log := f.log.String(); !strings.Contains(log, "level=WARN msg=request") || strings.Contains(log, "level=ERROR") {
 		t.Errorf("a busy server's 503 should be logged as a warning, not an error:\n%s", log)

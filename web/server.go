@@ -53,6 +53,10 @@ type Config struct {
 	MaxRegenerations int
 	// fits gives the compare page its rating fits; tests set a fake.
 	fits fitter
+	// pace is the pace of upload bodies, regenerations the slots of
+	// uploads being regenerated; tests set their own.
+	pace          pace
+	regenerations slots
 	// Refitter, when not nil, is notified of every stored upload; the
 	// caller runs it (Refitter.Run) for as long as the server runs.
 	// Pages only read the ratings it stores.
@@ -81,6 +85,7 @@ type server struct {
 	tpl         *templates
 	maxUpload   int64
 	uploadToken string
+	pace        pace // of upload bodies (see bodyReader)
 	// regenerations are the slots of uploads being regenerated.
 	regenerations slots
 	summaries     summaryCache
@@ -106,6 +111,12 @@ func New(cfg Config) (*echo.Echo, error) {
 	if cfg.MaxRegenerations <= 0 {
 		cfg.MaxRegenerations = runtime.NumCPU()
 	}
+	if cfg.regenerations == nil {
+		cfg.regenerations = make(slots, cfg.MaxRegenerations)
+	}
+	if cfg.pace.rate <= 0 {
+		cfg.pace = defaultPace
+	}
 	guard, err := newHostGuard(cfg.Addr, cfg.PublicURLs)
 	if err != nil {
 		return nil, err
@@ -115,7 +126,7 @@ func New(cfg Config) (*echo.Echo, error) {
 		return nil, err
 	}
 	s := &server{db: cfg.DB, log: cfg.Log, tpl: tpl, maxUpload: cfg.MaxUpload, uploadToken: cfg.UploadToken,
-		regenerations: make(slots, cfg.MaxRegenerations), frames: regen.NewFrames(cfg.DB, regen.DefaultCursors),
+		pace: cfg.pace, regenerations: cfg.regenerations, frames: regen.NewFrames(cfg.DB, regen.DefaultCursors),
 		fits: cfg.fits, refit: cfg.Refitter, fill: cfg.Fill}
 	if s.fits == nil && cfg.Refitter != nil {
 		s.fits = cfg.Refitter

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"bytes"
 	"crypto/subtle"
 	"errors"
 	"fmt"
@@ -9,7 +8,9 @@ import (
 	"mime"
 	"mime/multipart"
 	"net/http"
+	"os"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -27,10 +28,13 @@ const maxTokenField = 1 << 10
 // it, so a replay that does not regenerate is refused with its turn and
 // line, and returns the match id and whether it is new.
 //
-// Nothing is buffered before the upload is authorized (see openReplay),
-// the body is read through a cap of the server's MaxUpload, and the
-// reading, regeneration and storing of a replay hold one of the server's
-// regeneration slots: when none is free the upload is refused with 503.
+// Nothing is buffered before the upload is authorized (see openReplay).
+// The body is read through a cap of the server's MaxUpload and at a pace
+// (see bodyReader), and decoded as it streams in, so a body over the
+// replay format's own limit is refused as soon as it passes it. Only a
+// replay in hand takes one of the server's regeneration slots, for its
+// regeneration and storing: a client sending slowly holds none, and when
+// none is free the upload is refused with 503.
 func (s *server) upload(c echo.Context) (id string, created bool, err error) {
 	r := c.Request()
 	if r.ContentLength > s.maxUpload {
@@ -38,20 +42,15 @@ func (s *server) upload(c echo.Context) (id string, created bool, err error) {
 	}
 	// The ResponseWriter lets MaxBytesReader close the connection after
 	// the answer to an oversized body, instead of reading it all.
-	body := &bodyReader{r: http.MaxBytesReader(c.Response().Writer, r.Body, s.maxUpload)}
+	body := newBodyReader(http.MaxBytesReader(c.Response().Writer, r.Body, s.maxUpload), c.Response(), s.pace)
 	src, form, err := s.openReplay(r, body)
 	if err != nil {
 		return "", false, s.bodyFault(body, err)
 	}
-	release, err := s.regenerations.take()
+	part := &bodyReader{r: src}
+	l, err := replay.Read(part)
 	if err != nil {
-		c.Response().Header().Set("Retry-After", retryAfter)
-		return "", false, err
-	}
-	defer release()
-	data, err := readAll(src, min(r.ContentLength, s.maxUpload))
-	if err != nil {
-		return "", false, s.bodyFault(body, err)
+		return "", false, s.bodyFault(body, replayFault(part, err))
 	}
 	output, err := readOutputPart(form)
 	if err != nil {
@@ -60,14 +59,12 @@ func (s *server) upload(c echo.Context) (id string, created bool, err error) {
 	if err := r.Context().Err(); err != nil {
 		return "", false, err // the client is gone: do not regenerate for nobody
 	}
-	l, err := replay.Decode(data)
+	release, err := s.regenerations.take()
 	if err != nil {
-		status := http.StatusUnprocessableEntity
-		if errors.Is(err, replay.ErrNotReplay) {
-			status = http.StatusBadRequest
-		}
-		return "", false, &replayError{status, err}
+		c.Response().Header().Set("Retry-After", retryAfter)
+		return "", false, err
 	}
+	defer release()
 	rec, err := regen.Build(c.Request().Context(), l)
 	if err != nil {
 		var re *replay.Error
@@ -83,6 +80,23 @@ func (s *server) upload(c echo.Context) (id string, created bool, err error) {
 		s.matchesStored()
 	}
 	return rec.ID, created, err
+}
+
+// replayFault is the error of a replay that did not decode from part, the
+// reader of the replay in the body: a form's replay part that stopped
+// short of its closing boundary is a malformed form, a replay over the
+// format's limits is too large, and anything else is a replay refused
+// with its line and turn.
+func replayFault(part *bodyReader, err error) error {
+	switch {
+	case part.err != nil:
+		return badInput("malformed multipart form: the replay part ends without its closing boundary (%s)", quoteShort(part.err.Error()))
+	case errors.Is(err, replay.ErrTooLarge):
+		return echo.NewHTTPError(http.StatusRequestEntityTooLarge, err.Error())
+	case errors.Is(err, replay.ErrNotReplay):
+		return &replayError{http.StatusBadRequest, err}
+	}
+	return &replayError{http.StatusUnprocessableEntity, err}
 }
 
 // openReplay checks the upload token and returns the reader of the replay
@@ -156,7 +170,11 @@ func readOutputPart(form *multipart.Reader) ([]store.BotOutput, error) {
 		if out != nil {
 			return nil, badInput(`the form has more than one "output" file field`)
 		}
-		if out, err = store.ReadBotOutput(part); err != nil {
+		r := &bodyReader{r: part}
+		if out, err = store.ReadBotOutput(r); err != nil {
+			if r.err != nil {
+				return nil, badInput("malformed multipart form: the output part ends without its closing boundary (%s)", quoteShort(r.err.Error()))
+			}
 			return nil, badInput("%s", err)
 		}
 		if out == nil {
@@ -191,16 +209,48 @@ func (s *server) authorize(header, formToken string) error {
 	return nil
 }
 
+// pace is how fast an upload's body must arrive: after grace, at least
+// rate bytes a second on average since the body began. A client that
+// sends slower is cut off with 408, so it cannot hold a connection and
+// its buffers for the server's whole read timeout; a real link, however
+// slow, is far faster.
+type pace struct {
+	grace time.Duration
+	rate  int64 // bytes a second
+}
+
+// defaultPace is the pace of uploads when Config sets none.
+var defaultPace = pace{grace: 10 * time.Second, rate: 32 << 10}
+
 // bodyReader remembers the first error reading a request body, so that a
 // failure downstream (a multipart parse, a short read) is reported as what
-// it is: a body over the limit or a client that went away.
+// it is: a body over the limit, one arriving too slowly, or a client that
+// went away. With a ResponseController it holds the body to its pace, by
+// moving the connection's read deadline on as bytes arrive.
 type bodyReader struct {
 	r   io.Reader
 	err error
+
+	rc    *http.ResponseController // nil: no pace
+	pace  pace
+	start time.Time
+	n     int64 // bytes read
+}
+
+// newBodyReader returns a bodyReader of body held to p through the
+// connection under w.
+func newBodyReader(body io.Reader, w http.ResponseWriter, p pace) *bodyReader {
+	return &bodyReader{r: body, rc: http.NewResponseController(w), pace: p, start: time.Now()}
 }
 
 func (b *bodyReader) Read(p []byte) (int, error) {
+	if b.rc != nil {
+		// A writer without a connection (a test's recorder) has no
+		// deadline to set: the error says so and is of no consequence.
+		_ = b.rc.SetReadDeadline(b.start.Add(b.pace.grace + time.Duration(b.n)*(time.Second/time.Duration(b.pace.rate))))
+	}
 	n, err := b.r.Read(p)
+	b.n += int64(n)
 	if err != nil && err != io.EOF && b.err == nil {
 		b.err = err
 	}
@@ -208,8 +258,8 @@ func (b *bodyReader) Read(p []byte) (int, error) {
 }
 
 // bodyFault returns err, or what went wrong reading the body if anything
-// did: 413 for a body over the limit, an abort for a client that stopped
-// sending.
+// did: 413 for a body over the limit, 408 for one arriving slower than
+// its pace, an abort for a client that stopped sending.
 func (s *server) bodyFault(body *bodyReader, err error) error {
 	var tooBig *http.MaxBytesError
 	switch {
@@ -217,6 +267,10 @@ func (s *server) bodyFault(body *bodyReader, err error) error {
 		return err
 	case errors.As(body.err, &tooBig):
 		return s.tooLarge()
+	case errors.Is(body.err, os.ErrDeadlineExceeded):
+		return echo.NewHTTPError(http.StatusRequestTimeout, fmt.Sprintf(
+			"the upload arrived too slowly: %d bytes in %s; after the first %s a body must keep up at least %s a second",
+			body.n, time.Since(body.start).Round(time.Second), body.pace.grace, formatSize(body.pace.rate)))
 	default:
 		return &abortError{fmt.Errorf("read body: %w", body.err)}
 	}
@@ -239,17 +293,6 @@ func formatSize(n int64) string {
 		}
 	}
 	return fmt.Sprintf("%d bytes", n)
-}
-
-// readAll reads r to its end, allocating once when size, the expected
-// length, is known.
-func readAll(r io.Reader, size int64) ([]byte, error) {
-	var b bytes.Buffer
-	if size > 0 {
-		b.Grow(int(size) + bytes.MinRead)
-	}
-	_, err := b.ReadFrom(r)
-	return b.Bytes(), err
 }
 
 // retryAfter is the Retry-After of a 503, in seconds: a regeneration
