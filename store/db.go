@@ -21,7 +21,9 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/mattn/go-sqlite3" // registers the "sqlite3" driver
 
@@ -43,20 +45,24 @@ type DB struct {
 	stats  statsCache
 }
 
+// busyTimeout is how long a statement waits for a lock another connection
+// holds before it fails with ErrBusy.
+const busyTimeout = 5 * time.Second
+
 // Pragmas shared by both pools, as go-sqlite3 DSN parameters: the driver
 // runs them on every connection it opens, where a PRAGMA sent through
 // *sql.DB would reach only whichever pooled connection happened to run it.
-const commonParams = "" +
-	// Wait up to 5 s for a lock held by another connection or process
-	// (a checkpoint, a second replaylab) instead of failing at once with
-	// SQLITE_BUSY.
-	"_busy_timeout=5000" +
+var commonParams = "" +
+	// Wait up to busyTimeout for a lock held by another connection or
+	// process (a checkpoint, a second replaylab) instead of failing at
+	// once with SQLITE_BUSY.
+	"_busy_timeout=" + strconv.FormatInt(busyTimeout.Milliseconds(), 10) +
 	// SQLite ships with foreign keys unenforced for backward compatibility;
 	// the schema relies on them (and on their cascades).
 	"&_foreign_keys=on"
 
 // writerParams configure the writer connection.
-const writerParams = commonParams +
+var writerParams = commonParams +
 	// Write-ahead log: readers never block the writer nor the writer the
 	// readers, and a commit appends to the log instead of rewriting pages
 	// in place. The mode is stored in the file, so the read pool, opened
@@ -72,7 +78,7 @@ const writerParams = commonParams +
 	"&_txlock=immediate"
 
 // readerParams configure the read pool.
-const readerParams = commonParams +
+var readerParams = commonParams +
 	// Open the file read-only: no query can write, whatever its SQL says.
 	"&mode=ro" +
 	// Readers take no write lock, so the synchronous level only matters

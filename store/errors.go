@@ -3,6 +3,9 @@ package store
 import (
 	"errors"
 	"fmt"
+	"time"
+
+	"github.com/mattn/go-sqlite3"
 )
 
 // The kinds of error the store reports to its callers. Test for them with
@@ -26,11 +29,16 @@ var (
 	// ErrReadOnly means the database file, or the directory that holds it
 	// and SQLite's -wal and -shm files, cannot be written.
 	ErrReadOnly = errors.New("database is read-only")
+	// ErrBusy means a write waited for the database's write lock longer
+	// than the busy timeout (busyTimeout): another program, or another
+	// replaylab on the same file, held it. Nothing was written; the same
+	// write may succeed later.
+	ErrBusy = errors.New("database is busy")
 )
 
 // Error is an error of one of the kinds above with a message for the user.
 type Error struct {
-	Kind error // ErrNotFound, ErrAmbiguous or ErrInvalid
+	Kind error // ErrNotFound, ErrAmbiguous, ErrInvalid or ErrBusy
 	Msg  string
 }
 
@@ -46,4 +54,16 @@ func notFoundf(format string, args ...any) error {
 
 func invalidf(format string, args ...any) error {
 	return &Error{Kind: ErrInvalid, Msg: fmt.Sprintf(format, args...)}
+}
+
+// busyIf turns SQLite's "database is locked" (SQLITE_BUSY: the busy
+// timeout ran out; SQLITE_LOCKED: a lock within this process) into an
+// ErrBusy error, and returns any other error unchanged.
+func busyIf(err error) error {
+	var se sqlite3.Error
+	if errors.As(err, &se) && (se.Code == sqlite3.ErrBusy || se.Code == sqlite3.ErrLocked) {
+		return &Error{Kind: ErrBusy, Msg: fmt.Sprintf(
+			"the database is busy: another program held its write lock for over %d s, and nothing was written; retry shortly", busyTimeout/time.Second)}
+	}
+	return err
 }

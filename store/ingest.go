@@ -25,8 +25,10 @@ func (db *DB) Ingest(ctx context.Context, rec *Record) (created bool, err error)
 
 // IngestMany writes matches as Ingest does, all in one transaction: a bulk
 // load pays for one commit instead of one per match. Matches already stored
-// are skipped; created counts the others. A failure writes none of them.
+// are skipped; created counts the others. A failure writes none of them;
+// a write lock held elsewhere beyond the busy timeout is an ErrBusy.
 func (db *DB) IngestMany(ctx context.Context, recs []*Record) (created int, err error) {
+	defer func() { err = busyIf(err) }()
 	for _, rec := range recs {
 		if err := rec.check(); err != nil {
 			return 0, err

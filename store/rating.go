@@ -138,7 +138,8 @@ type FittedRatings struct {
 // SaveRatings replaces the ratings and rating history of f's game and
 // ruleset with f's, in one transaction, so readers see either the old fit
 // or the new one whole.
-func (db *DB) SaveRatings(ctx context.Context, f *FittedRatings) error {
+func (db *DB) SaveRatings(ctx context.Context, f *FittedRatings) (err error) {
+	defer func() { err = busyIf(err) }()
 	tx, err := db.write.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("save ratings: %w", err)

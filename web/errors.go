@@ -75,6 +75,11 @@ func aborted(c echo.Context, err error) bool {
 		errors.Is(c.Request().Context().Err(), context.Canceled)
 }
 
+// busyRetryAfter is the Retry-After of a 503 for a database whose write
+// lock another program holds, in seconds: such a program (a backup, a
+// second replaylab importing) holds it for seconds, not milliseconds.
+const busyRetryAfter = "5"
+
 // errorBody is every error answer of the API.
 type errorBody struct {
 	Error string `json:"error"`
@@ -134,6 +139,10 @@ func classify(err error) (status int, body errorBody, internal bool) {
 		return http.StatusNotFound, errorBody{Error: err.Error()}, false
 	case errors.Is(err, store.ErrAmbiguous), errors.Is(err, store.ErrInvalid):
 		return http.StatusBadRequest, errorBody{Error: err.Error()}, false
+	case errors.Is(err, store.ErrBusy):
+		// Another program holds the write lock: the server works, and
+		// the same request may succeed in a moment (see busyRetryAfter).
+		return http.StatusServiceUnavailable, errorBody{Error: err.Error()}, false
 	}
 	return http.StatusInternalServerError, errorBody{Error: "internal error: the server could not answer; the problem has been logged"}, true
 }
@@ -175,6 +184,9 @@ func (s *server) handleError(err error, c echo.Context) {
 	}
 	if status == http.StatusUnauthorized {
 		c.Response().Header().Set("WWW-Authenticate", `Bearer realm="replaylab uploads"`)
+	}
+	if errors.Is(err, store.ErrBusy) {
+		c.Response().Header().Set("Retry-After", busyRetryAfter)
 	}
 	var werr error
 	switch {

@@ -3,15 +3,23 @@ package web
 import (
 	"bufio"
 	"bytes"
+	"context"
+	"database/sql"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/replaylab/replaylab/store"
 )
 
 // TestSlowBodiesHoldNoSlot sends uploads whose bodies trickle in over real
@@ -173,4 +181,88 @@ func TestOversizeRefusedEarly(t *testing.T) {
 			}
 		})
 	}
+}
+
+// holdLockEnv names the database TestHoldWriteLock locks, in the child
+// process TestUploadWhileLocked starts.
+const holdLockEnv = "REPLAYLAB_TEST_HOLD_WRITE_LOCK"
+
+// TestHoldWriteLock is not a test of its own: run as a child process with
+// holdLockEnv set, it takes the write lock of that database, says "held",
+// and keeps the lock until its standard input ends.
+func TestHoldWriteLock(t *testing.T) {
+	path := os.Getenv(holdLockEnv)
+	if path == "" {
+		t.Skip("run by TestUploadWhileLocked as another program")
+	}
+	db, err := sql.Open("sqlite3", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	conn, err := db.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(context.Background(), "BEGIN IMMEDIATE"); err != nil {
+		t.Fatal(err)
+	}
+	fmt.Println("held")
+	io.Copy(io.Discard, os.Stdin)
+}
+
+// TestUploadWhileLocked uploads while another program holds the
+// database's write lock for longer than the store waits: the answer is
+// 503 with Retry-After, logged as a warning, and the same upload is stored
+// once the lock is let go.
+func TestUploadWhileLocked(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits out the store's busy timeout; not in -short")
+	}
+	path := filepath.Join(t.TempDir(), "web.db")
+	db, err := store.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	log := &syncBuffer{}
+	e, err := New(Config{DB: db, Addr: testAddr, Log: slog.New(slog.NewTextHandler(log, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := recordToad(t, 4, "astar", "astar", `{"turns":25}`).EncodeText()
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	holder := exec.Command(os.Args[0], "-test.run=^TestHoldWriteLock$")
+	holder.Env = append(os.Environ(), holdLockEnv+"="+path)
+	release, err := holder.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := holder.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := holder.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Wait()
+	defer release.Close()
+	if line, err := bufio.NewReader(out).ReadString('\n'); line != "held\n" {
+		t.Fatalf("the lock holder said %q (%v), want held", line, err)
+	}
+
+	scenario{name: "locked", method: http.MethodPost, url: "/api/v1/replays", body: text, status: 503,
+		want: []string{"database is busy", "retry shortly"}, wantHeaders: map[string]string{"Retry-After": busyRetryAfter}}.run(t, e)
+	if got := log.String(); strings.Contains(got, "level=ERROR") || !strings.Contains(got, "level=WARN") {
+		t.Errorf("a locked database is logged as a warning, not an error:\n%s", got)
+	}
+	release.Close()
+	if err := holder.Wait(); err != nil {
+		t.Fatalf("lock holder: %v", err)
+	}
+	scenario{name: "unlocked", method: http.MethodPost, url: "/api/v1/replays", body: text, status: 201}.run(t, e)
 }
