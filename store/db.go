@@ -174,8 +174,20 @@ func checkWritable(path string, exists bool) error {
 
 // inspectFile reads the header and table names of the SQLite file at path
 // through a read-only connection and classifies them.
+//
+// Even a read-only connection to a WAL database creates its -wal and -shm
+// files, and cannot remove them when it closes; for a foreign file those
+// would be litter beside another program's data. Without a -wal file the
+// main file holds every committed change, so it is read as immutable,
+// which creates nothing. With one, the file is in use or was not closed
+// cleanly, its latest changes may be in the -wal only, and the files that
+// a normal read creates are there already.
 func inspectFile(ctx context.Context, path string) error {
-	ro, err := sql.Open("sqlite3", dsn(path, readerParams))
+	params := readerParams
+	if _, err := os.Lstat(path + "-wal"); errors.Is(err, fs.ErrNotExist) {
+		params += "&immutable=1"
+	}
+	ro, err := sql.Open("sqlite3", dsn(path, params))
 	if err != nil {
 		return err
 	}
