@@ -150,16 +150,18 @@ func fillDemo(ctx context.Context, db *store.DB, plan []demoMatch, fill *web.Fil
 		if err == nil {
 			_, err = db.Ingest(ctx, rec)
 		}
-		fill.Step(err)
 		switch {
 		case err == nil:
 			stored++
-		case ctx.Err() == nil: // when stopping, the failures are the stop's
+		case ctx.Err() != nil:
+			return // when stopping, the failures are the stop's
+		default:
 			// A game whose bots fail should not keep the others' demo
 			// matches, and the dashboard, from the user.
 			failed++
 			bar.println(fmt.Sprintf("demo %s/%s seed %d: %v", m.game.Name, m.ruleset, m.seed, err))
 		}
+		fill.Step(err)
 		bar.step()
 	})
 	bar.done()

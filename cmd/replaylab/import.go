@@ -162,7 +162,11 @@ func ingestAll(ctx context.Context, db *store.DB, dbPath string, items []string,
 				dup++
 			}
 		}
-		if err != nil {
+		switch {
+		case err == nil:
+		case ctx.Err() != nil:
+			return // interrupted, neither imported nor failed
+		default:
 			failed++
 			bar.println(fmt.Sprintf("%s: %v", path, err))
 		}
@@ -259,8 +263,14 @@ func (p *progress) println(msg string) {
 	}
 }
 
+// done ends the bar. Off a terminal, work that stopped short (an
+// interrupt) gets a last line with the count it reached, which the lines
+// at tenths would not show.
 func (p *progress) done() {
-	if p.lineActive {
+	switch {
+	case p.lineActive:
 		fmt.Fprintln(p.w)
+	case !p.tty && p.n < p.total:
+		p.line()
 	}
 }

@@ -444,7 +444,9 @@ func runTournament(ctx context.Context, f *tournamentFlags, stdout, stderr io.Wr
 		switch {
 		case err == nil:
 			stored++
-		case ctx.Err() == nil: // an interrupted match is not a failed one
+		case ctx.Err() != nil:
+			return // an interrupted match is neither played nor failed
+		default:
 			failed++
 			bar.println(fmt.Sprintf("seed %d, %s: %v", fx.seed, t.describe(fx), err))
 		}

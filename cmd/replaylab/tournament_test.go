@@ -265,8 +265,8 @@ func TestTournamentResumesAndRanks(t *testing.T) {
 }
 
 // TestTournamentInterrupted stops a tournament whose external bot never
-// answers: it exits 1 saying how to resume, the bot is ended and nothing
-// is stored.
+// answers: it exits 1 saying how to resume, its progress counts no match
+// played, the bot is ended and nothing is stored.
 func TestTournamentInterrupted(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "t.db")
@@ -275,6 +275,10 @@ func TestTournamentInterrupted(t *testing.T) {
 		"--bot", "builtin:random", "--bot", botSpec("noterm", pidFile, "mute"), "--name", "random", "--name", "mute")
 	if code != 1 || !strings.Contains(errOut, "interrupted after storing 0 of 2 matches; run the same command again to resume") {
 		t.Errorf("got exit %d and stderr %q, want 1 and how to resume", code, errOut)
+	}
+	// The progress counts played matches: the interrupted one is not.
+	if !strings.Contains(errOut, "tournament: 0/2 (0%)") || strings.Contains(errOut, "1/2") {
+		t.Errorf("got stderr %q, want the progress to end at 0/2", errOut)
 	}
 	checkBotEnded(t, pidFile)
 	st, err := store.Open(context.Background(), db)
