@@ -20,6 +20,9 @@ func FuzzDecodeText(f *testing.F) {
 	}
 	f.Add(text)
 	f.Add([]byte(`{"format":"replaylab/1","game":"toad","revision":1,"seed":1,"players":[{"name":"a"}]}` + "\n"))
+	// A config in no canonical form, to mutate into the spellings that
+	// must read as one match or be refused.
+	f.Add([]byte(configHeader(` { "t\u0075rns" : 3 , "rolls" : null , "start_hp" : 5 } `) + "\n1\tA\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		l, err := replay.DecodeText(bytes.NewReader(data))
 		if err != nil {
@@ -38,6 +41,7 @@ func FuzzDecodeBinary(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(enc.Bytes)
+	f.Add(v1Binary(configHeader(`{"rolls":[-0,1],"st\u0061rt_hp":5}`)))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if l, err := replay.DecodeBinary(data); err == nil {
 			checkStable(t, l)

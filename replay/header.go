@@ -1,11 +1,9 @@
 package replay
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -86,11 +84,11 @@ func quote(s string) string { return sim.QuoteCommand(s) }
 
 // Check validates a header against the game registry and puts it in
 // canonical form: the default ruleset filled in (by sim.Game.Check),
-// revision 1 written as 0, the config compacted with sorted keys ("{}" when
-// empty). A revision newer than this build plays is an ErrNewer; an older
-// one passes (Run checks it). Check starts the match with sim.Game.New,
-// which lets the game judge the config, so a header that passes Check
-// always starts a match.
+// revision 1 written as 0, the config in sim.CanonicalConfig's form ("{}"
+// when empty), so one match has one id. A revision newer than this build
+// plays is an ErrNewer; an older one passes (Run checks it). Check starts
+// the match with sim.Game.New, which lets the game judge the config (its
+// keys exactly), so a header that passes Check always starts a match.
 func (h *Header) Check() (*sim.Game, error) {
 	g, _, err := h.start()
 	return g, err
@@ -122,7 +120,7 @@ func (h *Header) start() (*sim.Game, sim.Match, error) {
 			return nil, nil, headerErrorf(nil, "player %d version: %v", i, err)
 		}
 	}
-	cfg, err := canonicalConfig(h.Config)
+	cfg, err := sim.CanonicalConfig(h.Config)
 	if err != nil {
 		return nil, nil, headerErrorf(err, "config: %v", err)
 	}
@@ -200,31 +198,6 @@ func checkName(s string, required bool) error {
 	return nil
 }
 
-// canonicalConfig compacts a JSON object and sorts its keys, so equal
-// configs always encode to equal bytes (and equal match ids).
-func canonicalConfig(raw json.RawMessage) (json.RawMessage, error) {
-	if len(bytes.TrimSpace(raw)) == 0 || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
-		return json.RawMessage("{}"), nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber() // keep integers such as seeds exact
-	var v map[string]any
-	if err := dec.Decode(&v); err != nil {
-		return nil, fmt.Errorf("not a JSON object: %w", err)
-	}
-	if dec.More() {
-		return nil, errors.New("trailing data after the JSON object")
-	}
-	if v == nil {
-		return json.RawMessage("{}"), nil
-	}
-	out, err := json.Marshal(v) // encoding/json sorts map keys
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
 // encodeHeader writes the canonical JSON of a checked header.
 func encodeHeader(h *Header) []byte {
 	b, err := json.Marshal(h)
@@ -283,43 +256,30 @@ type field struct {
 	required bool
 }
 
-// decodeObject decodes one JSON object with exactly the given keys.
+// decodeObject decodes one JSON object with exactly the given keys, through
+// sim.Members, the strict reader configs go through too.
 func decodeObject(b []byte, fields []field) error {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return errors.New("not a JSON object")
-	}
 	seen := make([]bool, len(fields))
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return fmt.Errorf("bad JSON: %w", err)
-		}
-		key, _ := tok.(string) // object keys are always strings
+	err := sim.Members(b, func(key string, raw json.RawMessage) error {
 		i := slices.IndexFunc(fields, func(f field) bool { return f.key == key })
 		if i < 0 {
-			return fmt.Errorf("unknown field %s (keys are case-sensitive)", quote(key))
-		}
-		if seen[i] {
-			return fmt.Errorf("field %q given twice", key)
+			keys := make([]string, len(fields))
+			for j, f := range fields {
+				keys[j] = f.key
+			}
+			return sim.UnknownKey(key, keys)
 		}
 		seen[i] = true
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return fmt.Errorf("field %q: bad JSON: %w", key, err)
-		}
 		if _, isRaw := fields[i].dst.(*json.RawMessage); string(raw) == "null" && !isRaw {
 			return fmt.Errorf("field %q is null", key) // Unmarshal would leave the zero value
 		}
 		if err := json.Unmarshal(raw, fields[i].dst); err != nil {
 			return fmt.Errorf("field %q: want %s", key, kindOf(fields[i].dst))
 		}
-	}
-	if _, err := dec.Token(); err != nil {
-		return fmt.Errorf("bad JSON: %w", err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return errors.New("trailing data after the JSON object")
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	for i, f := range fields {
 		if f.required && !seen[i] {

@@ -141,7 +141,7 @@ func TestDecodeErrors(t *testing.T) {
 	}{
 		{"empty", "", "neither"},
 		{"not json", "hello\n", "neither"},
-		{"unknown field", `{"format":"replaylab/1","game":"toad","seed":1,"players":[{"name":"a"}],"colour":"red"}`, `line 1: header: unknown field "colour"`},
+		{"unknown field", `{"format":"replaylab/1","game":"toad","seed":1,"players":[{"name":"a"}],"colour":"red"}`, `line 1: header: unknown key "colour"`},
 		{"unknown game", `{"format":"replaylab/1","game":"chess","seed":1,"players":[{"name":"a"}]}`, `line 1: header: unknown game "chess"`},
 		{"unknown ruleset", `{"format":"replaylab/1","game":"toad","ruleset":"modern","seed":1,"players":[{"name":"a"}]}`, `ruleset: game toad has no ruleset "modern"`},
 		{"newer format", `{"format":"replaylab/9","game":"toad","seed":1,"players":[{"name":"a"}]}`, `format "replaylab/9": written by a newer replaylab`},
@@ -472,9 +472,9 @@ func TestVersionMismatch(t *testing.T) {
 
 func TestStrictHeader(t *testing.T) {
 	tests := []struct{ name, header, want string }{
-		{"key case", `{"format":"replaylab/1","game":"toad","Seed":1,"players":[{"name":"a"}]}`, `unknown field "Seed" (keys are case-sensitive)`},
-		{"upper key", `{"format":"replaylab/1","GAME":"toad","seed":1,"players":[{"name":"a"}]}`, `unknown field "GAME"`},
-		{"player key case", `{"format":"replaylab/1","game":"toad","seed":1,"players":[{"Name":"a"}]}`, `player 0: unknown field "Name"`},
+		{"key case", `{"format":"replaylab/1","game":"toad","Seed":1,"players":[{"name":"a"}]}`, `unknown key "Seed" (keys are case-sensitive; did you mean "seed"?)`},
+		{"upper key", `{"format":"replaylab/1","GAME":"toad","seed":1,"players":[{"name":"a"}]}`, `unknown key "GAME"`},
+		{"player key case", `{"format":"replaylab/1","game":"toad","seed":1,"players":[{"Name":"a"}]}`, `player 0: unknown key "Name"`},
 		{"no seed", `{"format":"replaylab/1","game":"toad","players":[{"name":"a"}]}`, `missing field "seed"`},
 		{"no format", `{"game":"toad","seed":1,"players":[{"name":"a"}]}`, `missing field "format"`},
 		{"no game", `{"format":"replaylab/1","seed":1,"players":[{"name":"a"}]}`, `missing field "game"`},
@@ -482,7 +482,7 @@ func TestStrictHeader(t *testing.T) {
 		{"no player name", `{"format":"replaylab/1","game":"toad","seed":1,"players":[{"version":"1"}]}`, `player 0: missing field "name"`},
 		{"null seed", `{"format":"replaylab/1","game":"toad","seed":null,"players":[{"name":"a"}]}`, `field "seed" is null`},
 		{"negative seed", `{"format":"replaylab/1","game":"toad","seed":-1,"players":[{"name":"a"}]}`, `field "seed": want an integer`},
-		{"repeated key", `{"format":"replaylab/1","game":"toad","seed":1,"seed":2,"players":[{"name":"a"}]}`, `field "seed" given twice`},
+		{"repeated key", `{"format":"replaylab/1","game":"toad","seed":1,"seed":2,"players":[{"name":"a"}]}`, `repeated key "seed"`},
 		{"not an object", `[1]`, "not a JSON object"},
 		{"trailing data", `{"format":"replaylab/1","game":"toad","seed":1,"players":[{"name":"a"}]} {}`, "trailing data"},
 	}

@@ -11,7 +11,6 @@
 package sim
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -322,23 +321,6 @@ func (g *Game) Metric(name string) (int, bool) {
 		}
 	}
 	return 0, false
-}
-
-// DecodeConfig decodes a setup's JSON config into v, rejecting unknown
-// fields and trailing data. An empty config leaves v unchanged.
-func DecodeConfig(raw json.RawMessage, v any) error {
-	if len(raw) == 0 {
-		return nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return &SetupError{Field: "config", Reason: err.Error()}
-	}
-	if dec.More() {
-		return &SetupError{Field: "config", Reason: "trailing data after the JSON object"}
-	}
-	return nil
 }
 
 // maxQuoted bounds how much of a raw command goes into an event detail.

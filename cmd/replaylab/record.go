@@ -96,7 +96,7 @@ func addMatchFlags(cmd *cobra.Command, f *recordFlags) {
 func record(ctx context.Context, f *recordFlags, stdout, stderr io.Writer) error {
 	g, h, specs, err := recordHeader(f, stderr)
 	if err != nil {
-		return err
+		return usageError{err} // all from the flags: exit status 2, as tournament's
 	}
 	botOut := botOutputFor(f, slices.ContainsFunc(specs, isExternal))
 	if botOut != nil {
@@ -243,28 +243,34 @@ func closeAgents(agents []replay.Agent) []replay.Output {
 	return rest
 }
 
+// recordConfig returns --config, with the rolls of --rolls added, in
+// canonical form. The game judges its keys when the header is checked.
 func recordConfig(f *recordFlags) (json.RawMessage, error) {
-	cfg := map[string]json.RawMessage{}
-	if f.config != "" {
-		if err := json.Unmarshal([]byte(f.config), &cfg); err != nil {
-			return nil, fmt.Errorf("--config: not a JSON object: %w", err)
-		}
+	cfg, err := sim.CanonicalConfig(json.RawMessage(f.config))
+	if err != nil {
+		return nil, fmt.Errorf("--config: %w", err)
 	}
-	if f.rolls != "" {
-		if f.game != toad.Game.Name {
-			return nil, fmt.Errorf("--rolls is for the toad game only")
-		}
-		data, err := os.ReadFile(f.rolls)
-		if err != nil {
-			return nil, err
-		}
-		rolls, err := parseRollsFile(data)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", f.rolls, err)
-		}
-		cfg["rolls"], _ = json.Marshal(rolls)
+	if f.rolls == "" {
+		return cfg, nil
 	}
-	return json.Marshal(cfg)
+	if f.game != toad.Game.Name {
+		return nil, fmt.Errorf("--rolls is for the toad game only")
+	}
+	data, err := os.ReadFile(f.rolls)
+	if err != nil {
+		return nil, err
+	}
+	rolls, err := parseRollsFile(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", f.rolls, err)
+	}
+	members := map[string]json.RawMessage{}
+	json.Unmarshal(cfg, &members) // a canonical config: one object, no key twice
+	if _, ok := members["rolls"]; ok {
+		return nil, errors.New("--rolls and a \"rolls\" key in --config: give the rolls once")
+	}
+	members["rolls"], _ = json.Marshal(rolls)
+	return json.Marshal(members)
 }
 
 // parseRollsFile accepts a JSON array of rolls or the original game's

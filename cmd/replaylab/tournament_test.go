@@ -93,6 +93,8 @@ func TestTournamentBadInput(t *testing.T) {
 		{"unknown game", []string{"--game", "chess", "--bot", "builtin:a", "--bot", "builtin:b"}, `unknown game "chess"`},
 		{"unknown ruleset", append([]string{"--game", "worms", "--ruleset", "modern"}, two...), "no ruleset"},
 		{"bad config", append([]string{"--game", "worms", "--config", "[1]"}, two...), "--config: not a JSON object"},
+		{"config key case", append([]string{"--game", "worms", "--config", `{"Rounds":3}`}, two...), `config: unknown key "Rounds" (keys are case-sensitive; did you mean "rounds"?)`},
+		{"config key twice", append([]string{"--game", "worms", "--config", `{"rounds":3,"rounds":4}`}, two...), `--config: repeated key "rounds"`},
 		{"one bot", []string{"--game", "worms", "--bot", "builtin:random"}, "at least 2 bots, got 1"},
 		{"unknown built-in", []string{"--game", "worms", "--bot", "builtin:random", "--bot", "builtin:nobody"}, `bot 2 (builtin:nobody): game worms has no built-in bot "nobody"`},
 		{"unknown program", []string{"--game", "worms", "--bot", "builtin:random", "--bot", "/nonexistent/bot"}, "bot 2 (/nonexistent/bot)"},

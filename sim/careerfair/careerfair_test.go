@@ -181,7 +181,7 @@ func TestSetupErrors(t *testing.T) {
 		{"awap2019 alone", sim.Setup{Ruleset: rulesetAWAP, Players: 1}, "players: ruleset awap2019 takes 2 teams"},
 		{"unknown board", sim.Setup{Players: 2, Config: json.RawMessage(`{"board":"gates9"}`)}, `unknown board "gates9"`},
 		{"both boards", sim.Setup{Players: 2, Config: json.RawMessage(`{"board":"tiny","board_text":"1 1 0 0 0\nB"}`)}, "not both"},
-		{"unknown field", sim.Setup{Players: 2, Config: json.RawMessage(`{"map":"tiny"}`)}, "unknown field"},
+		{"unknown key", sim.Setup{Players: 2, Config: json.RawMessage(`{"map":"tiny"}`)}, `unknown key "map"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Game.New(tc.s)
