@@ -120,44 +120,43 @@ func TestProcessChatter(t *testing.T) {
 		}
 	})
 	t.Run("plain", func(t *testing.T) {
-		// A plain-text bot's answer is the first line read after the
-		// request, so a debug line still coming in when the next request
-		// goes out is that turn's command. Every byte must be accounted
-		// for, as a command, as output or in a truncated note, once.
-		checkGoroutines(t)
-		l, output := recordWith(t, startBot(t, 5*time.Second, "chatty"))
-		checkNotes(t, l)
-		if len(l.Turns) != 8 || l.Turns[0][0] != "D" {
-			t.Fatalf("got turns %q, want 8 starting with D", l.Turns)
-		}
-		printed := 8 * len("D\n")
-		for turn := 1; turn <= 8; turn++ {
-			for i := range 300 {
-				printed += len(fmt.Sprintf("debug %d.%d\n", turn, i))
+		// The bot prints its debug lines after its answer, before it reads
+		// the next request: they are output, never commands, in every run.
+		var first string
+		for run := range 3 {
+			checkGoroutines(t)
+			l, output := recordMatch(t, longHeader(), startBot(t, 5*time.Second, "chatty"))
+			checkNotes(t, l)
+			if len(l.Turns) != 40 {
+				t.Fatalf("run %d: got %d turns, want 40", run, len(l.Turns))
 			}
-		}
-		seen := map[string]bool{}
-		accounted := 0
-		for i, cmds := range l.Turns {
-			lines := []string{cmds[0] + "\n"}
-			for line := range strings.Lines(output[i+1].Stdout) {
-				lines = append(lines, line)
-			}
-			for _, line := range lines {
-				var n int
-				if _, err := fmt.Sscanf(line, "[%d bytes truncated]\n", &n); err == nil {
-					accounted += n
-					continue
+			for i, cmds := range l.Turns {
+				if cmds[0] != "D" {
+					t.Errorf("run %d, turn %d: got command %q, want D", run, i+1, cmds[0])
 				}
-				if seen[line] && line != "D\n" {
-					t.Errorf("line %q kept twice", line)
-				}
-				seen[line] = true
-				accounted += len(line)
 			}
-		}
-		if accounted != printed {
-			t.Errorf("got %d bytes kept or counted as truncated, want the %d printed", accounted, printed)
+			for turn := 1; turn <= 40; turn++ {
+				// A turn's output is the debug lines of the turn before;
+				// the last turn's has its own too.
+				var want strings.Builder
+				for from := max(turn-1, 1); from < turn || from == 40; from++ {
+					for i := range 300 {
+						fmt.Fprintf(&want, "debug %d.%d\n", from, i)
+					}
+				}
+				if got := output[turn].Stdout; got != want.String() {
+					t.Errorf("run %d, turn %d: got stdout %.40q (%d bytes), want the %d bytes of the debug lines before", run, turn, got, len(got), want.Len())
+				}
+			}
+			enc, err := l.Encode()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if first == "" {
+				first = enc.ID
+			} else if enc.ID != first {
+				t.Errorf("run %d: got replay %s, want %s as in run 0", run, enc.ID, first)
+			}
 		}
 	})
 }

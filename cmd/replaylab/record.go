@@ -46,8 +46,10 @@ command line of an external program (split on spaces, no shell). External
 bots read one JSON line per turn on stdin,
   {"turn":N,"player":P,"view":{...}}
 and answer with one line: {"turn":N,"command":"..."}, or the raw command.
-The answer is the first line after the request in the JSON form or, for a
-bot that has never answered in the JSON form, the first line at all. Other
+The answer is the first line printed after reading the request in the JSON
+form or, for a bot that has never answered in the JSON form, the first line
+at all (the last two bytes of a request, "}" and the newline, are sent once
+the bot has read the rest; what it printed until then is output). Other
 stdout lines and all of stderr are saved per turn to FILE.output.jsonl
 (16 KiB per turn and 1 MiB per match of each stream). A late answer is
 recorded as no command plus a timeout note, one over 4096 bytes is cut
