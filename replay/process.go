@@ -22,7 +22,9 @@ import (
 // standard input. The bot's answer is the first line it prints after it
 // has read that whole request which is either
 //
-//   - the JSON form {"turn":N,"command":"..."} (or {"command":"..."});
+//   - the JSON form {"turn":N,"command":"..."} (or {"command":"..."},
+//     until the bot has answered with a turn once: from then on a line
+//     without one is output, as it may be meant for any turn);
 //     "command":null is no command, as in the original games' protocols;
 //   - a line that starts with { and names "command" but is not that form
 //     (broken JSON, a command that is not a string): the line itself is
@@ -63,6 +65,7 @@ type Process struct {
 	awaiting    int        // turn whose request is out and answer is not, or 0
 	answer      *Answer    // the answer to awaiting, once read
 	jsonBot     bool       // the bot has answered in the JSON form
+	turnBot     bool       // the bot has answered in the JSON form with a turn
 	eof         bool       // the bot's standard output has ended
 	out         capture    // stray stdout lines since the last answer
 	line        []byte     // the stdout line being read, cut at maxStdoutLine
@@ -227,9 +230,11 @@ func (p *Process) sortLine(raw []byte, dropped int, early bool) {
 	line := strings.TrimSuffix(strings.TrimSuffix(string(raw), "\n"), "\r")
 	cmd, turn, form := parseJSONAnswer(line, dropped)
 	isJSON := form == jsonAnswer
+	ownTurn := turn == nil && !p.turnBot || turn != nil && *turn == p.awaiting
 	p.jsonBot = p.jsonBot || isJSON
+	p.turnBot = p.turnBot || isJSON && turn != nil
 	answers := p.awaiting > 0 && p.answer == nil && !early &&
-		(isJSON && (turn == nil || *turn == p.awaiting) || form == brokenAnswer || !p.jsonBot)
+		(isJSON && ownTurn || form == brokenAnswer || !p.jsonBot)
 	if !answers {
 		p.out.writeLine(line+"\n", dropped)
 		return

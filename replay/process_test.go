@@ -161,6 +161,29 @@ func TestProcessChatter(t *testing.T) {
 	})
 }
 
+// TestProcessTurnlessAfterTurnForm: once a bot has answered in the JSON
+// form with the turn, a JSON answer without it is output, whether it comes
+// before the bot's answer or after; before that, it is the answer.
+func TestProcessTurnlessAfterTurnForm(t *testing.T) {
+	checkGoroutines(t)
+	l, output := recordWith(t, startBot(t, 5*time.Second, "turnless"))
+	checkCommands(t, l, nil)
+	checkNotes(t, l)
+	const turnless = `{"command":"G"}` + "\n"
+	for turn := 2; turn <= 8; turn++ {
+		want := 0
+		if turn > 2 {
+			want = 2 // after the previous answer and before this one
+		}
+		if turn == 8 {
+			want++ // after the last answer
+		}
+		if got := strings.Count(output[turn].Stdout, turnless); got != want {
+			t.Errorf("turn %d: got stdout %q, want %d turn-less answers in it", turn, output[turn].Stdout, want)
+		}
+	}
+}
+
 // silentFrom returns the commands of a bot silent from turn on.
 func silentFrom(turn int) map[int]string {
 	m := map[int]string{}
