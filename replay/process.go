@@ -72,8 +72,9 @@ type Process struct {
 	lineDropped int        // the bytes of line past maxStdoutLine
 	lineEarly   bool       // line began before the request was sent
 
-	errMu  sync.Mutex // guards errOut, shared with the stderr pipe
-	errOut capture
+	errMu   sync.Mutex // guards errOut and errTail, shared with the stderr pipe
+	errOut  capture
+	errTail string // the start of a UTF-8 sequence the last read cut short
 
 	answered bool // the bot has answered once (its start-up is over)
 	dead     bool
@@ -96,10 +97,6 @@ const (
 	// a JSON answer whose command is MaxCommandBytes long even if every
 	// byte of it is escaped. The rest of a longer line is read and dropped.
 	maxStdoutLine = 8*MaxCommandBytes + 256
-	// maxTurnOutput and maxMatchOutput bound the output kept per stream of
-	// a bot, per turn and over the match.
-	maxTurnOutput  = 16 << 10
-	maxMatchOutput = 1 << 20
 	// lastWords is how long the recorder waits for the output of a bot
 	// that died, or for the answer of one whose process has just exited.
 	lastWords = 200 * time.Millisecond
@@ -236,7 +233,7 @@ func (p *Process) sortLine(raw []byte, dropped int, early bool) {
 	answers := p.awaiting > 0 && p.answer == nil && !early &&
 		(isJSON && ownTurn || form == brokenAnswer || !p.jsonBot)
 	if !answers {
-		p.out.writeLine(line+"\n", dropped)
+		p.out.writeLine(strings.ToValidUTF8(line, "\uFFFD")+"\n", dropped)
 		return
 	}
 	if !isJSON {
@@ -301,10 +298,30 @@ func cutUTF8(s string, n int) string {
 	return s[:n]
 }
 
+// partialRune returns how many bytes at the end of s begin a UTF-8
+// sequence that s cuts short.
+func partialRune(s string) int {
+	for i := 1; i <= min(len(s), utf8.UTFMax-1); i++ {
+		if utf8.RuneStart(s[len(s)-i]) {
+			if utf8.FullRuneInString(s[len(s)-i:]) {
+				return 0
+			}
+			return i
+		}
+	}
+	return 0
+}
+
 // gotStderr keeps what the bot writes to standard error, from its start
-// to its end.
-func (p *Process) gotStderr(b []byte, _ bool) {
-	p.errOut.write(string(b), 0)
+// to its end, as UTF-8; a sequence a read cuts short waits for the next.
+func (p *Process) gotStderr(b []byte, end bool) {
+	s := p.errTail + string(b)
+	n := len(s)
+	if !end {
+		n -= partialRune(s)
+	}
+	p.errTail = s[n:]
+	p.errOut.write(strings.ToValidUTF8(s[:n], "\uFFFD"), 0)
 }
 
 // takeStderr returns the standard error written since the last call,
@@ -398,6 +415,14 @@ type request struct {
 // whose process has exited is declared crashed and silent from then on.
 func (p *Process) Act(ctx context.Context, turn int, view any) Answer {
 	if p.dead {
+		// The turn has no output: what its children may still write is
+		// the last turn's, for Close.
+		p.mu.Lock()
+		p.out.pass()
+		p.mu.Unlock()
+		p.errMu.Lock()
+		p.errOut.pass()
+		p.errMu.Unlock()
 		return Answer{}
 	}
 	p.writeBuf.Reset()
@@ -573,8 +598,9 @@ func (p *Process) crash() Answer {
 // Close closes the bot's input and ends its process group: it waits
 // exitGrace for the group to exit by itself, sends SIGTERM, waits
 // termGrace, then sends SIGKILL. It returns within a few seconds whatever
-// the bot does, with all its goroutines ended, and returns the output the
-// bot wrote after its last answer.
+// the bot does, with all its goroutines ended, and returns the output of
+// its last turn whole: what Act returned with it and what the bot wrote
+// after, up to its end, under the bounds of one turn.
 func (p *Process) Close() Output {
 	p.stdin.Close()
 	pid := p.cmd.Process.Pid
@@ -593,10 +619,10 @@ func (p *Process) Close() Output {
 	<-p.stdout.done
 	<-p.stderr.done
 	p.mu.Lock()
-	out := p.out.take()
+	out := p.out.takeLast(true)
 	p.mu.Unlock()
 	p.errMu.Lock()
-	errOut := p.errOut.take()
+	errOut := p.errOut.takeLast(false)
 	p.errMu.Unlock()
 	p.stdout.file.Close()
 	p.stderr.file.Close()
@@ -646,45 +672,4 @@ func signalGroup(pid int, sig syscall.Signal) error {
 // (a zombie not yet reaped by its new parent counts).
 func groupAlive(pid int) bool {
 	return syscall.Kill(-pid, 0) == nil
-}
-
-// capture keeps what a bot wrote to one stream: at most maxTurnOutput bytes
-// a turn and maxMatchOutput over the match. It counts what it drops.
-type capture struct {
-	text    []byte
-	dropped int
-	kept    int // over the match
-}
-
-// write keeps what it can of s and counts the rest, plus more bytes that
-// were dropped before.
-func (c *capture) write(s string, more int) {
-	n := max(0, min(len(s), maxTurnOutput-len(c.text), maxMatchOutput-c.kept))
-	c.text = append(c.text, s[:n]...)
-	c.kept += n
-	c.dropped += len(s) - n + more
-}
-
-// writeLine keeps a stdout line whole or drops it, unless it is the first
-// of the turn: then it keeps what fits.
-func (c *capture) writeLine(s string, more int) {
-	if len(c.text) > 0 && len(s) > min(maxTurnOutput-len(c.text), maxMatchOutput-c.kept) {
-		c.dropped += len(s) + more
-		return
-	}
-	c.write(s, more)
-}
-
-// take returns the text since the last take, ending with a line
-// "[N bytes truncated]" when some was dropped.
-func (c *capture) take() string {
-	s := string(c.text)
-	if c.dropped > 0 {
-		if s != "" && !strings.HasSuffix(s, "\n") {
-			s += "\n"
-		}
-		s += fmt.Sprintf("[%d bytes truncated]\n", c.dropped)
-	}
-	c.text, c.dropped = c.text[:0], 0
-	return s
 }

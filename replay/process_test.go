@@ -184,6 +184,31 @@ func TestProcessTurnlessAfterTurnForm(t *testing.T) {
 	}
 }
 
+// TestProcessLastTurnBound: what a bot writes after its last answer, up to
+// its end, joins its last turn's output under the bound of one turn, in
+// one piece per stream.
+func TestProcessLastTurnBound(t *testing.T) {
+	checkGoroutines(t)
+	l, output := recordWith(t, startBot(t, 5*time.Second, "farewell"))
+	checkCommands(t, l, nil)
+	checkNotes(t, l)
+	// Turn 8's stdout is the chatter after answers 7 and 8 and at the end:
+	// 300 lines, of which the whole lines that fit 16 KiB are kept. Its
+	// stderr is much the same, but where the recorder took turn 7's, right
+	// after answer 7, is a race with the bot.
+	written := strings.Repeat(fmt.Sprintf("%099d\n", 0), 300)
+	if got, want := output[8].Stdout, written[:16300]+"[13700 bytes truncated]\n"; got != want {
+		t.Errorf("turn 8: got %d bytes of stdout ending %q, want %d ending %q", len(got), got[max(0, len(got)-30):], len(want), want[len(want)-30:])
+	}
+	got := output[8].Stderr
+	if kept, _, cut := strings.Cut(got, "\n["); len(got) > replay.MaxOutputBytes || !cut || len(kept) != 16<<10 || strings.Trim(kept, "0\n") != "" {
+		t.Errorf("turn 8: got %d bytes of stderr ending %q, want 16 KiB of it and a truncated note", len(got), got[max(0, len(got)-30):])
+	}
+	if got := output[7].Stdout; len(got) != 10000 {
+		t.Errorf("turn 7: got %d bytes of stdout, want the 10000 printed after answer 6", len(got))
+	}
+}
+
 // silentFrom returns the commands of a bot silent from turn on.
 func silentFrom(turn int) map[int]string {
 	m := map[int]string{}

@@ -2,6 +2,7 @@ package replay_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -126,12 +127,17 @@ func recordWith(t *testing.T, agent replay.Agent) (*replay.Log, map[int]replay.O
 
 // recordMatch records the match of h with agent, closes the agent and
 // returns the log and each turn's output (what came after the last answer
-// counts for the last turn). The whole must end within hangGuard.
+// counts for the last turn). The whole must end within hangGuard, and no
+// turn may get two pieces of one stream.
 func recordMatch(t *testing.T, h replay.Header, agent replay.Agent) (*replay.Log, map[int]replay.Output) {
 	t.Helper()
 	output := map[int]replay.Output{}
+	var twice []string
 	add := func(turn int, o replay.Output) {
 		had := output[turn]
+		if had.Stdout != "" && o.Stdout != "" || had.Stderr != "" && o.Stderr != "" {
+			twice = append(twice, fmt.Sprintf("turn %d", turn))
+		}
 		output[turn] = replay.Output{Stdout: had.Stdout + o.Stdout, Stderr: had.Stderr + o.Stderr}
 	}
 	r := replay.Recorder{
@@ -158,6 +164,9 @@ func recordMatch(t *testing.T, h replay.Header, agent replay.Agent) (*replay.Log
 	if err != nil {
 		agent.Close()
 		t.Fatal(err)
+	}
+	if len(twice) > 0 {
+		t.Errorf("got two pieces of a stream's output at %s, want one per turn", strings.Join(twice, ", "))
 	}
 	if _, err := replay.Run(context.Background(), l, nil); err != nil {
 		t.Fatalf("the recorded log does not regenerate: %v", err)

@@ -129,9 +129,9 @@ func recordMatch(ctx context.Context, g *sim.Game, h replay.Header, specs []stri
 	if err != nil {
 		return nil, err
 	}
-	for s, rest := range closeAgents(agents) {
+	for s, last := range closeAgents(agents) {
 		if botOut != nil {
-			botOut.add(len(l.Turns), s, rest)
+			botOut.add(len(l.Turns), s, last)
 		}
 	}
 	agents = nil
@@ -234,7 +234,8 @@ func writeRecording(ctx context.Context, g *sim.Game, l *replay.Log, f *recordFl
 }
 
 // closeAgents closes all agents at once, so the grace each process may
-// take to exit is not added up, and returns what each wrote last.
+// take to exit is not added up, and returns each one's output of the
+// last turn.
 func closeAgents(agents []replay.Agent) []replay.Output {
 	rest := make([]replay.Output, len(agents))
 	var wg sync.WaitGroup
@@ -366,9 +367,10 @@ func describeResult(r sim.Result, players []replay.Player) string {
 	return b.String()
 }
 
-// outputLog gathers what bots wrote besides their answers, per turn, seat
-// and stream. A bot may write any bytes; the text is kept as UTF-8, with
-// U+FFFD for what is not, as the store and JSON want it.
+// outputLog gathers what bots wrote besides their answers, one piece per
+// turn, seat and stream, as the store wants it: the recorder gives the
+// last turn's whole when the bots are closed, and keeps each as UTF-8
+// within store.MaxBotOutput.
 type outputLog struct {
 	path  string // where close saves it (store.WriteBotOutput)
 	lines []store.BotOutput
@@ -377,7 +379,7 @@ type outputLog struct {
 func (o *outputLog) add(turn, seat int, out replay.Output) {
 	for _, s := range [...]struct{ stream, text string }{{store.Stdout, out.Stdout}, {store.Stderr, out.Stderr}} {
 		if s.text != "" {
-			o.lines = append(o.lines, store.BotOutput{Turn: turn, Seat: seat, Stream: s.stream, Text: strings.ToValidUTF8(s.text, "\uFFFD")})
+			o.lines = append(o.lines, store.BotOutput{Turn: turn, Seat: seat, Stream: s.stream, Text: s.text})
 		}
 	}
 }
