@@ -161,6 +161,24 @@ func TestProcessChatter(t *testing.T) {
 	})
 }
 
+// TestProcessUnfinishedLine: a line a bot began before it read the
+// request is output, though it ends after.
+func TestProcessUnfinishedLine(t *testing.T) {
+	checkGoroutines(t)
+	l, output := recordWith(t, startBot(t, 5*time.Second, "unfinished"))
+	checkCommands(t, l, nil)
+	checkNotes(t, l)
+	for turn := 2; turn <= 8; turn++ {
+		want := "half a line\n"
+		if turn == 8 {
+			want += "half a \n" // left unfinished at the end
+		}
+		if got := output[turn].Stdout; got != want {
+			t.Errorf("turn %d: got stdout %q, want %q", turn, got, want)
+		}
+	}
+}
+
 // TestProcessTurnlessAfterTurnForm: once a bot has answered in the JSON
 // form with the turn, a JSON answer without it is output, whether it comes
 // before the bot's answer or after; before that, it is the answer.
