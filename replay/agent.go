@@ -14,7 +14,9 @@ type Agent interface {
 	// Act returns the seat's answer for turn given its view.
 	Act(ctx context.Context, turn int, view any) Answer
 	// Close releases the agent (ends a process and its children) and
-	// returns the output it produced after its last answer.
+	// returns the output of the match's last turn, whole: what it wrote
+	// during that turn and after, up to its end, under the bound of one
+	// turn. The Recorder leaves that turn's output to it.
 	Close() Output
 }
 
@@ -29,8 +31,10 @@ type Answer struct {
 }
 
 // Output is what an external bot wrote in a turn besides its answer: from
-// just after its previous answer to its answer to this turn. Each stream is
-// capped; a cut one ends with a line "[N bytes truncated]".
+// just after its previous answer to its answer to this turn (to its end,
+// for the last turn). Each stream is UTF-8, with U+FFFD for bytes that
+// were not, and at most MaxOutputBytes long; a cut one ends with a line
+// "[N bytes truncated]".
 type Output struct {
 	Stdout string // lines that were not the answer
 	Stderr string

@@ -1,7 +1,6 @@
 package replay
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -20,10 +19,12 @@ import (
 
 // Process is an external bot: a program speaking JSON lines. Each turn the
 // recorder writes one line {"turn":N,"player":P,"view":{...}} to its
-// standard input. The bot's answer is the first line it prints after that
-// request which is either
+// standard input. The bot's answer is the first line it prints after it
+// has read that whole request which is either
 //
-//   - the JSON form {"turn":N,"command":"..."} (or {"command":"..."});
+//   - the JSON form {"turn":N,"command":"..."} (or {"command":"..."},
+//     until the bot has answered with a turn once: from then on a line
+//     without one is output, as it may be meant for any turn);
 //     "command":null is no command, as in the original games' protocols;
 //   - a line that starts with { and names "command" but is not that form
 //     (broken JSON, a command that is not a string): the line itself is
@@ -36,35 +37,44 @@ import (
 // form (before that, its first line after the request is its answer), and
 // a plain-text bot's answer is its first line after the request. Every
 // other line (a JSON answer to another turn, a plain line of a JSON bot, a
-// line printed between turns) is kept as the turn's output with the bot's
+// line printed before the bot read the request, such as debug lines after
+// its previous answer) is kept as the turn's output with the bot's
 // standard error, never played. An answer longer than MaxCommandBytes is
 // cut at a UTF-8 boundary and noted sim.EventOversize.
 //
+// "After it has read the request" is exact on Linux: the recorder holds
+// back the request's last two bytes, "}\n", until the bot has read the
+// rest, and takes all the bot printed until then as output. A bot must
+// therefore read up to the newline, the request coming in two pieces, and
+// flush what it prints before it reads. Elsewhere a line counts as printed
+// after the request once the request is written.
+//
 // The bot runs in a process group of its own, which Close ends whole.
 type Process struct {
-	cmd          *exec.Cmd
-	stdin        *os.File // write end of the bot's standard input
-	stdout       *os.File // read ends of its output pipes
-	stderr       *os.File
-	stderrConn   syscall.RawConn
-	seat         int
-	limit, first time.Duration // first: the limit of the first turn
+	cmd            *exec.Cmd
+	stdin          *os.File // write end of the bot's standard input
+	stdinConn      syscall.RawConn
+	stdout, stderr *outPipe
+	seat           int
+	limit, first   time.Duration // first: the limit of the first turn
 
-	exited  chan struct{} // closed once the bot's own process has exited
-	outDone chan struct{} // closed when readStdout returns
-	errDone chan struct{} // closed when readStderr returns
-	wake    chan struct{} // capacity 1: readStdout found an answer or the end
+	exited chan struct{} // closed once the bot's own process has exited
+	wake   chan struct{} // capacity 1: gotStdout found an answer or the end
 
-	mu       sync.Mutex // guards the fields below, shared with readStdout
-	awaiting int        // turn whose request is out and answer is not, or 0
-	answer   *Answer    // the answer to awaiting, once read
-	jsonBot  bool       // the bot has answered in the JSON form
-	eof      bool       // the bot's standard output has ended
-	out      capture    // stray stdout lines since the last answer
+	mu          sync.Mutex // guards the fields below, shared with the stdout pipe
+	awaiting    int        // turn whose request is out and answer is not, or 0
+	answer      *Answer    // the answer to awaiting, once read
+	jsonBot     bool       // the bot has answered in the JSON form
+	turnBot     bool       // the bot has answered in the JSON form with a turn
+	eof         bool       // the bot's standard output has ended
+	out         capture    // stray stdout lines since the last answer
+	line        []byte     // the stdout line being read, cut at maxStdoutLine
+	lineDropped int        // the bytes of line past maxStdoutLine
+	lineEarly   bool       // line began before the request was sent
 
-	errMu  sync.Mutex // guards errOut and errBuf, shared with readStderr
-	errOut capture
-	errBuf []byte
+	errMu   sync.Mutex // guards errOut and errTail, shared with the stderr pipe
+	errOut  capture
+	errTail string // the start of a UTF-8 sequence the last read cut short
 
 	answered bool // the bot has answered once (its start-up is over)
 	dead     bool
@@ -87,10 +97,6 @@ const (
 	// a JSON answer whose command is MaxCommandBytes long even if every
 	// byte of it is escaped. The rest of a longer line is read and dropped.
 	maxStdoutLine = 8*MaxCommandBytes + 256
-	// maxTurnOutput and maxMatchOutput bound the output kept per stream of
-	// a bot, per turn and over the match.
-	maxTurnOutput  = 16 << 10
-	maxMatchOutput = 1 << 20
 	// lastWords is how long the recorder waits for the output of a bot
 	// that died, or for the answer of one whose process has just exited.
 	lastWords = 200 * time.Millisecond
@@ -102,6 +108,8 @@ const (
 	// the process group is killed; a process that left the group may keep
 	// them open, then the recorder closes them itself.
 	pipeGrace = 500 * time.Millisecond
+	// spinRead is how long waitRead looks without pause.
+	spinRead = 500 * time.Microsecond
 )
 
 // StartProcess starts argv[0] with the remaining arguments (no shell is
@@ -132,7 +140,21 @@ func StartProcess(ctx context.Context, argv []string, opt ProcessOptions) (*Proc
 		}
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = child[0], child[1], child[2]
-	conn, err := parent[2].SyscallConn()
+	var err error
+	p := &Process{
+		cmd: cmd, stdin: parent[0],
+		seat: opt.Seat, limit: opt.TurnLimit, first: max(opt.StartLimit, opt.TurnLimit),
+		exited: make(chan struct{}), wake: make(chan struct{}, 1),
+	}
+	// The pipes' handles are taken before the start, when failing leaves no
+	// running bot behind.
+	p.stdinConn, err = p.stdin.SyscallConn()
+	if err == nil {
+		p.stdout, err = newOutPipe(parent[1], &p.mu, p.gotStdout)
+	}
+	if err == nil {
+		p.stderr, err = newOutPipe(parent[2], &p.errMu, p.gotStderr)
+	}
 	if err == nil {
 		err = cmd.Start()
 	}
@@ -141,18 +163,12 @@ func StartProcess(ctx context.Context, argv []string, opt ProcessOptions) (*Proc
 		closeAll(parent[:])
 		return nil, fmt.Errorf("start bot %q: %w", argv[0], err)
 	}
-	p := &Process{
-		cmd: cmd, stdin: parent[0], stdout: parent[1], stderr: parent[2], stderrConn: conn,
-		seat: opt.Seat, limit: opt.TurnLimit, first: max(opt.StartLimit, opt.TurnLimit),
-		exited: make(chan struct{}), outDone: make(chan struct{}), errDone: make(chan struct{}),
-		wake: make(chan struct{}, 1), errBuf: make([]byte, 32<<10),
-	}
 	go func() {
 		cmd.Wait() // its status says nothing the notes do not
 		close(p.exited)
 	}()
-	go p.readStdout()
-	go p.readStderr()
+	go p.stdout.read()
+	go p.stderr.read()
 	return p, nil
 }
 
@@ -164,34 +180,35 @@ func closeAll(groups ...[]*os.File) {
 	}
 }
 
-// readStdout reads the bot's standard output line by line until it ends,
-// sorting each line into an answer or output. It never waits for the match:
-// what it keeps is bounded by maxStdoutLine and the output caps.
-func (p *Process) readStdout() {
-	defer close(p.outDone)
-	br := bufio.NewReaderSize(p.stdout, maxStdoutLine)
-	for {
-		line, err := br.ReadSlice('\n')
-		dropped := 0
-		if errors.Is(err, bufio.ErrBufferFull) {
-			line = bytes.Clone(line)
-			for errors.Is(err, bufio.ErrBufferFull) {
-				var more []byte
-				more, err = br.ReadSlice('\n')
-				dropped += len(more)
-			}
+// gotStdout sorts each line the bot ends into an answer or output. What it
+// keeps is bounded by maxStdoutLine and the output caps: the rest of a
+// longer line is counted and dropped.
+func (p *Process) gotStdout(b []byte, end bool) {
+	for len(b) > 0 {
+		part := b
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			part = b[:i+1]
 		}
-		if len(line) > 0 {
-			p.sortLine(line, dropped)
-		}
-		if err != nil {
-			p.mu.Lock()
-			p.eof = true
-			p.mu.Unlock()
-			p.signal()
-			return
+		b = b[len(part):]
+		n := min(len(part), maxStdoutLine-len(p.line))
+		p.line = append(p.line, part[:n]...)
+		p.lineDropped += len(part) - n
+		if part[len(part)-1] == '\n' {
+			p.endLine()
 		}
 	}
+	if end {
+		if len(p.line) > 0 || p.lineDropped > 0 {
+			p.endLine()
+		}
+		p.eof = true
+		p.signal()
+	}
+}
+
+func (p *Process) endLine() {
+	p.sortLine(p.line, p.lineDropped, p.lineEarly)
+	p.line, p.lineDropped, p.lineEarly = p.line[:0], 0, false
 }
 
 // signal wakes Act without ever blocking.
@@ -204,18 +221,19 @@ func (p *Process) signal() {
 
 // sortLine takes a stdout line as the awaited answer or keeps it as
 // output. dropped counts the bytes of the line past maxStdoutLine, already
-// discarded.
-func (p *Process) sortLine(raw []byte, dropped int) {
+// discarded; early says the line began before the request was sent, so
+// it cannot answer it.
+func (p *Process) sortLine(raw []byte, dropped int, early bool) {
 	line := strings.TrimSuffix(strings.TrimSuffix(string(raw), "\n"), "\r")
-	p.mu.Lock()
-	defer p.mu.Unlock()
 	cmd, turn, form := parseJSONAnswer(line, dropped)
 	isJSON := form == jsonAnswer
+	ownTurn := turn == nil && !p.turnBot || turn != nil && *turn == p.awaiting
 	p.jsonBot = p.jsonBot || isJSON
-	answers := p.awaiting > 0 && p.answer == nil &&
-		(isJSON && (turn == nil || *turn == p.awaiting) || form == brokenAnswer || !p.jsonBot)
+	p.turnBot = p.turnBot || isJSON && turn != nil
+	answers := p.awaiting > 0 && p.answer == nil && !early &&
+		(isJSON && ownTurn || form == brokenAnswer || !p.jsonBot)
 	if !answers {
-		p.out.writeLine(line+"\n", dropped)
+		p.out.writeLine(strings.ToValidUTF8(line, "\uFFFD")+"\n", dropped)
 		return
 	}
 	if !isJSON {
@@ -280,28 +298,99 @@ func cutUTF8(s string, n int) string {
 	return s[:n]
 }
 
-// readStderr keeps what the bot writes to standard error from its start
-// to its end, so a bot that logs a lot never stalls on a full pipe. Reads
-// happen under errMu, so takeStderr can empty the pipe itself and miss
-// nothing that was written before the answer.
-func (p *Process) readStderr() {
-	defer close(p.errDone)
+// partialRune returns how many bytes at the end of s begin a UTF-8
+// sequence that s cuts short.
+func partialRune(s string) int {
+	for i := 1; i <= min(len(s), utf8.UTFMax-1); i++ {
+		if utf8.RuneStart(s[len(s)-i]) {
+			if utf8.FullRuneInString(s[len(s)-i:]) {
+				return 0
+			}
+			return i
+		}
+	}
+	return 0
+}
+
+// gotStderr keeps what the bot writes to standard error, from its start
+// to its end, as UTF-8; a sequence a read cuts short waits for the next.
+func (p *Process) gotStderr(b []byte, end bool) {
+	s := p.errTail + string(b)
+	n := len(s)
+	if !end {
+		n -= partialRune(s)
+	}
+	p.errTail = s[n:]
+	p.errOut.write(strings.ToValidUTF8(s[:n], "\uFFFD"), 0)
+}
+
+// takeStderr returns the standard error written since the last call,
+// including all the pipe holds: all that was written before the answer.
+func (p *Process) takeStderr() string {
+	p.errMu.Lock()
+	defer p.errMu.Unlock()
+	p.stderr.drain()
+	return p.errOut.take()
+}
+
+// outPipe is the read end of one of the bot's output streams. Its reader
+// goroutine reads it as the bot writes, so the bot never stalls on a full
+// pipe, and drain empties it at once. Both hand what they read to got
+// with mu held, so whoever holds mu after a drain has all the bot wrote
+// to the stream before it.
+type outPipe struct {
+	file *os.File
+	conn syscall.RawConn
+	mu   *sync.Mutex
+	got  func(b []byte, end bool) // end: the stream is over
+	buf  []byte
+	done chan struct{} // closed when read returns
+}
+
+func newOutPipe(file *os.File, mu *sync.Mutex, got func([]byte, bool)) (*outPipe, error) {
+	conn, err := file.SyscallConn()
+	if err != nil {
+		return nil, err
+	}
+	return &outPipe{file: file, conn: conn, mu: mu, got: got, buf: make([]byte, 32<<10), done: make(chan struct{})}, nil
+}
+
+// read reads the pipe until the stream ends or Close closes the pipe.
+func (o *outPipe) read() {
+	defer close(o.done)
 	for ended := false; !ended; {
-		err := p.stderrConn.Read(func(fd uintptr) bool {
-			p.errMu.Lock()
-			defer p.errMu.Unlock()
-			n, err := readFD(fd, p.errBuf)
+		err := o.conn.Read(func(fd uintptr) bool {
+			o.mu.Lock()
+			defer o.mu.Unlock()
+			n, err := readFD(fd, o.buf)
 			if errors.Is(err, syscall.EAGAIN) {
 				return false // wait until readable
 			}
-			p.errOut.write(string(p.errBuf[:max(n, 0)]), 0)
 			ended = n <= 0 || err != nil
+			o.got(o.buf[:max(n, 0)], ended)
 			return true
 		})
-		if err != nil {
-			return // closed by Close
+		if err != nil { // closed by Close
+			o.mu.Lock()
+			o.got(nil, true)
+			o.mu.Unlock()
+			return
 		}
 	}
+}
+
+// drain hands over what the pipe holds now; o.mu must be held. It reads
+// at most a few fills of the pipe, for a bot that never stops writing.
+func (o *outPipe) drain() {
+	o.conn.Control(func(fd uintptr) {
+		for range 64 {
+			n, err := readFD(fd, o.buf)
+			if n <= 0 || err != nil {
+				return
+			}
+			o.got(o.buf[:n], false)
+		}
+	})
 }
 
 // readFD reads once from a non-blocking descriptor, retrying interrupted
@@ -315,24 +404,6 @@ func readFD(fd uintptr, buf []byte) (int, error) {
 	}
 }
 
-// takeStderr returns the standard error written since the last call. It
-// first empties the pipe (at most a few of its fills, for a bot that never
-// stops writing), so all that was written before the answer is in.
-func (p *Process) takeStderr() string {
-	p.errMu.Lock()
-	defer p.errMu.Unlock()
-	p.stderrConn.Control(func(fd uintptr) {
-		for range 64 {
-			n, err := readFD(fd, p.errBuf)
-			if n <= 0 || err != nil {
-				return
-			}
-			p.errOut.write(string(p.errBuf[:n]), 0)
-		}
-	})
-	return p.errOut.take()
-}
-
 type request struct {
 	Turn   int `json:"turn"`
 	Player int `json:"player"`
@@ -344,6 +415,14 @@ type request struct {
 // whose process has exited is declared crashed and silent from then on.
 func (p *Process) Act(ctx context.Context, turn int, view any) Answer {
 	if p.dead {
+		// The turn has no output: what its children may still write is
+		// the last turn's, for Close.
+		p.mu.Lock()
+		p.out.pass()
+		p.mu.Unlock()
+		p.errMu.Lock()
+		p.errOut.pass()
+		p.errMu.Unlock()
 		return Answer{}
 	}
 	p.writeBuf.Reset()
@@ -356,11 +435,35 @@ func (p *Process) Act(ctx context.Context, turn int, view any) Answer {
 		limit = p.first
 	}
 	deadline := time.Now().Add(limit)
+	// The request goes out in two writes: all but its last two bytes, and
+	// the rest once the bot has read those. A bot cannot answer before it
+	// has the whole request, and by the time it reads it has written all
+	// it printed before: so everything the pipe and the reader hold at
+	// that moment is output, and the answer comes after. For a plain-text
+	// bot nothing but this order tells its debug lines from its answer.
+	req := p.writeBuf.Bytes()
+	head, end := req[:len(req)-2], req[len(req)-2:] // end: "}\n"
+	p.stdin.SetWriteDeadline(deadline)
+	if _, err := p.stdin.Write(head); err != nil {
+		return p.crash()
+	}
+	switch p.waitRead(ctx, deadline) {
+	case readGone:
+		return p.crash()
+	case readLate:
+		// Complete the request all the same, for the next one to be read
+		// as a request.
+		if !p.writeNow(end) {
+			return p.crash()
+		}
+		return p.timeout()
+	}
 	p.mu.Lock()
+	p.stdout.drain()
+	p.lineEarly = len(p.line) > 0 || p.lineDropped > 0 // begun before: not the answer
 	p.awaiting, p.answer = turn, nil
 	p.mu.Unlock()
-	p.stdin.SetWriteDeadline(deadline)
-	if _, err := p.stdin.Write(p.writeBuf.Bytes()); err != nil {
+	if !p.writeNow(end) {
 		return p.crash()
 	}
 	timer := time.NewTimer(time.Until(deadline))
@@ -389,6 +492,70 @@ func (p *Process) Act(ctx context.Context, turn int, view any) Answer {
 			over = true
 		}
 	}
+}
+
+// readState is how waiting for the bot to read its input ended.
+type readState int
+
+const (
+	readDone readState = iota // the bot has read all of it
+	readLate                  // the time is up (or ctx is done)
+	readGone                  // its process has exited or its output ended
+)
+
+// waitRead waits until the bot has read all that was written to its
+// input, its time is up (or ctx is done), or its process has exited or
+// its output ended. Nothing tells when a pipe is emptied, so it looks
+// again and again for spinRead, as a bot waiting for its request reads
+// it within microseconds, then every millisecond, the runtime's timers
+// being no finer.
+func (p *Process) waitRead(ctx context.Context, deadline time.Time) readState {
+	start := time.Now()
+	var timer *time.Timer
+	for {
+		if unread(p.stdinConn) == 0 {
+			return readDone
+		}
+		p.mu.Lock()
+		eof := p.eof
+		p.mu.Unlock()
+		now := time.Now()
+		switch {
+		case eof:
+			return readGone
+		case !now.Before(deadline):
+			return readLate
+		case now.Sub(start) < spinRead:
+			yieldCPU()
+			continue
+		}
+		wait := min(time.Millisecond, deadline.Sub(now))
+		if timer == nil {
+			timer = time.NewTimer(wait)
+			defer timer.Stop()
+		} else {
+			timer.Reset(wait)
+		}
+		select {
+		case <-timer.C:
+		case <-p.exited:
+			return readGone
+		case <-ctx.Done():
+			return readLate
+		}
+	}
+}
+
+// writeNow writes b to the bot's input if the pipe has room for all of it
+// now.
+func (p *Process) writeNow(b []byte) bool {
+	p.stdin.SetWriteDeadline(time.Time{}) // an expired one fails any write
+	n := 0
+	err := p.stdinConn.Write(func(fd uintptr) bool {
+		n, _ = syscall.Write(int(fd), b)
+		return true
+	})
+	return err == nil && n == len(b)
 }
 
 // result returns the awaited answer once it is in, or whether the bot's
@@ -431,8 +598,9 @@ func (p *Process) crash() Answer {
 // Close closes the bot's input and ends its process group: it waits
 // exitGrace for the group to exit by itself, sends SIGTERM, waits
 // termGrace, then sends SIGKILL. It returns within a few seconds whatever
-// the bot does, with all its goroutines ended, and returns the output the
-// bot wrote after its last answer.
+// the bot does, with all its goroutines ended, and returns the output of
+// its last turn whole: what Act returned with it and what the bot wrote
+// after, up to its end, under the bounds of one turn.
 func (p *Process) Close() Output {
 	p.stdin.Close()
 	pid := p.cmd.Process.Pid
@@ -444,20 +612,20 @@ func (p *Process) Close() Output {
 		}
 	}
 	<-p.exited
-	if !waitAll(pipeGrace, p.outDone, p.errDone) {
-		p.stdout.Close()
-		p.stderr.Close()
+	if !waitAll(pipeGrace, p.stdout.done, p.stderr.done) {
+		p.stdout.file.Close()
+		p.stderr.file.Close()
 	}
-	<-p.outDone
-	<-p.errDone
+	<-p.stdout.done
+	<-p.stderr.done
 	p.mu.Lock()
-	out := p.out.take()
+	out := p.out.takeLast(true)
 	p.mu.Unlock()
 	p.errMu.Lock()
-	errOut := p.errOut.take()
+	errOut := p.errOut.takeLast(false)
 	p.errMu.Unlock()
-	p.stdout.Close()
-	p.stderr.Close()
+	p.stdout.file.Close()
+	p.stderr.file.Close()
 	return Output{Stdout: out, Stderr: errOut}
 }
 
@@ -465,7 +633,7 @@ func (p *Process) Close() Output {
 // pipes to end and its process group to be empty.
 func (p *Process) waitGone(d time.Duration) bool {
 	deadline := time.Now().Add(d)
-	if !waitAll(d, p.exited, p.outDone, p.errDone) {
+	if !waitAll(d, p.exited, p.stdout.done, p.stderr.done) {
 		return false
 	}
 	for groupAlive(p.cmd.Process.Pid) {
@@ -504,45 +672,4 @@ func signalGroup(pid int, sig syscall.Signal) error {
 // (a zombie not yet reaped by its new parent counts).
 func groupAlive(pid int) bool {
 	return syscall.Kill(-pid, 0) == nil
-}
-
-// capture keeps what a bot wrote to one stream: at most maxTurnOutput bytes
-// a turn and maxMatchOutput over the match. It counts what it drops.
-type capture struct {
-	text    []byte
-	dropped int
-	kept    int // over the match
-}
-
-// write keeps what it can of s and counts the rest, plus more bytes that
-// were dropped before.
-func (c *capture) write(s string, more int) {
-	n := max(0, min(len(s), maxTurnOutput-len(c.text), maxMatchOutput-c.kept))
-	c.text = append(c.text, s[:n]...)
-	c.kept += n
-	c.dropped += len(s) - n + more
-}
-
-// writeLine keeps a stdout line whole or drops it, unless it is the first
-// of the turn: then it keeps what fits.
-func (c *capture) writeLine(s string, more int) {
-	if len(c.text) > 0 && len(s) > min(maxTurnOutput-len(c.text), maxMatchOutput-c.kept) {
-		c.dropped += len(s) + more
-		return
-	}
-	c.write(s, more)
-}
-
-// take returns the text since the last take, ending with a line
-// "[N bytes truncated]" when some was dropped.
-func (c *capture) take() string {
-	s := string(c.text)
-	if c.dropped > 0 {
-		if s != "" && !strings.HasSuffix(s, "\n") {
-			s += "\n"
-		}
-		s += fmt.Sprintf("[%d bytes truncated]\n", c.dropped)
-	}
-	c.text, c.dropped = c.text[:0], 0
-	return s
 }

@@ -120,46 +120,111 @@ func TestProcessChatter(t *testing.T) {
 		}
 	})
 	t.Run("plain", func(t *testing.T) {
-		// A plain-text bot's answer is the first line read after the
-		// request, so a debug line still coming in when the next request
-		// goes out is that turn's command. Every byte must be accounted
-		// for, as a command, as output or in a truncated note, once.
-		checkGoroutines(t)
-		l, output := recordWith(t, startBot(t, 5*time.Second, "chatty"))
-		checkNotes(t, l)
-		if len(l.Turns) != 8 || l.Turns[0][0] != "D" {
-			t.Fatalf("got turns %q, want 8 starting with D", l.Turns)
-		}
-		printed := 8 * len("D\n")
-		for turn := 1; turn <= 8; turn++ {
-			for i := range 300 {
-				printed += len(fmt.Sprintf("debug %d.%d\n", turn, i))
+		// The bot prints its debug lines after its answer, before it reads
+		// the next request: they are output, never commands, in every run.
+		var first string
+		for run := range 3 {
+			checkGoroutines(t)
+			l, output := recordMatch(t, longHeader(), startBot(t, 5*time.Second, "chatty"))
+			checkNotes(t, l)
+			if len(l.Turns) != 40 {
+				t.Fatalf("run %d: got %d turns, want 40", run, len(l.Turns))
 			}
-		}
-		seen := map[string]bool{}
-		accounted := 0
-		for i, cmds := range l.Turns {
-			lines := []string{cmds[0] + "\n"}
-			for line := range strings.Lines(output[i+1].Stdout) {
-				lines = append(lines, line)
-			}
-			for _, line := range lines {
-				var n int
-				if _, err := fmt.Sscanf(line, "[%d bytes truncated]\n", &n); err == nil {
-					accounted += n
-					continue
+			for i, cmds := range l.Turns {
+				if cmds[0] != "D" {
+					t.Errorf("run %d, turn %d: got command %q, want D", run, i+1, cmds[0])
 				}
-				if seen[line] && line != "D\n" {
-					t.Errorf("line %q kept twice", line)
-				}
-				seen[line] = true
-				accounted += len(line)
 			}
-		}
-		if accounted != printed {
-			t.Errorf("got %d bytes kept or counted as truncated, want the %d printed", accounted, printed)
+			for turn := 1; turn <= 40; turn++ {
+				// A turn's output is the debug lines of the turn before;
+				// the last turn's has its own too.
+				var want strings.Builder
+				for from := max(turn-1, 1); from < turn || from == 40; from++ {
+					for i := range 300 {
+						fmt.Fprintf(&want, "debug %d.%d\n", from, i)
+					}
+				}
+				if got := output[turn].Stdout; got != want.String() {
+					t.Errorf("run %d, turn %d: got stdout %.40q (%d bytes), want the %d bytes of the debug lines before", run, turn, got, len(got), want.Len())
+				}
+			}
+			enc, err := l.Encode()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if first == "" {
+				first = enc.ID
+			} else if enc.ID != first {
+				t.Errorf("run %d: got replay %s, want %s as in run 0", run, enc.ID, first)
+			}
 		}
 	})
+}
+
+// TestProcessUnfinishedLine: a line a bot began before it read the
+// request is output, though it ends after.
+func TestProcessUnfinishedLine(t *testing.T) {
+	checkGoroutines(t)
+	l, output := recordWith(t, startBot(t, 5*time.Second, "unfinished"))
+	checkCommands(t, l, nil)
+	checkNotes(t, l)
+	for turn := 2; turn <= 8; turn++ {
+		want := "half a line\n"
+		if turn == 8 {
+			want += "half a \n" // left unfinished at the end
+		}
+		if got := output[turn].Stdout; got != want {
+			t.Errorf("turn %d: got stdout %q, want %q", turn, got, want)
+		}
+	}
+}
+
+// TestProcessTurnlessAfterTurnForm: once a bot has answered in the JSON
+// form with the turn, a JSON answer without it is output, whether it comes
+// before the bot's answer or after; before that, it is the answer.
+func TestProcessTurnlessAfterTurnForm(t *testing.T) {
+	checkGoroutines(t)
+	l, output := recordWith(t, startBot(t, 5*time.Second, "turnless"))
+	checkCommands(t, l, nil)
+	checkNotes(t, l)
+	const turnless = `{"command":"G"}` + "\n"
+	for turn := 2; turn <= 8; turn++ {
+		want := 0
+		if turn > 2 {
+			want = 2 // after the previous answer and before this one
+		}
+		if turn == 8 {
+			want++ // after the last answer
+		}
+		if got := strings.Count(output[turn].Stdout, turnless); got != want {
+			t.Errorf("turn %d: got stdout %q, want %d turn-less answers in it", turn, output[turn].Stdout, want)
+		}
+	}
+}
+
+// TestProcessLastTurnBound: what a bot writes after its last answer, up to
+// its end, joins its last turn's output under the bound of one turn, in
+// one piece per stream.
+func TestProcessLastTurnBound(t *testing.T) {
+	checkGoroutines(t)
+	l, output := recordWith(t, startBot(t, 5*time.Second, "farewell"))
+	checkCommands(t, l, nil)
+	checkNotes(t, l)
+	// Turn 8's stdout is the chatter after answers 7 and 8 and at the end:
+	// 300 lines, of which the whole lines that fit 16 KiB are kept. Its
+	// stderr is much the same, but where the recorder took turn 7's, right
+	// after answer 7, is a race with the bot.
+	written := strings.Repeat(fmt.Sprintf("%099d\n", 0), 300)
+	if got, want := output[8].Stdout, written[:16300]+"[13700 bytes truncated]\n"; got != want {
+		t.Errorf("turn 8: got %d bytes of stdout ending %q, want %d ending %q", len(got), got[max(0, len(got)-30):], len(want), want[len(want)-30:])
+	}
+	got := output[8].Stderr
+	if kept, _, cut := strings.Cut(got, "\n["); len(got) > replay.MaxOutputBytes || !cut || len(kept) != 16<<10 || strings.Trim(kept, "0\n") != "" {
+		t.Errorf("turn 8: got %d bytes of stderr ending %q, want 16 KiB of it and a truncated note", len(got), got[max(0, len(got)-30):])
+	}
+	if got := output[7].Stdout; len(got) != 10000 {
+		t.Errorf("turn 7: got %d bytes of stdout, want the 10000 printed after answer 6", len(got))
+	}
 }
 
 // silentFrom returns the commands of a bot silent from turn on.

@@ -18,7 +18,8 @@ type Recorder struct {
 	// OnTurn, if set, is called after every turn (for progress).
 	OnTurn func(turn int)
 	// OnOutput, if set, receives what a bot wrote during a turn besides its
-	// answer.
+	// answer, for every turn but the last: a bot may write until it has
+	// ended, so the agents' Close returns the last turn's whole.
 	OnOutput func(turn, seat int, out Output)
 }
 
@@ -60,12 +61,16 @@ func (r *Recorder) Record(ctx context.Context) (*Log, error) {
 			if a.Note != "" {
 				l.Notes = append(l.Notes, Note{Turn: turn, Seat: s, Kind: a.Note})
 			}
-			if a.Output != (Output{}) && r.OnOutput != nil {
-				r.OnOutput(turn, s, a.Output)
-			}
 		}
 		if err := m.Step(cmds); err != nil {
 			return nil, fmt.Errorf("turn %d: %w", turn, err)
+		}
+		if r.OnOutput != nil && !m.Over() { // the last turn's is Close's
+			for s, a := range answers {
+				if a.Output != (Output{}) {
+					r.OnOutput(turn, s, a.Output)
+				}
+			}
 		}
 		l.Turns = append(l.Turns, cmds)
 		if m.Over() || r.HashEvery > 0 && turn%r.HashEvery == 0 {

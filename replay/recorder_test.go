@@ -2,6 +2,7 @@ package replay_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -110,18 +111,37 @@ func recordHeader() replay.Header {
 	return replay.Header{Format: replay.Format, Game: "toad", Seed: 9, Config: []byte(`{"rolls":[0,32,33,1,2,16,8,17]}`), Players: []replay.Player{{Name: "bot"}}}
 }
 
-// recordWith records recordHeader's match with agent, closes the agent and
-// returns the log and each turn's output (what came after the last answer
-// counts for the last turn). The whole must end within hangGuard.
+// longHeader is recordHeader's match with its rolls repeated 5 times: 40
+// turns that a bot that always stays survives.
+func longHeader() replay.Header {
+	h := recordHeader()
+	h.Config = []byte(`{"rolls":[` + strings.Repeat("0,32,33,1,2,16,8,17,", 4) + `0,32,33,1,2,16,8,17]}`)
+	return h
+}
+
+// recordWith records recordHeader's match with agent; see recordMatch.
 func recordWith(t *testing.T, agent replay.Agent) (*replay.Log, map[int]replay.Output) {
 	t.Helper()
+	return recordMatch(t, recordHeader(), agent)
+}
+
+// recordMatch records the match of h with agent, closes the agent and
+// returns the log and each turn's output (what came after the last answer
+// counts for the last turn). The whole must end within hangGuard, and no
+// turn may get two pieces of one stream.
+func recordMatch(t *testing.T, h replay.Header, agent replay.Agent) (*replay.Log, map[int]replay.Output) {
+	t.Helper()
 	output := map[int]replay.Output{}
+	var twice []string
 	add := func(turn int, o replay.Output) {
 		had := output[turn]
+		if had.Stdout != "" && o.Stdout != "" || had.Stderr != "" && o.Stderr != "" {
+			twice = append(twice, fmt.Sprintf("turn %d", turn))
+		}
 		output[turn] = replay.Output{Stdout: had.Stdout + o.Stdout, Stderr: had.Stderr + o.Stderr}
 	}
 	r := replay.Recorder{
-		Header:    recordHeader(),
+		Header:    h,
 		Agents:    []replay.Agent{agent},
 		HashEvery: 1,
 		OnOutput:  func(turn, _ int, o replay.Output) { add(turn, o) },
@@ -144,6 +164,9 @@ func recordWith(t *testing.T, agent replay.Agent) (*replay.Log, map[int]replay.O
 	if err != nil {
 		agent.Close()
 		t.Fatal(err)
+	}
+	if len(twice) > 0 {
+		t.Errorf("got two pieces of a stream's output at %s, want one per turn", strings.Join(twice, ", "))
 	}
 	if _, err := replay.Run(context.Background(), l, nil); err != nil {
 		t.Fatalf("the recorded log does not regenerate: %v", err)

@@ -5,13 +5,15 @@ import (
 	"database/sql"
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/replaylab/replaylab/replay"
 )
 
 // MaxBotOutput bounds the text of one stream of one seat in one turn, in
-// bytes: the recorder's own bound per turn and stream (16 KiB) plus the
-// same again for what a bot writes while it is being ended, which goes to
-// the last turn.
-const MaxBotOutput = 32 << 10
+// bytes: the recorder's own bound, 16 KiB and a line counting what it
+// dropped, which holds for the last turn too, whatever a bot writes while
+// it is being ended.
+const MaxBotOutput = replay.MaxOutputBytes
 
 // The streams a bot's output comes from.
 const (
@@ -28,9 +30,12 @@ type BotOutput struct {
 	Text   string
 }
 
-// checkOutput reports the first of rec.Output that does not fit rec.
+// checkOutput reports the first of rec.Output that does not fit rec, or
+// that repeats the turn, seat and stream of another.
 func (rec *Record) checkOutput() error {
+	seen := make(map[outputKey]bool, len(rec.Output))
 	for _, o := range rec.Output {
+		k := keyOf(o)
 		switch {
 		case o.Turn < 0 || o.Turn > rec.Turns:
 			return invalidf("record %s: bot output at turn %d, want 0..%d", rec.ID, o.Turn, rec.Turns)
@@ -42,19 +47,28 @@ func (rec *Record) checkOutput() error {
 			return invalidf("record %s: bot output of seat %d at turn %d holds %d bytes, want at most %d", rec.ID, o.Seat, o.Turn, len(o.Text), MaxBotOutput)
 		case !utf8.ValidString(o.Text):
 			return invalidf("record %s: bot output of seat %d at turn %d is not UTF-8", rec.ID, o.Seat, o.Turn)
+		case seen[k]:
+			return invalidf("record %s: bot output of seat %d at turn %d has two %s pieces, want one", rec.ID, o.Seat, o.Turn, o.Stream)
 		}
+		seen[k] = true
 	}
 	return nil
 }
 
-// insertOutput writes rec.Output. Two pieces for the same turn, seat and
-// stream (a bot's last answer and what it wrote while ending) are joined
-// in order.
+// outputKey names a piece of bot output; a match has one piece per key.
+type outputKey struct {
+	turn, seat int
+	stream     string
+}
+
+func keyOf(o BotOutput) outputKey { return outputKey{o.Turn, o.Seat, o.Stream} }
+
+// insertOutput writes rec.Output, checked to hold one piece per turn, seat
+// and stream.
 func insertOutput(ctx context.Context, tx *sql.Tx, rec *Record, seq int64) error {
 	for _, o := range rec.Output {
 		if _, err := tx.ExecContext(ctx, `
-			INSERT INTO bot_output (match_seq, turn, seat, stream, text) VALUES (?, ?, ?, ?, ?)
-			ON CONFLICT (match_seq, turn, seat, stream) DO UPDATE SET text = text || excluded.text`,
+			INSERT INTO bot_output (match_seq, turn, seat, stream, text) VALUES (?, ?, ?, ?, ?)`,
 			seq, o.Turn, o.Seat, o.Stream, o.Text); err != nil {
 			return fmt.Errorf("bot output: %w", err)
 		}

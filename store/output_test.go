@@ -14,8 +14,7 @@ func TestBotOutputAt(t *testing.T) {
 	rec.Output = []BotOutput{
 		{Turn: 2, Seat: 1, Stream: Stderr, Text: "thinking <b>hard</b>\n"},
 		{Turn: 2, Seat: 0, Stream: Stdout, Text: "debug: 7\n"},
-		{Turn: 5, Seat: 0, Stream: Stderr, Text: "last answer\n"},
-		{Turn: 5, Seat: 0, Stream: Stderr, Text: "bye\n"}, // written while ending
+		{Turn: 5, Seat: 0, Stream: Stderr, Text: "last answer\nbye\n"},
 	}
 	mustIngest(t, db, rec)
 	for _, tt := range []struct {
@@ -50,11 +49,12 @@ func TestIngestRefusesBadBotOutput(t *testing.T) {
 		{"unknown stream", BotOutput{Turn: 1, Seat: 0, Stream: "stdin", Text: "x"}, `stream "stdin"`},
 		{"too long", BotOutput{Turn: 1, Seat: 0, Stream: Stdout, Text: strings.Repeat("x", MaxBotOutput+1)}, "at most"},
 		{"not UTF-8", BotOutput{Turn: 1, Seat: 0, Stream: Stdout, Text: "\xff"}, "UTF-8"},
+		{"two pieces", BotOutput{Turn: 2, Seat: 1, Stream: Stderr, Text: "bye"}, "seat 1 at turn 2 has two stderr pieces"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			db := openTest(t)
 			rec := makeRecord(t, recordSpec{id: testID(1), turns: 5, winner: 0})
-			rec.Output = []BotOutput{tt.out}
+			rec.Output = []BotOutput{{Turn: 2, Seat: 1, Stream: Stderr, Text: "x"}, tt.out}
 			_, err := db.Ingest(context.Background(), rec)
 			if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tt.msg) {
 				t.Errorf("got %v, want ErrInvalid naming %q", err, tt.msg)

@@ -36,10 +36,12 @@ func WriteBotOutput(w io.Writer, out []BotOutput) error {
 }
 
 // ReadBotOutput reads a bot output file (WriteBotOutput's form) of at
-// most MaxBotOutputFile bytes. Ingest checks the pieces against their
-// match.
+// most MaxBotOutputFile bytes, refusing one with a text over MaxBotOutput
+// or two lines for one turn, seat and stream, as a recorder never writes
+// them. Ingest checks the pieces against their match.
 func ReadBotOutput(r io.Reader) ([]BotOutput, error) {
 	var out []BotOutput
+	first := map[outputKey]int{} // the line of each key
 	sc := bufio.NewScanner(io.LimitReader(r, MaxBotOutputFile+1))
 	sc.Buffer(nil, 8*MaxBotOutput) // a text at its bound, escaped
 	read := 0
@@ -51,7 +53,15 @@ func ReadBotOutput(r io.Reader) ([]BotOutput, error) {
 		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
 			return nil, fmt.Errorf("bot output: line %d: %w", n, err)
 		}
-		out = append(out, BotOutput{Turn: l.Turn, Seat: l.Seat, Stream: l.Stream, Text: l.Text})
+		o := BotOutput{Turn: l.Turn, Seat: l.Seat, Stream: l.Stream, Text: l.Text}
+		if len(o.Text) > MaxBotOutput {
+			return nil, fmt.Errorf("bot output: line %d: turn %d, seat %d: %d bytes of %s, want at most %d", n, o.Turn, o.Seat, len(o.Text), o.Stream, MaxBotOutput)
+		}
+		if at, ok := first[keyOf(o)]; ok {
+			return nil, fmt.Errorf("bot output: line %d: turn %d, seat %d: %s again (first on line %d), want one line each", n, o.Turn, o.Seat, o.Stream, at)
+		}
+		first[keyOf(o)] = n
+		out = append(out, o)
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("bot output: %w", err)

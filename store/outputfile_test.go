@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -35,6 +36,9 @@ func TestReadBotOutputRefuses(t *testing.T) {
 		{"not JSON", `{"turn":1,"seat":0,"stream":"stdout","text":"a"}` + "\nhello\n", "line 2"},
 		{"wrong type", `{"turn":"one"}` + "\n", "line 1"},
 		{"line over the bound", `{"text":"` + strings.Repeat("x", 8*MaxBotOutput) + `"}` + "\n", "token too long"},
+		{"text over the bound", `{"turn":3,"seat":1,"stream":"stderr","text":"` + strings.Repeat("x", MaxBotOutput+1) + `"}` + "\n", "line 1: turn 3, seat 1"},
+		{"a key twice", `{"turn":1,"seat":0,"stream":"stdout","text":"a"}` + "\n" + `{"turn":1,"seat":0,"stream":"stderr","text":"a"}` + "\n" +
+			`{"turn":1,"seat":0,"stream":"stdout","text":"b"}` + "\n", "line 3: turn 1, seat 0: stdout again"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := ReadBotOutput(strings.NewReader(tt.file))
@@ -46,9 +50,13 @@ func TestReadBotOutputRefuses(t *testing.T) {
 }
 
 func TestReadBotOutputBoundsTheFile(t *testing.T) {
-	line := `{"turn":1,"seat":0,"stream":"stdout","text":"` + strings.Repeat("x", 200<<10) + `"}` + "\n"
-	file := strings.Repeat(line, MaxBotOutputFile/len(line)+1)
-	if _, err := ReadBotOutput(strings.NewReader(file)); err == nil || !strings.Contains(err.Error(), "over 64 MiB") {
+	// Lines of pieces each within their bound, for turn after turn.
+	text := strings.Repeat("x", MaxBotOutput-100)
+	var file strings.Builder
+	for turn := 0; file.Len() <= MaxBotOutputFile; turn++ {
+		fmt.Fprintf(&file, `{"turn":%d,"seat":0,"stream":"stdout","text":"%s"}`+"\n", turn, text)
+	}
+	if _, err := ReadBotOutput(strings.NewReader(file.String())); err == nil || !strings.Contains(err.Error(), "over 64 MiB") {
 		t.Errorf("got error %v, want the file refused as over 64 MiB", err)
 	}
 }

@@ -315,6 +315,7 @@ func TestUploadKeepsBotOutput(t *testing.T) {
 		{"not JSON lines", []field{replayField, {"output", []byte("thinking\n")}}, `bot output: line 1`},
 		{"a seat the match lacks", []field{replayField, {"output", []byte(`{"turn":3,"seat":5,"stream":"stderr","text":"x"}`)}}, `seat 5`},
 		{"a turn past the end", []field{replayField, {"output", []byte(`{"turn":99,"seat":0,"stream":"stderr","text":"x"}`)}}, `turn 99`},
+		{"a turn's stream twice", []field{replayField, {"output", bytes.Repeat(file.Bytes(), 2)}}, `line 2: turn 3, seat 0: stderr again`},
 		{"two files", []field{replayField, {"output", file.Bytes()}, {"output", file.Bytes()}}, `more than one \"output\"`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

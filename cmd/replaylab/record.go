@@ -46,8 +46,10 @@ command line of an external program (split on spaces, no shell). External
 bots read one JSON line per turn on stdin,
   {"turn":N,"player":P,"view":{...}}
 and answer with one line: {"turn":N,"command":"..."}, or the raw command.
-The answer is the first line after the request in the JSON form or, for a
-bot that has never answered in the JSON form, the first line at all. Other
+The answer is the first line printed after reading the request in the JSON
+form or, for a bot that has never answered in the JSON form, the first line
+at all (the last two bytes of a request, "}" and the newline, are sent once
+the bot has read the rest; what it printed until then is output). Other
 stdout lines and all of stderr are saved per turn to FILE.output.jsonl
 (16 KiB per turn and 1 MiB per match of each stream). A late answer is
 recorded as no command plus a timeout note, one over 4096 bytes is cut
@@ -127,9 +129,9 @@ func recordMatch(ctx context.Context, g *sim.Game, h replay.Header, specs []stri
 	if err != nil {
 		return nil, err
 	}
-	for s, rest := range closeAgents(agents) {
+	for s, last := range closeAgents(agents) {
 		if botOut != nil {
-			botOut.add(len(l.Turns), s, rest)
+			botOut.add(len(l.Turns), s, last)
 		}
 	}
 	agents = nil
@@ -232,7 +234,8 @@ func writeRecording(ctx context.Context, g *sim.Game, l *replay.Log, f *recordFl
 }
 
 // closeAgents closes all agents at once, so the grace each process may
-// take to exit is not added up, and returns what each wrote last.
+// take to exit is not added up, and returns each one's output of the
+// last turn.
 func closeAgents(agents []replay.Agent) []replay.Output {
 	rest := make([]replay.Output, len(agents))
 	var wg sync.WaitGroup
@@ -370,9 +373,10 @@ func describeResult(r sim.Result, players []replay.Player) string {
 	return b.String()
 }
 
-// outputLog gathers what bots wrote besides their answers, per turn, seat
-// and stream. A bot may write any bytes; the text is kept as UTF-8, with
-// U+FFFD for what is not, as the store and JSON want it.
+// outputLog gathers what bots wrote besides their answers, one piece per
+// turn, seat and stream, as the store wants it: the recorder gives the
+// last turn's whole when the bots are closed, and keeps each as UTF-8
+// within store.MaxBotOutput.
 type outputLog struct {
 	path  string // where close saves it (store.WriteBotOutput)
 	lines []store.BotOutput
@@ -381,7 +385,7 @@ type outputLog struct {
 func (o *outputLog) add(turn, seat int, out replay.Output) {
 	for _, s := range [...]struct{ stream, text string }{{store.Stdout, out.Stdout}, {store.Stderr, out.Stderr}} {
 		if s.text != "" {
-			o.lines = append(o.lines, store.BotOutput{Turn: turn, Seat: seat, Stream: s.stream, Text: strings.ToValidUTF8(s.text, "\uFFFD")})
+			o.lines = append(o.lines, store.BotOutput{Turn: turn, Seat: seat, Stream: s.stream, Text: s.text})
 		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/replaylab/replaylab/store"
 )
@@ -66,14 +67,61 @@ func TestRecordSavesBotOutput(t *testing.T) {
 	}
 }
 
-// TestImportReadsBotOutput checks that import stores the output file
-// record saved beside the replay, so the inspector can show it.
-func TestImportReadsBotOutput(t *testing.T) {
+// TestRecordOutputOnePiecePerTurn: however much a bot writes after its
+// last answer, and in bytes that are not UTF-8, the output file holds one
+// line per turn, seat and stream, each one the store takes, and import
+// stores them so.
+func TestRecordOutputOnePiecePerTurn(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "m.rpl")
-	mustCLI(t, "record", "--game", "toad", "--seed", "1", "--bot", botSpec("chatty", "json"), "-o", out)
-	dbPath := filepath.Join(dir, "x.db")
-	mustCLI(t, "import", "--db", dbPath, out)
+	mustCLI(t, "record", "--game", "toad", "--seed", "1", "--bot", botSpec("farewell", "binary"), "-o", out)
+	data, err := os.ReadFile(out + ".output.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type key struct {
+		turn   int
+		stream string
+	}
+	seen := map[key]bool{}
+	last := 0
+	for line := range bytes.Lines(data) {
+		var o struct {
+			Turn   int    `json:"turn"`
+			Stream string `json:"stream"`
+			Text   string `json:"text"`
+		}
+		if err := json.Unmarshal(line, &o); err != nil {
+			t.Fatalf("bad output line %.60q: %v", line, err)
+		}
+		if k := (key{o.Turn, o.Stream}); seen[k] {
+			t.Errorf("turn %d: got a second %s line, want one", o.Turn, o.Stream)
+		} else {
+			seen[k] = true
+		}
+		if len(o.Text) > store.MaxBotOutput || !utf8.ValidString(o.Text) {
+			t.Errorf("turn %d: got %d bytes of %s, valid UTF-8 %v; want at most %d, valid", o.Turn, len(o.Text), o.Stream, utf8.ValidString(o.Text), store.MaxBotOutput)
+		}
+		last = max(last, o.Turn)
+	}
+	if last < 2 {
+		t.Fatalf("got output up to turn %d, want a match of two turns at least", last)
+	}
+	if _, err := store.ReadBotOutput(bytes.NewReader(data)); err != nil {
+		t.Errorf("read the output file: %v", err)
+	}
+	got := importedOutput(t, out, last)
+	if len(got) != 2 || !strings.HasSuffix(got[0].Text, " bytes truncated]\n") || !strings.HasSuffix(got[1].Text, " bytes truncated]\n") {
+		t.Errorf("turn %d: got %.300v, want a cut stderr and stdout", last, got)
+	}
+}
+
+// importedOutput imports the replay at path, with the bot output file
+// beside it, into a new database and returns the output stored for turn.
+func importedOutput(t *testing.T, path string, turn int) []store.BotOutput {
+	t.Helper()
+	dbPath := filepath.Join(t.TempDir(), "x.db")
+	mustCLI(t, "import", "--db", dbPath, path)
 	db, err := store.Open(context.Background(), dbPath)
 	if err != nil {
 		t.Fatal(err)
@@ -83,10 +131,20 @@ func TestImportReadsBotOutput(t *testing.T) {
 	if err != nil || len(ms) != 1 {
 		t.Fatalf("matches: got %d, %v; want 1", len(ms), err)
 	}
-	got, err := db.BotOutputAt(context.Background(), ms[0].ID, 3)
+	got, err := db.BotOutputAt(context.Background(), ms[0].ID, turn)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return got
+}
+
+// TestImportReadsBotOutput checks that import stores the output file
+// record saved beside the replay, so the inspector can show it.
+func TestImportReadsBotOutput(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "m.rpl")
+	mustCLI(t, "record", "--game", "toad", "--seed", "1", "--bot", botSpec("chatty", "json"), "-o", out)
+	got := importedOutput(t, out, 3)
 	if len(got) != 1 || got[0].Stream != store.Stdout || !strings.Contains(got[0].Text, "debug 2.0\n") {
 		t.Errorf("turn 3 output: got %.200v, want seat 0's stdout holding the debug lines of turn 2", got)
 	}
