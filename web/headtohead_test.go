@@ -66,10 +66,10 @@ func TestHeadToHead(t *testing.T) {
 // mean 1, variance (22 − 16/4)/3 = 6, half-width t(3)·√(6/4) = 3.182446 ×
 // 1.224745 = 3.897685.
 var snakeSeries = []leagueMatch{
-	{"snake", "codebattle2020", []seat{{"greedy", 4, sim.Loss}, {"random", 2, sim.Loss}, {"astar", 1, sim.Win}, {"astar", 3, sim.Loss}, {"astar", 5, sim.Loss}}},
-	{"snake", "codebattle2020", []seat{{"greedy", 1, sim.Win}, {"random", 2, sim.Loss}, {"astar", 3, sim.Loss}, {"astar", 4, sim.Loss}, {"astar", 5, sim.Loss}}},
-	{"snake", "codebattle2020", []seat{{"greedy", 2, sim.Loss}, {"random", 3, sim.Loss}, {"astar", 1, sim.Win}, {"astar", 4, sim.Loss}, {"astar", 5, sim.Loss}}},
-	{"snake", "codebattle2020", []seat{{"greedy", 1, sim.Win}, {"random", 5, sim.Loss}, {"astar", 2, sim.Loss}, {"astar", 3, sim.Loss}, {"astar", 4, sim.Loss}}},
+	{"snake", "codebattle2020", []seat{{"greedy", 4, sim.Loss}, {"random", 2, sim.Loss}, {"astar", 1, sim.Win}, {"astar", 3, sim.Loss}, {"astar", 5, sim.Loss}}, nil},
+	{"snake", "codebattle2020", []seat{{"greedy", 1, sim.Win}, {"random", 2, sim.Loss}, {"astar", 3, sim.Loss}, {"astar", 4, sim.Loss}, {"astar", 5, sim.Loss}}, nil},
+	{"snake", "codebattle2020", []seat{{"greedy", 2, sim.Loss}, {"random", 3, sim.Loss}, {"astar", 1, sim.Win}, {"astar", 4, sim.Loss}, {"astar", 5, sim.Loss}}, nil},
+	{"snake", "codebattle2020", []seat{{"greedy", 1, sim.Win}, {"random", 5, sim.Loss}, {"astar", 2, sim.Loss}, {"astar", 3, sim.Loss}, {"astar", 4, sim.Loss}}, nil},
 }
 
 // TestHeadToHeadJSONNumbers decodes a board and checks the interval of a
@@ -119,7 +119,7 @@ func TestHeadToHeadJSONNumbers(t *testing.T) {
 // whole in the title, and cut by the stylesheet only.
 func TestHeadToHeadLongNames(t *testing.T) {
 	long := strings.Repeat("very-long-bot-name-", 8)
-	e := serveMatches(t, []leagueMatch{{"snake", "codenjoy", []seat{{long, 1, sim.Win}, {xssName, 2, sim.Loss}}}})
+	e := serveMatches(t, []leagueMatch{{"snake", "codenjoy", []seat{{long, 1, sim.Win}, {xssName, 2, sim.Loss}}, nil}})
 	sc := scenario{url: "/headtohead/snake/codenjoy", status: 200,
 		want:    []string{`title="` + long + ` v1"><span>` + long + ` v1</span>`, "&lt;img src=x onerror=alert(1)&gt;"},
 		notWant: []string{xssName}}
@@ -130,8 +130,8 @@ func TestHeadToHeadLongNames(t *testing.T) {
 // cell is empty, and its numbers null in JSON.
 func TestHeadToHeadNeverMet(t *testing.T) {
 	e := serveMatches(t, []leagueMatch{
-		{"snake", "codenjoy", []seat{{"a", 1, sim.Win}, {"b", 2, sim.Loss}}},
-		{"snake", "codenjoy", []seat{{"b", 1, sim.Win}, {"c", 2, sim.Loss}}},
+		{"snake", "codenjoy", []seat{{"a", 1, sim.Win}, {"b", 2, sim.Loss}}, nil},
+		{"snake", "codenjoy", []seat{{"b", 1, sim.Win}, {"c", 2, sim.Loss}}, nil},
 	})
 	never := `{"meetings":0,"wins":0,"draws":0,"losses":0,"win_share":null,"mean_score_diff":null,"mean_score_diff_ci95":null}`
 	for _, sc := range []scenario{
