@@ -5,11 +5,14 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/replaylab/replaylab/sim"
+	"github.com/replaylab/replaylab/sim/foodfight"
 	"github.com/replaylab/replaylab/store"
 )
 
@@ -160,5 +163,39 @@ func TestIssueScenarios(t *testing.T) {
 			notWant: []string{"thrower,v1,dummy", "dummy,v1,thrower", "random,v1,greedy", "greedy,v1,random"}},
 	} {
 		t.Run(sc.name, func(t *testing.T) { sc.run(t, e) })
+	}
+}
+
+// TestMatchPageTeams shows a TEAM match's teams on its page and marks
+// every seat of the winning team as a winner; a match without teams has
+// no team column.
+func TestMatchPageTeams(t *testing.T) {
+	f := newFixture(t, nil)
+	bots := []string{"thrower", "dummy", "random", "dummy"}
+	var id string
+	for seed := uint64(1); id == ""; seed++ {
+		if seed > 20 {
+			t.Fatal("no decided TEAM match in 20 seeds")
+		}
+		rec := build(t, f.db, recordBuiltin(t, foodfight.Game, "bitbrawl2018", `{"match_type":"TEAM"}`, seed, bots, nil))
+		if rec.Result.Winner >= 0 {
+			id = rec.ID
+		}
+	}
+	status, body := serveGet(t, f.e, matchURL(id))
+	page := string(body)
+	if status != http.StatusOK {
+		t.Fatalf("match page: got %d", status)
+	}
+	if got := strings.Count(page, `class="crown"`); got != 2 {
+		t.Errorf("got %d seats marked winner, want the winning team's 2", got)
+	}
+	for _, want := range []string{"<th>Team</th>", `<td class="team">Seats 1 and 2</td>`, `<td class="team">Seats 3 and 4</td>`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("match page lacks %s", want)
+		}
+	}
+	if _, body := serveGet(t, f.e, matchURL(f.won)); strings.Contains(string(body), "<th>Team</th>") {
+		t.Error("a match without teams has a team column")
 	}
 }
