@@ -1,7 +1,7 @@
--- replaylab SQLite schema, version 10.
+-- replaylab SQLite schema, version 11.
 --
 -- store.Open applies this file to a fresh database inside one transaction
--- and then sets PRAGMA user_version to 10 and PRAGMA application_id to
+-- and then sets PRAGMA user_version to 11 and PRAGMA application_id to
 -- 0x52504c42 ("RPLB"), which marks the file as replaylab's: Open refuses an
 -- SQLite file with another application_id and tables of its own. A schema
 -- change edits this file and appends to store/upgrades.go the statements
@@ -79,7 +79,10 @@ CREATE TABLE bots (
     UNIQUE (game, name, version)
 ) STRICT;
 
--- Who sat where and how it ended for them.
+-- Who sat where and how it ended for them. team is the lowest seat of
+-- the seat's team (sim.Result.TeamOf): seats with the same team played
+-- together (FoodFight TEAM: seats 0 and 1, 2 and 3); a seat alone is its
+-- own team.
 CREATE TABLE match_players (
     match_seq INTEGER NOT NULL REFERENCES matches (seq) ON DELETE CASCADE,
     seat      INTEGER NOT NULL CHECK (seat >= 0),
@@ -87,12 +90,35 @@ CREATE TABLE match_players (
     score     REAL    NOT NULL DEFAULT 0,
     rank      INTEGER NOT NULL CHECK (rank >= 1),
     outcome   TEXT    NOT NULL CHECK (outcome IN ('win', 'loss', 'draw')),
+    team      INTEGER NOT NULL CHECK (team >= 0 AND team <= seat),
     PRIMARY KEY (match_seq, seat)
+) STRICT, WITHOUT ROWID;
+
+-- A bot's recent matches are the last entries of its range.
+CREATE INDEX match_players_by_bot ON match_players (bot_id, match_seq);
+
+-- A match as each bot version in it counts it: one row per match and bot
+-- version, holding its best seat (a win beats a draw beats a loss, then
+-- the better rank, the higher score, the lower seat; store.Entries) with
+-- that seat's team, and how many seats the version held. Ingest writes
+-- them beside the seats; every record below counts these, so a bot in
+-- three of Snake's five seats plays one match, with its best seat's
+-- result.
+CREATE TABLE match_entries (
+    match_seq INTEGER NOT NULL REFERENCES matches (seq) ON DELETE CASCADE,
+    bot_id    INTEGER NOT NULL REFERENCES bots (id),
+    seat      INTEGER NOT NULL CHECK (seat >= 0),
+    seats     INTEGER NOT NULL CHECK (seats >= 1),
+    team      INTEGER NOT NULL CHECK (team >= 0),
+    score     REAL    NOT NULL,
+    rank      INTEGER NOT NULL CHECK (rank >= 1),
+    outcome   TEXT    NOT NULL CHECK (outcome IN ('win', 'loss', 'draw')),
+    PRIMARY KEY (match_seq, bot_id)
 ) STRICT, WITHOUT ROWID;
 
 -- Per-bot filters start from the bot, and a bot's recent matches are the
 -- last entries of its range.
-CREATE INDEX match_players_by_bot ON match_players (bot_id, match_seq);
+CREATE INDEX match_entries_by_bot ON match_entries (bot_id, match_seq);
 
 -- Per-turn numbers, one row per line: one metric of one player (unit -1)
 -- or unit over the whole match. metric is the metric's index in the list
@@ -152,13 +178,16 @@ CREATE TABLE bot_output (
 -- that against the GROUP BY they replace). Matches and their players are
 -- inserted and deleted, never updated; a row whose count reaches 0 goes.
 
--- The record of a bot version under one ruleset. seats counts the seats it
--- played (a match against itself counts twice), so seats = wins + draws +
--- losses, and score_sum / seats is its mean score.
+-- The record of a bot version under one ruleset, over its entries
+-- (match_entries): matches counts the matches it played, once each
+-- however many seats it held, so matches = wins + draws + losses, and
+-- score_sum / matches is the mean score of its best seats; seats counts
+-- the seats it held in them.
 CREATE TABLE bot_records (
     bot_id    INTEGER NOT NULL REFERENCES bots (id),
     ruleset   TEXT    NOT NULL,
-    seats     INTEGER NOT NULL CHECK (seats >= 0),
+    matches   INTEGER NOT NULL CHECK (matches >= 0),
+    seats     INTEGER NOT NULL CHECK (seats >= matches),
     wins      INTEGER NOT NULL,
     draws     INTEGER NOT NULL,
     losses    INTEGER NOT NULL,
@@ -188,10 +217,11 @@ CREATE TRIGGER matches_count AFTER INSERT ON matches BEGIN
     ON CONFLICT (game, ruleset) DO UPDATE SET matches = matches + 1;
 END;
 
--- A cascade deletes the players after their match, where the player
--- triggers could no longer find its ruleset, so the match deletes them
--- first itself.
+-- A cascade deletes the entries and players after their match, where the
+-- entry triggers could no longer find its ruleset, so the match deletes
+-- them first itself.
 CREATE TRIGGER matches_uncount_players BEFORE DELETE ON matches BEGIN
+    DELETE FROM match_entries WHERE match_seq = OLD.seq;
     DELETE FROM match_players WHERE match_seq = OLD.seq;
 END;
 
@@ -200,31 +230,32 @@ CREATE TRIGGER matches_uncount AFTER DELETE ON matches BEGIN
     DELETE FROM game_matches WHERE game = OLD.game AND ruleset = OLD.ruleset AND matches = 0;
 END;
 
--- A match's bot_matches count goes up with the first of its seats a bot
--- of that name takes, and down with the last of them deleted.
-CREATE TRIGGER match_players_count AFTER INSERT ON match_players BEGIN
-    INSERT INTO bot_records (bot_id, ruleset, seats, wins, draws, losses, score_sum)
-    SELECT NEW.bot_id, m.ruleset, 1, NEW.outcome = 'win', NEW.outcome = 'draw', NEW.outcome = 'loss', NEW.score
+-- A match's bot_matches count goes up with the first of its entries of a
+-- bot of that name (any version), and down with the last of them deleted.
+CREATE TRIGGER match_entries_count AFTER INSERT ON match_entries BEGIN
+    INSERT INTO bot_records (bot_id, ruleset, matches, seats, wins, draws, losses, score_sum)
+    SELECT NEW.bot_id, m.ruleset, 1, NEW.seats, NEW.outcome = 'win', NEW.outcome = 'draw', NEW.outcome = 'loss', NEW.score
     FROM matches m WHERE m.seq = NEW.match_seq
-    ON CONFLICT (bot_id, ruleset) DO UPDATE SET seats = seats + 1, wins = wins + excluded.wins,
-        draws = draws + excluded.draws, losses = losses + excluded.losses, score_sum = score_sum + excluded.score_sum;
+    ON CONFLICT (bot_id, ruleset) DO UPDATE SET matches = matches + 1, seats = seats + excluded.seats,
+        wins = wins + excluded.wins, draws = draws + excluded.draws, losses = losses + excluded.losses,
+        score_sum = score_sum + excluded.score_sum;
     INSERT INTO bot_matches (game, name, matches)
     SELECT b.game, b.name, 1 FROM bots b
     WHERE b.id = NEW.bot_id AND NOT EXISTS (
-        SELECT 1 FROM match_players mp JOIN bots o ON o.id = mp.bot_id
-        WHERE mp.match_seq = NEW.match_seq AND mp.seat <> NEW.seat AND o.game = b.game AND o.name = b.name)
+        SELECT 1 FROM match_entries e JOIN bots o ON o.id = e.bot_id
+        WHERE e.match_seq = NEW.match_seq AND e.bot_id <> NEW.bot_id AND o.game = b.game AND o.name = b.name)
     ON CONFLICT (game, name) DO UPDATE SET matches = matches + 1;
 END;
 
-CREATE TRIGGER match_players_uncount AFTER DELETE ON match_players BEGIN
-    UPDATE bot_records SET seats = seats - 1, wins = wins - (OLD.outcome = 'win'),
+CREATE TRIGGER match_entries_uncount AFTER DELETE ON match_entries BEGIN
+    UPDATE bot_records SET matches = matches - 1, seats = seats - OLD.seats, wins = wins - (OLD.outcome = 'win'),
         draws = draws - (OLD.outcome = 'draw'), losses = losses - (OLD.outcome = 'loss'), score_sum = score_sum - OLD.score
     WHERE bot_id = OLD.bot_id AND ruleset = (SELECT ruleset FROM matches WHERE seq = OLD.match_seq);
-    DELETE FROM bot_records WHERE bot_id = OLD.bot_id AND seats = 0;
+    DELETE FROM bot_records WHERE bot_id = OLD.bot_id AND matches = 0;
     UPDATE bot_matches SET matches = matches - 1
     WHERE (game, name) = (SELECT game, name FROM bots WHERE id = OLD.bot_id) AND NOT EXISTS (
-        SELECT 1 FROM match_players mp JOIN bots o ON o.id = mp.bot_id
-        WHERE mp.match_seq = OLD.match_seq AND o.game = bot_matches.game AND o.name = bot_matches.name);
+        SELECT 1 FROM match_entries e JOIN bots o ON o.id = e.bot_id
+        WHERE e.match_seq = OLD.match_seq AND o.game = bot_matches.game AND o.name = bot_matches.name);
     DELETE FROM bot_matches
     WHERE (game, name) = (SELECT game, name FROM bots WHERE id = OLD.bot_id) AND matches = 0;
 END;
@@ -232,12 +263,13 @@ END;
 -- How each pair of bot versions did against each other under one ruleset,
 -- kept by the triggers below as matches come and go, so a head-to-head
 -- matrix reads one row per pair instead of every match. bot_a is the lower
--- bot id. A match holds a meeting for every pair of its seats held by two
--- different bot versions: the better rank wins, equal ranks draw; seats of
--- one version playing itself are no meeting. diff_sum and diff_sq_sum add
--- up bot_a's score minus bot_b's and its square, for the mean difference
--- and its interval. game and ruleset repeat the match's so that one board
--- is one range of the key.
+-- bot id. A match holds a meeting for every pair of its entries
+-- (match_entries) on different teams: one meeting per pair of bot
+-- versions per match, between their best seats; the better rank wins,
+-- equal ranks draw. Team-mates never meet, and a version never meets
+-- itself. diff_sum and diff_sq_sum add up bot_a's score minus bot_b's and
+-- its square, for the mean difference and its interval. game and ruleset
+-- repeat the match's so that one board is one range of the key.
 CREATE TABLE pair_records (
     game        TEXT    NOT NULL,
     ruleset     TEXT    NOT NULL,
@@ -253,9 +285,9 @@ CREATE TABLE pair_records (
     CHECK (bot_a < bot_b)
 ) STRICT, WITHOUT ROWID;
 
--- A seat meets every seat of its match stored before it: by the last seat
--- each pair of seats has met once.
-CREATE TRIGGER pair_records_add AFTER INSERT ON match_players
+-- An entry meets every entry of another team stored before it: by the
+-- last entry each such pair has met once.
+CREATE TRIGGER pair_records_add AFTER INSERT ON match_entries
 BEGIN
     INSERT INTO pair_records (game, ruleset, bot_a, bot_b, meetings, a_wins, draws, b_wins, diff_sum, diff_sq_sum)
     SELECT m.game, m.ruleset, min(o.bot_id, NEW.bot_id), max(o.bot_id, NEW.bot_id), 1,
@@ -264,8 +296,8 @@ BEGIN
         iif(NEW.bot_id < o.bot_id, NEW.rank > o.rank, o.rank > NEW.rank),
         iif(NEW.bot_id < o.bot_id, NEW.score - o.score, o.score - NEW.score),
         (NEW.score - o.score) * (NEW.score - o.score)
-    FROM match_players o JOIN matches m ON m.seq = o.match_seq
-    WHERE o.match_seq = NEW.match_seq AND o.seat <> NEW.seat AND o.bot_id <> NEW.bot_id
+    FROM match_entries o JOIN matches m ON m.seq = o.match_seq
+    WHERE o.match_seq = NEW.match_seq AND o.bot_id <> NEW.bot_id AND o.team <> NEW.team
     ON CONFLICT (game, ruleset, bot_a, bot_b) DO UPDATE SET
         meetings = meetings + excluded.meetings,
         a_wins = a_wins + excluded.a_wins,
@@ -275,13 +307,14 @@ BEGIN
         diff_sq_sum = diff_sq_sum + excluded.diff_sq_sum;
 END;
 
--- A seat that goes takes its meetings with it: it un-meets every seat of
--- its match still stored. A deleted match deletes its players first
--- (matches_uncount_players), while its game and ruleset can still be read.
-CREATE TRIGGER pair_records_remove AFTER DELETE ON match_players
+-- An entry that goes takes its meetings with it: it un-meets every entry
+-- of another team of its match still stored. A deleted match deletes its
+-- entries first (matches_uncount_players), while its game and ruleset can
+-- still be read.
+CREATE TRIGGER pair_records_remove AFTER DELETE ON match_entries
 BEGIN
     UPDATE pair_records SET
-        meetings = pair_records.meetings - d.meetings,
+        meetings = pair_records.meetings - 1,
         a_wins = pair_records.a_wins - d.a_wins,
         draws = pair_records.draws - d.draws,
         b_wins = pair_records.b_wins - d.b_wins,
@@ -289,26 +322,29 @@ BEGIN
         diff_sq_sum = pair_records.diff_sq_sum - d.diff_sq_sum
     FROM (
         SELECT m.game AS game, m.ruleset AS ruleset,
-            min(o.bot_id, OLD.bot_id) AS bot_a, max(o.bot_id, OLD.bot_id) AS bot_b, count(*) AS meetings,
-            sum(iif(OLD.bot_id < o.bot_id, OLD.rank < o.rank, o.rank < OLD.rank)) AS a_wins,
-            sum(OLD.rank = o.rank) AS draws,
-            sum(iif(OLD.bot_id < o.bot_id, OLD.rank > o.rank, o.rank > OLD.rank)) AS b_wins,
-            sum(iif(OLD.bot_id < o.bot_id, OLD.score - o.score, o.score - OLD.score)) AS diff_sum,
-            sum((OLD.score - o.score) * (OLD.score - o.score)) AS diff_sq_sum
-        FROM match_players o JOIN matches m ON m.seq = o.match_seq
-        WHERE o.match_seq = OLD.match_seq AND o.seat <> OLD.seat AND o.bot_id <> OLD.bot_id
-        GROUP BY o.bot_id) AS d
+            min(o.bot_id, OLD.bot_id) AS bot_a, max(o.bot_id, OLD.bot_id) AS bot_b,
+            iif(OLD.bot_id < o.bot_id, OLD.rank < o.rank, o.rank < OLD.rank) AS a_wins,
+            OLD.rank = o.rank AS draws,
+            iif(OLD.bot_id < o.bot_id, OLD.rank > o.rank, o.rank > OLD.rank) AS b_wins,
+            iif(OLD.bot_id < o.bot_id, OLD.score - o.score, o.score - OLD.score) AS diff_sum,
+            (OLD.score - o.score) * (OLD.score - o.score) AS diff_sq_sum
+        FROM match_entries o JOIN matches m ON m.seq = o.match_seq
+        WHERE o.match_seq = OLD.match_seq AND o.bot_id <> OLD.bot_id AND o.team <> OLD.team) AS d
     WHERE pair_records.game = d.game AND pair_records.ruleset = d.ruleset
         AND pair_records.bot_a = d.bot_a AND pair_records.bot_b = d.bot_b;
     DELETE FROM pair_records WHERE meetings = 0
         AND (game, ruleset) = (SELECT game, ruleset FROM matches WHERE seq = OLD.match_seq);
 END;
 
--- A match's players are never updated: the records above count them as
--- they were inserted.
+-- A match's players and entries are never updated: the records above
+-- count them as they were inserted.
 CREATE TRIGGER match_players_fixed BEFORE UPDATE ON match_players
 BEGIN
     SELECT RAISE(ABORT, 'a match''s players are fixed: delete the match and ingest it again');
+END;
+CREATE TRIGGER match_entries_fixed BEFORE UPDATE ON match_entries
+BEGIN
+    SELECT RAISE(ABORT, 'a match''s entries are fixed: delete the match and ingest it again');
 END;
 
 -- The last rating fit of each game and ruleset (analytics.Refitter): over
@@ -374,6 +410,9 @@ CREATE TRIGGER data_version_match_deleted AFTER DELETE ON matches BEGIN
     UPDATE data_version SET n = n + 1;
 END;
 CREATE TRIGGER data_version_player_deleted AFTER DELETE ON match_players BEGIN
+    UPDATE data_version SET n = n + 1;
+END;
+CREATE TRIGGER data_version_entry_deleted AFTER DELETE ON match_entries BEGIN
     UPDATE data_version SET n = n + 1;
 END;
 CREATE TRIGGER data_version_fit_added AFTER INSERT ON rating_fits BEGIN

@@ -60,7 +60,9 @@ type SeedPair struct {
 // Pairs finds the pairs among A's and B's matches, which must all be of
 // one game and ruleset, in the order of aMatches. A match takes part in
 // one pair at most. When both matches of a pair hold both bots, the pair
-// is counted once, from the match in which A sits in the lower seat.
+// is counted once, from the match in which A sits in the lower seat. A
+// match in which A and B played on one team is no pair: exchanging their
+// seats leaves the team, and so its result, as it was.
 func Pairs(a, b BotVersion, aMatches, bMatches []store.Lineup) []SeedPair {
 	var key []byte // one buffer for every key: a map lookup of string(key) copies nothing
 	byLineup := make(map[string][]int, len(bMatches))
@@ -81,7 +83,7 @@ func Pairs(a, b BotVersion, aMatches, bMatches []store.Lineup) []SeedPair {
 	var ps []SeedPair
 	for _, m := range aMatches {
 		seatsA, seatsB := seatsOf(m, a), seatsOf(m, b)
-		if len(seatsA) == 0 || (len(seatsB) > 0 && seatsB[0] < seatsA[0]) {
+		if len(seatsA) == 0 || (len(seatsB) > 0 && seatsB[0] < seatsA[0]) || teamMates(m, seatsA, seatsB) {
 			continue
 		}
 		key = lineupKey(key[:0], m, swap)
@@ -133,6 +135,19 @@ func seatsOf(m store.Lineup, v BotVersion) []int {
 		}
 	}
 	return seats
+}
+
+// teamMates reports whether a seat of seatsA and one of seatsB played on
+// one team in m.
+func teamMates(m store.Lineup, seatsA, seatsB []int) bool {
+	for _, sa := range seatsA {
+		for _, sb := range seatsB {
+			if m.Seats[sa].Team == m.Seats[sb].Team {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // best returns the best rank, and the best score at it, over the given

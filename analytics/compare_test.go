@@ -46,8 +46,20 @@ func TestWinRateDifference(t *testing.T) {
 
 // played builds a stored match with the given seed and seats: the bot
 // names (all at version v1) and their ranks and scores.
+// played is a match of seats that each played alone (see onTeams).
 func played(id string, seed uint64, seats ...store.SeatResult) store.Lineup {
+	for i := range seats {
+		seats[i].Team = i
+	}
 	return store.Lineup{ID: id, Seed: seed, Config: `{}`, Seats: seats}
+}
+
+// onTeams puts the seats of m on the given teams, in seat order.
+func onTeams(m store.Lineup, teams ...int) store.Lineup {
+	for i, t := range teams {
+		m.Seats[i].Team = t
+	}
+	return m
 }
 
 func seatOf(name string, rank int, score float64) store.SeatResult {
@@ -111,6 +123,19 @@ func TestPairs(t *testing.T) {
 	runTogether.Seats[0].Version = "1"
 	if got := Pairs(a, b, []store.Lineup{x1}, []store.Lineup{runTogether}); len(got) != 0 {
 		t.Errorf("got %d pairs with other opponents, want 0", len(got))
+	}
+	// A and B as team-mates against x and y, then in each other's seats:
+	// the same team, so the same result, is no comparison of A and B.
+	mates := onTeams(played("t1", 6, seatOf("a", 1, 5), seatOf("b", 1, 5), seatOf("x", 2, 1), seatOf("y", 2, 1)), 0, 0, 2, 2)
+	swapped := onTeams(played("t2", 6, seatOf("b", 1, 5), seatOf("a", 1, 5), seatOf("x", 2, 1), seatOf("y", 2, 1)), 0, 0, 2, 2)
+	if got := Pairs(a, b, []store.Lineup{mates, swapped}, []store.Lineup{mates, swapped}); len(got) != 0 {
+		t.Errorf("got %d pairs of team-mates, want 0", len(got))
+	}
+	// Apart, on the two teams, they are a pair.
+	apart := onTeams(played("t3", 7, seatOf("a", 1, 5), seatOf("x", 1, 5), seatOf("b", 2, 1), seatOf("y", 2, 1)), 0, 0, 2, 2)
+	apartSwapped := onTeams(played("t4", 7, seatOf("b", 1, 5), seatOf("x", 1, 5), seatOf("a", 2, 1), seatOf("y", 2, 1)), 0, 0, 2, 2)
+	if got := Pairs(a, b, []store.Lineup{apart, apartSwapped}, []store.Lineup{apart, apartSwapped}); len(got) != 1 {
+		t.Errorf("got %d pairs of opponents, want 1", len(got))
 	}
 }
 

@@ -9,12 +9,16 @@ import (
 	"slices"
 )
 
-// Placing is one seat of a match as FitRatings sees it.
+// Placing is one player's part in a match as FitRatings sees it.
 type Placing struct {
 	// Player identifies a bot version; the caller picks the key (for
 	// example "name@version") and keeps one game and ruleset per fit.
 	Player string
 	Rank   int // 1 = best; equal ranks tie
+	// Team groups the placings of a match that played together: those
+	// with the same non-zero Team are one team, which must share one
+	// rank. 0 is a player alone.
+	Team int
 }
 
 // Rating is one player's strength on the Elo-like scale of FitRatings.
@@ -22,7 +26,7 @@ type Rating struct {
 	Player  string
 	Rating  float64
 	CI      Interval // 95%
-	Matches int      // matches the player took a seat in
+	Matches int      // matches the player took part in
 }
 
 // Difference is the rating of one player minus another's, with its 95%
@@ -84,6 +88,17 @@ var (
 // (2004, "MM algorithms for generalized Bradley–Terry models"), which
 // never lowers the likelihood, sped up by taking Newton's step instead
 // whenever that does not lower it either.
+//
+// Teams follow Huang, Weng and Lin (2006, "Generalized Bradley–Terry
+// models and multi-class probability estimates", JMLR 7): a team's
+// strength is the sum of its members' strengths, so a team of A and B
+// beats a team of C and D with probability (γA+γB)/(γA+γB+γC+γD), and the
+// placing of several teams is chosen team by team as above. A team-mate
+// who adds nothing to the team's results is fitted a strength near 0
+// instead of sharing the credit of the member who won, and team-mates
+// never compete with each other. Their MM update, a member's share
+// γi/Γ of each choice its team won over the same denominator, is the one
+// used here; with teams of one everything reduces to the model above.
 //
 // Tied placings are "a draw is half a win": for two seats the tie scores
 // half a win and half a loss, as in Elo. For a tied group of any size the
@@ -170,8 +185,8 @@ func around(x, se float64) Interval {
 
 // outcome is one distinct placing of a match and how often it occurred.
 type outcome struct {
-	seats []int // player indices, best first; a tied group by index
-	ends  []int // seats[ends[g-1]:ends[g]] is the g-th tied group
+	units [][]int // the teams, best first, each its player indices in order; a tied group in order
+	ends  []int   // units[ends[g-1]:ends[g]] is the g-th tied group
 	count float64
 }
 
@@ -180,7 +195,6 @@ type table struct {
 	players  []string // sorted
 	matches  []int    // per player
 	outcomes []outcome
-	wins     []float64 // per player: the numerator of the MM update
 }
 
 // RatingInput gathers matches for FitRatings one at a time. It keeps
@@ -198,18 +212,20 @@ type RatingInput struct {
 	seats    []seat // scratch for Add
 }
 
-// seat is one seat of a match being added: its player's id and rank.
-type seat struct{ player, rank int }
+// seat is one placing of a match being added: its player's id, rank and
+// team (the placing's own index for a player alone).
+type seat struct{ player, rank, team int }
 
-// Add adds one match. A match is 2 to 32 seats, each with a player and a
-// rank of 1 or more; the error wraps ErrInvalidMatch otherwise, or
-// ErrTooMany when the match brings the players past 1000, and the input
-// is left as it was.
+// Add adds one match. A match is 2 to 32 placings of at least two teams
+// (a player alone is a team), each with a player and a rank of 1 or more,
+// and every member of a team with the same rank; the error wraps
+// ErrInvalidMatch otherwise, or ErrTooMany when the match brings the
+// players past 1000, and the input is left as it was.
 func (in *RatingInput) Add(m []Placing) error {
 	if len(m) < 2 || len(m) > maxSeats {
 		return fmt.Errorf("%w: %d seats, want 2 to %d", ErrInvalidMatch, len(m), maxSeats)
 	}
-	fresh := 0
+	fresh, teams := 0, 0
 	for s, p := range m {
 		if p.Player == "" {
 			return fmt.Errorf("%w: seat %d has no player", ErrInvalidMatch, s)
@@ -220,6 +236,15 @@ func (in *RatingInput) Add(m []Placing) error {
 		if _, ok := in.ids[p.Player]; !ok && !slices.ContainsFunc(m[:s], func(q Placing) bool { return q.Player == p.Player }) {
 			fresh++
 		}
+		mate := slices.IndexFunc(m[:s], func(q Placing) bool { return p.Team != 0 && q.Team == p.Team })
+		if mate < 0 {
+			teams++
+		} else if m[mate].Rank != p.Rank {
+			return fmt.Errorf("%w: seats %d and %d are one team with ranks %d and %d", ErrInvalidMatch, mate, s, m[mate].Rank, p.Rank)
+		}
+	}
+	if teams < 2 {
+		return fmt.Errorf("%w: one team, want two or more", ErrInvalidMatch)
 	}
 	if n := len(in.players) + fresh; n > maxPlayers {
 		return fmt.Errorf("%w: %d, at most %d", ErrTooMany, n, maxPlayers)
@@ -229,28 +254,48 @@ func (in *RatingInput) Add(m []Placing) error {
 		in.outcomes = map[string]*outcome{}
 	}
 	in.seats = in.seats[:0]
-	for _, p := range m {
+	for s, p := range m {
 		id, ok := in.ids[p.Player]
 		if !ok {
 			id = len(in.players)
 			in.ids[p.Player] = id
 			in.players = append(in.players, p.Player)
 		}
-		in.seats = append(in.seats, seat{id, p.Rank})
+		team := s
+		if p.Team != 0 {
+			team = slices.IndexFunc(m, func(q Placing) bool { return q.Team == p.Team })
+		}
+		in.seats = append(in.seats, seat{id, p.Rank, team})
 	}
 	ss := in.seats
+	// Members of a team by player, teams by their first member: the
+	// order depends on the players only, not on the seats.
 	slices.SortFunc(ss, func(a, b seat) int {
-		return cmp.Or(cmp.Compare(a.rank, b.rank), cmp.Compare(a.player, b.player))
+		return cmp.Or(cmp.Compare(a.rank, b.rank), cmp.Compare(a.team, b.team), cmp.Compare(a.player, b.player))
 	})
-	// The key is the players best first, each followed by whether the
-	// next seat ties with it: equal keys are equal outcomes.
+	var units [][]seat
+	for s := range ss {
+		if s == 0 || ss[s].team != ss[s-1].team {
+			units = append(units, nil)
+		}
+		units[len(units)-1] = append(units[len(units)-1], ss[s])
+	}
+	slices.SortStableFunc(units, func(a, b []seat) int {
+		return cmp.Or(cmp.Compare(a[0].rank, b[0].rank), cmp.Compare(a[0].player, b[0].player))
+	})
+	// The key is the teams best first, each its players followed by 0
+	// and then whether the next team ties with it: equal keys are equal
+	// outcomes.
 	key := in.key[:0]
-	for s, st := range ss {
+	for u, unit := range units {
+		for _, st := range unit {
+			key = binary.AppendUvarint(key, uint64(st.player)+1)
+		}
 		tie := byte(0)
-		if s+1 < len(ss) && ss[s+1].rank == st.rank {
+		if u+1 < len(units) && units[u+1][0].rank == unit[0].rank {
 			tie = 1
 		}
-		key = append(binary.AppendUvarint(key, uint64(st.player)), tie)
+		key = append(key, 0, tie)
 	}
 	in.key = key
 	in.n++
@@ -258,14 +303,17 @@ func (in *RatingInput) Add(m []Placing) error {
 		o.count++
 		return nil
 	}
-	o := &outcome{seats: make([]int, len(ss)), count: 1}
-	for s, st := range ss {
-		o.seats[s] = st.player
-		if s > 0 && st.rank != ss[s-1].rank {
-			o.ends = append(o.ends, s)
+	o := &outcome{units: make([][]int, len(units)), count: 1}
+	for u, unit := range units {
+		o.units[u] = make([]int, len(unit))
+		for i, st := range unit {
+			o.units[u][i] = st.player
+		}
+		if u > 0 && unit[0].rank != units[u-1][0].rank {
+			o.ends = append(o.ends, u)
 		}
 	}
-	o.ends = append(o.ends, len(ss))
+	o.ends = append(o.ends, len(units))
 	in.outcomes[string(key)] = o
 	return nil
 }
@@ -286,45 +334,104 @@ func (in *RatingInput) table() *table {
 	t.matches = make([]int, len(t.players))
 	t.outcomes = make([]outcome, 0, len(in.outcomes))
 	for _, o := range in.outcomes {
-		r := outcome{seats: make([]int, len(o.seats)), ends: o.ends, count: o.count}
-		for s, id := range o.seats {
-			r.seats[s] = index[id]
+		r := outcome{units: make([][]int, len(o.units)), ends: o.ends, count: o.count}
+		var seen []int
+		for u, unit := range o.units {
+			r.units[u] = make([]int, len(unit))
+			for i, id := range unit {
+				p := index[id]
+				r.units[u][i] = p
+				if !slices.Contains(seen, p) {
+					seen = append(seen, p)
+					t.matches[p] += int(o.count)
+				}
+			}
+			slices.Sort(r.units[u])
 		}
 		start := 0
 		for _, end := range r.ends {
-			slices.Sort(r.seats[start:end])
+			slices.SortFunc(r.units[start:end], slices.Compare)
 			start = end
-		}
-		for s, p := range r.seats {
-			if !slices.Contains(r.seats[:s], p) {
-				t.matches[p] += int(o.count)
-			}
 		}
 		t.outcomes = append(t.outcomes, r)
 	}
 	slices.SortFunc(t.outcomes, func(a, b outcome) int {
-		return cmp.Or(slices.Compare(a.seats, b.seats), slices.Compare(a.ends, b.ends))
+		return cmp.Or(slices.CompareFunc(a.units, b.units, slices.Compare[[]int]), slices.Compare(a.ends, b.ends))
 	})
-	t.wins = make([]float64, len(t.players))
-	for _, o := range t.outcomes {
-		o.groups(func(members []int, later bool) {
-			m := float64(len(members))
-			for _, p := range members {
-				t.wins[p] += o.count * float64(stages(len(members), later)) / m
-			}
-		})
-	}
 	return t
 }
 
-// groups calls fn for every tied group of o, best first; later says
-// whether other seats placed below the group.
-func (o outcome) groups(fn func(members []int, later bool)) {
+// groups calls fn for every tied group of o, best first, with the index
+// of its first team; later says whether other teams placed below it.
+func (o outcome) groups(fn func(start int, members [][]int, later bool)) {
 	start := 0
 	for _, end := range o.ends {
-		fn(o.seats[start:end], end < len(o.seats))
+		fn(start, o.units[start:end], end < len(o.units))
 		start = end
 	}
+}
+
+// strengths returns the strength of each team of o: the sum of its
+// members' strengths.
+func (o outcome) strengths(gamma []float64) []float64 {
+	s := make([]float64, len(o.units))
+	for u, unit := range o.units {
+		for _, p := range unit {
+			s[u] += gamma[p]
+		}
+	}
+	return s
+}
+
+// teamScores returns, for each team of o, the choices it won (its tied
+// group's choices shared among the group's teams) and its denominator:
+// the sum over the choices it was in the running for of its weight over
+// the total strength in the running. The gradient of the log-likelihood
+// in the team's log-strength is won - strength·denominator.
+func (o outcome) teamScores(str []float64) (won, denom []float64) {
+	won, denom = make([]float64, len(o.units)), make([]float64, len(o.units))
+	var rest float64 // strength of the teams below the current group
+	for _, x := range str {
+		rest += x
+	}
+	var before float64 // Σ 1/total over the choices of earlier groups
+	o.groups(func(start int, members [][]int, later bool) {
+		m := len(members)
+		var group float64
+		for u := range members {
+			group += str[start+u]
+		}
+		rest -= group
+		var own, all float64
+		for l := range stages(m, later) {
+			total := rest + share(l, m)*group
+			own += share(l, m) / total
+			all += 1 / total
+		}
+		for u := range members {
+			won[start+u] = float64(stages(m, later)) / float64(m)
+			denom[start+u] = before + own
+		}
+		before += all
+	})
+	return won, denom
+}
+
+// credits returns, for each player, the choices its teams won, each
+// shared among the team's members in proportion to their strengths: the
+// numerator of the MM update, and the first half of the gradient.
+func (t *table) credits(gamma []float64) []float64 {
+	credit := make([]float64, len(gamma))
+	for _, o := range t.outcomes {
+		str := o.strengths(gamma)
+		won, _ := o.teamScores(str)
+		for u, unit := range o.units {
+			for _, p := range unit {
+				credit[p] += o.count * won[u] * gamma[p] / str[u]
+			}
+		}
+	}
+	return credit
 }
 
 // stages is how many choices a tied group of m seats makes: one per seat,
@@ -344,7 +451,9 @@ func share(l, m int) float64 {
 
 // bounded reports, wrapping ErrUnbounded, a player whose maximum-likelihood
 // strength would be 0 or infinite: Hunter's condition is that the graph of
-// "placed above or tied with" is strongly connected.
+// "placed above or tied with" is strongly connected. A team places each
+// member above or level with every member of the teams it placed above or
+// tied with.
 func (t *table) bounded() error {
 	n := len(t.players)
 	above := make([][]bool, n)
@@ -352,15 +461,17 @@ func (t *table) bounded() error {
 		above[i] = make([]bool, n)
 	}
 	for _, o := range t.outcomes {
-		start := 0
-		for _, end := range o.ends {
-			for _, a := range o.seats[start:end] {
-				for _, b := range o.seats[start:] {
-					above[a][b] = true
+		o.groups(func(start int, members [][]int, _ bool) {
+			for _, unit := range members {
+				for _, a := range unit {
+					for _, other := range o.units[start:] {
+						for _, b := range other {
+							above[a][b] = true
+						}
+					}
 				}
 			}
-			start = end
-		}
+		})
 	}
 	reach := func(edge func(a, b int) bool) []bool {
 		seen := make([]bool, n)
@@ -402,13 +513,14 @@ func (t *table) fit(prior float64) ([]float64, [][]float64, error) {
 	ll := t.logLikelihood(theta, prior)
 	for range maxFitSteps {
 		denom := t.denominators(theta)
-		next := t.newton(theta, denom, t.information(theta, prior), prior)
+		credit := t.credits(exps(theta))
+		next := t.newton(theta, credit, denom, t.information(theta, prior), prior)
 		nextLL := math.Inf(-1)
 		if next != nil {
 			nextLL = t.logLikelihood(next, prior)
 		}
 		if nextLL < ll {
-			next = t.mm(theta, denom, prior)
+			next = t.mm(theta, credit, denom, prior)
 			nextLL = t.logLikelihood(next, prior)
 		}
 		var moved float64
@@ -423,12 +535,12 @@ func (t *table) fit(prior float64) ([]float64, [][]float64, error) {
 	return nil, nil, fmt.Errorf("%w in %d steps", ErrNoConvergence, maxFitSteps)
 }
 
-// mm returns Hunter's MM update of θ: γi becomes the wins over the
+// mm returns Hunter's MM update of θ: γi becomes its credit over the
 // denominator, each with the prior's virtual draw.
-func (t *table) mm(theta, denom []float64, prior float64) []float64 {
+func (t *table) mm(theta, credit, denom []float64, prior float64) []float64 {
 	next := make([]float64, len(theta))
 	for i, th := range theta {
-		next[i] = math.Log(t.wins[i]+prior/2) - math.Log(denom[i]+prior/(math.Exp(th)+1))
+		next[i] = math.Log(credit[i]+prior/2) - math.Log(denom[i]+prior/(math.Exp(th)+1))
 	}
 	if pinned(prior) == 1 {
 		shift := next[0]
@@ -449,9 +561,9 @@ func pinned(prior float64) int {
 }
 
 // newton returns θ plus Newton's step, or nil when the information is not
-// positive definite. The gradient in θi is the wins minus their
-// expectation: wins[i] + prior/2 - γi·(denom[i] + prior/(γi+1)).
-func (t *table) newton(theta, denom []float64, info [][]float64, prior float64) []float64 {
+// positive definite. The gradient in θi is the credit minus its
+// expectation: credit[i] + prior/2 - γi·(denom[i] + prior/(γi+1)).
+func (t *table) newton(theta, credit, denom []float64, info [][]float64, prior float64) []float64 {
 	free := pinned(prior)
 	l, err := cholesky(sub(info, free))
 	if err != nil {
@@ -460,7 +572,7 @@ func (t *table) newton(theta, denom []float64, info [][]float64, prior float64) 
 	grad := make([]float64, len(theta)-free)
 	for i := range grad {
 		g := math.Exp(theta[i+free])
-		grad[i] = t.wins[i+free] + prior/2 - g*(denom[i+free]+prior/(g+1))
+		grad[i] = credit[i+free] + prior/2 - g*(denom[i+free]+prior/(g+1))
 	}
 	step := solve(l, grad)
 	next := slices.Clone(theta)
@@ -475,16 +587,18 @@ func (t *table) logLikelihood(theta []float64, prior float64) float64 {
 	gamma := exps(theta)
 	var ll float64
 	for _, o := range t.outcomes {
+		str := o.strengths(gamma)
 		var rest float64
-		for _, p := range o.seats {
-			rest += gamma[p]
+		for _, x := range str {
+			rest += x
 		}
 		var m float64
-		o.groups(func(members []int, later bool) {
+		o.groups(func(start int, members [][]int, later bool) {
 			var group float64
-			for _, p := range members {
-				group += gamma[p]
-				m += float64(stages(len(members), later)) / float64(len(members)) * theta[p]
+			for u := range members {
+				x := str[start+u]
+				group += x
+				m += float64(stages(len(members), later)) / float64(len(members)) * logStrength(theta, members[u], x)
 			}
 			rest -= group
 			for l := range stages(len(members), later) {
@@ -501,6 +615,15 @@ func (t *table) logLikelihood(theta []float64, prior float64) float64 {
 	return ll
 }
 
+// logStrength is the log of a team's strength x: a player alone's θ
+// itself, so that a team of one loses no precision to exp and log.
+func logStrength(theta []float64, unit []int, x float64) float64 {
+	if len(unit) == 1 {
+		return theta[unit[0]]
+	}
+	return math.Log(x)
+}
+
 // exps returns e^θ for each θ: the strengths.
 func exps(theta []float64) []float64 {
 	gamma := make([]float64, len(theta))
@@ -510,48 +633,29 @@ func exps(theta []float64) []float64 {
 	return gamma
 }
 
-// denominators returns, for each player, the sum over the choices it was
-// in the running for of its weight over the total strength in the running:
-// the denominator of Hunter's MM update.
+// denominators returns, for each player, the sum over the choices its
+// teams were in the running for of the team's weight over the total
+// strength in the running: the denominator of the MM update.
 func (t *table) denominators(theta []float64) []float64 {
 	gamma := exps(theta)
 	denom := make([]float64, len(theta))
 	for _, o := range t.outcomes {
-		o.addDenominators(gamma, denom)
+		_, d := o.teamScores(o.strengths(gamma))
+		for u, unit := range o.units {
+			for _, p := range unit {
+				denom[p] += o.count * d[u]
+			}
+		}
 	}
 	return denom
 }
 
-// addDenominators adds o's share of denominators to denom.
-func (o outcome) addDenominators(gamma, denom []float64) {
-	var rest float64 // strength of the seats below the current group
-	for _, p := range o.seats {
-		rest += gamma[p]
-	}
-	var before float64 // Σ 1/total over the choices of earlier groups
-	o.groups(func(members []int, later bool) {
-		var group float64
-		for _, p := range members {
-			group += gamma[p]
-		}
-		rest -= group
-		m := len(members)
-		var own, all float64
-		for l := range stages(m, later) {
-			total := rest + share(l, m)*group
-			own += share(l, m) / total
-			all += 1 / total
-		}
-		for _, p := range members {
-			denom[p] += o.count * (before + own)
-		}
-		before += all
-	})
-}
-
 // information returns the observed information in θ, minus the Hessian of
-// the log-likelihood: each choice among seats with probabilities p adds
-// diag(p) - p·pᵀ, and each virtual draw q(1-q) with q = γ/(γ+1).
+// the log-likelihood. In the teams' log-strengths φ each choice among
+// teams with probabilities p adds diag(p) - p·pᵀ; a member's share of its
+// team, w = γi/Γ, carries it to θ (∂φ/∂θi = wi), and the curvature of φ
+// itself, diag(w) - w·wᵀ within a team, adds minus the team's gradient
+// times it. Each virtual draw adds q(1-q) with q = γ/(γ+1).
 func (t *table) information(theta []float64, prior float64) [][]float64 {
 	n := len(t.players)
 	gamma := exps(theta)
@@ -563,14 +667,22 @@ func (t *table) information(theta []float64, prior float64) [][]float64 {
 	}
 	p := make([]float64, maxSeats)
 	for _, o := range t.outcomes {
-		start := 0
-		o.groups(func(members []int, later bool) {
+		str := o.strengths(gamma)
+		// add adds x·wi·wj for every member i of team a and j of team b.
+		add := func(a, b int, x float64) {
+			for _, i := range o.units[a] {
+				for _, j := range o.units[b] {
+					info[i][j] += x * gamma[i] / str[a] * gamma[j] / str[b]
+				}
+			}
+		}
+		o.groups(func(start int, members [][]int, later bool) {
 			m := len(members)
-			running := o.seats[start:]
+			running := len(o.units) - start
 			for l := range stages(m, later) {
 				var total float64
-				for s, pl := range running {
-					p[s] = gamma[pl]
+				for s := range running {
+					p[s] = str[start+s]
 					if s < m {
 						p[s] *= share(l, m)
 					}
@@ -579,15 +691,28 @@ func (t *table) information(theta []float64, prior float64) [][]float64 {
 				for s := range running {
 					p[s] /= total
 				}
-				for s, a := range running {
-					info[a][a] += o.count * p[s]
-					for u, b := range running {
-						info[a][b] -= o.count * p[s] * p[u]
+				for s := range running {
+					add(start+s, start+s, o.count*p[s])
+					for u := range running {
+						add(start+s, start+u, -o.count*p[s]*p[u])
 					}
 				}
 			}
-			start += m
 		})
+		won, denom := o.teamScores(str)
+		for u, unit := range o.units {
+			if len(unit) == 1 {
+				continue // a team of one has no curvature of its own
+			}
+			g := o.count * (won[u] - str[u]*denom[u])
+			for _, i := range unit {
+				wi := gamma[i] / str[u]
+				info[i][i] -= g * wi
+				for _, j := range unit {
+					info[i][j] += g * wi * gamma[j] / str[u]
+				}
+			}
+		}
 	}
 	return info
 }

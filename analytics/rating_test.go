@@ -14,9 +14,9 @@ import (
 // duel is a two-seat match that a wins, or a draw.
 func duel(a, b string, draw bool) []Placing {
 	if draw {
-		return []Placing{{a, 1}, {b, 1}}
+		return []Placing{{Player: a, Rank: 1}, {Player: b, Rank: 1}}
 	}
-	return []Placing{{a, 1}, {b, 2}}
+	return []Placing{{Player: a, Rank: 1}, {Player: b, Rank: 2}}
 }
 
 // repeat returns n copies of m.
@@ -145,10 +145,10 @@ func TestFitRatingsWorked(t *testing.T) {
 		// 4/x - 4/(x+2) - 2/(x+1) to 0 gives x² - 2x - 4 = 0, x = 1+√5.
 		x := 1 + math.Sqrt(5)
 		ms := [][]Placing{
-			{{"a", 1}, {"b", 2}, {"c", 3}},
-			{{"c", 2}, {"a", 1}, {"b", 3}},
-			{{"b", 1}, {"a", 2}, {"c", 3}},
-			{{"a", 2}, {"b", 3}, {"c", 1}},
+			{{Player: "a", Rank: 1}, {Player: "b", Rank: 2}, {Player: "c", Rank: 3}},
+			{{Player: "c", Rank: 2}, {Player: "a", Rank: 1}, {Player: "b", Rank: 3}},
+			{{Player: "b", Rank: 1}, {Player: "a", Rank: 2}, {Player: "c", Rank: 3}},
+			{{Player: "a", Rank: 2}, {Player: "b", Rank: 3}, {Player: "c", Rank: 1}},
 		}
 		f := fitOrFail(t, ms, 0)
 		near(t, "a", rated(t, f, "a").Rating, 1500+2*400*math.Log10(x)/3, 1e-6)
@@ -256,12 +256,12 @@ func TestFitRatingsPrior(t *testing.T) {
 // are equal, above the player they both beat.
 func TestFitRatingsTies(t *testing.T) {
 	ms := [][]Placing{
-		{{"a", 1}, {"b", 1}, {"c", 2}},
-		{{"c", 1}, {"a", 2}, {"b", 2}},
-		{{"c", 1}, {"b", 2}, {"a", 2}},
-		{{"b", 1}, {"a", 1}, {"c", 1}},
-		{{"a", 1}, {"b", 2}, {"c", 3}},
-		{{"b", 1}, {"a", 2}, {"c", 3}},
+		{{Player: "a", Rank: 1}, {Player: "b", Rank: 1}, {Player: "c", Rank: 2}},
+		{{Player: "c", Rank: 1}, {Player: "a", Rank: 2}, {Player: "b", Rank: 2}},
+		{{Player: "c", Rank: 1}, {Player: "b", Rank: 2}, {Player: "a", Rank: 2}},
+		{{Player: "b", Rank: 1}, {Player: "a", Rank: 1}, {Player: "c", Rank: 1}},
+		{{Player: "a", Rank: 1}, {Player: "b", Rank: 2}, {Player: "c", Rank: 3}},
+		{{Player: "b", Rank: 1}, {Player: "a", Rank: 2}, {Player: "c", Rank: 3}},
 	}
 	f := fitOrFail(t, ms, 0)
 	a, b, c := rated(t, f, "a"), rated(t, f, "b"), rated(t, f, "c")
@@ -281,7 +281,7 @@ func randomMatches(r *rand.Rand, n int, players []string) [][]Placing {
 		m := make([]Placing, seats)
 		for s := range m {
 			p := r.IntN(len(players))
-			m[s] = Placing{players[p], 1 + r.IntN(seats) - min(p, 1)}
+			m[s] = Placing{players[p], 1 + r.IntN(seats) - min(p, 1), 0}
 			m[s].Rank = max(1, m[s].Rank)
 		}
 		ms[i] = m
@@ -382,9 +382,9 @@ func TestFitRatingsDegenerate(t *testing.T) {
 		prior   float64
 		want    error
 	}{
-		{"one seat", [][]Placing{{{"a", 1}}}, RatingPrior, ErrInvalidMatch},
-		{"rank 0", [][]Placing{{{"a", 1}, {"b", 0}}}, RatingPrior, ErrInvalidMatch},
-		{"no player", [][]Placing{{{"a", 1}, {"", 2}}}, RatingPrior, ErrInvalidMatch},
+		{"one seat", [][]Placing{{{Player: "a", Rank: 1}}}, RatingPrior, ErrInvalidMatch},
+		{"rank 0", [][]Placing{{{Player: "a", Rank: 1}, {Player: "b", Rank: 0}}}, RatingPrior, ErrInvalidMatch},
+		{"no player", [][]Placing{{{Player: "a", Rank: 1}, {Player: "", Rank: 2}}}, RatingPrior, ErrInvalidMatch},
 		{"too many seats", [][]Placing{make([]Placing, maxSeats+1)}, RatingPrior, ErrInvalidMatch},
 		{"one match without prior", [][]Placing{duel("a", "b", false)}, 0, ErrUnbounded},
 		{"disconnected without prior", [][]Placing{duel("a", "b", false), duel("b", "a", false), duel("c", "d", true)}, 0, ErrUnbounded},
@@ -419,7 +419,7 @@ func placeLuce(r *rand.Rand, players []string, theta []float64) []Placing {
 	slices.SortFunc(ds, func(a, b draw) int { return cmp.Compare(b.key, a.key) })
 	m := make([]Placing, len(ds))
 	for s, d := range ds {
-		m[s] = Placing{players[d.i], s + 1}
+		m[s] = Placing{players[d.i], s + 1, 0}
 		if s > 0 && r.IntN(20) == 0 {
 			m[s].Rank = m[s-1].Rank
 		}
@@ -462,10 +462,10 @@ func BenchmarkFitRatings(b *testing.B) {
 // TestFitRatingsWorked).
 func ExampleFitRatings() {
 	matches := [][]Placing{
-		{{"greedy@2", 1}, {"greedy@1", 2}},
-		{{"greedy@2", 1}, {"greedy@1", 2}},
-		{{"greedy@1", 1}, {"greedy@2", 2}},
-		{{"greedy@1", 2}, {"greedy@2", 1}},
+		{{Player: "greedy@2", Rank: 1}, {Player: "greedy@1", Rank: 2}},
+		{{Player: "greedy@2", Rank: 1}, {Player: "greedy@1", Rank: 2}},
+		{{Player: "greedy@1", Rank: 1}, {Player: "greedy@2", Rank: 2}},
+		{{Player: "greedy@1", Rank: 2}, {Player: "greedy@2", Rank: 1}},
 	}
 	fit, err := FitRatings(matches, 0)
 	if err != nil {
@@ -493,7 +493,7 @@ func FuzzFitRatings(f *testing.F) {
 			data = data[1:]
 			var m []Placing
 			for ; seats > 0 && len(data) >= 2; seats-- {
-				m = append(m, Placing{string(rune('a' + data[0]%5)), 1 + int(data[1]%4)})
+				m = append(m, Placing{string(rune('a' + data[0]%5)), 1 + int(data[1]%4), 0})
 				data = data[2:]
 			}
 			if len(m) >= 2 {
@@ -532,7 +532,7 @@ func TestRatingInputPrefixes(t *testing.T) {
 		if err := in.Add(m); err != nil {
 			t.Fatalf("match %d: %v", i, err)
 		}
-		if err := in.Add([]Placing{{"a", 1}}); !errors.Is(err, ErrInvalidMatch) {
+		if err := in.Add([]Placing{{Player: "a", Rank: 1}}); !errors.Is(err, ErrInvalidMatch) {
 			t.Fatalf("one seat: got error %v, want %v", err, ErrInvalidMatch)
 		}
 		if got, want := in.Len(), i+1; got != want {
@@ -582,7 +582,7 @@ func BenchmarkRatingInput(b *testing.B) {
 		m := make([]Placing, 2)
 		for i := 1; i <= n; i++ {
 			a, c := r.IntN(bots), r.IntN(bots)
-			m[0], m[1] = Placing{players[a], 1}, Placing{players[c], 1 + r.IntN(2)}
+			m[0], m[1] = Placing{players[a], 1, 0}, Placing{players[c], 1 + r.IntN(2), 0}
 			if err := in.Add(m); err != nil {
 				b.Fatal(err)
 			}
@@ -591,6 +591,119 @@ func BenchmarkRatingInput(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+		}
+	}
+}
+
+// teamMatch is a match of two teams that the first wins: each team its
+// players, which share a team number.
+func teamMatch(winners, losers []string) []Placing {
+	var m []Placing
+	for _, p := range winners {
+		m = append(m, Placing{Player: p, Rank: 1, Team: 1})
+	}
+	for _, p := range losers {
+		m = append(m, Placing{Player: p, Rank: 2, Team: 2})
+	}
+	return m
+}
+
+// TestFitRatingsTeamsWorked checks team fits without a prior against
+// maximum-likelihood estimates worked out by hand. With a and c level in
+// their duels (one win each), the likelihood's duel factor γaγc/(γa+γc)²
+// is largest at γa = γc = 1; the team of a and b beats c alone with
+// probability s/(s+1), s = γa+γb, and k wins of n make s/(s+1) = k/n.
+func TestFitRatingsTeamsWorked(t *testing.T) {
+	const k = 400 / math.Ln10
+	level := [][]Placing{duel("a", "c", false), duel("c", "a", false)}
+	tests := []struct {
+		name      string
+		wins, of  int
+		a, b, c   float64 // the log-strengths by hand, before centring
+		wantOrder []string
+	}{
+		// 2 of 3: s = 2, so γb = 1: b is as strong as a and c.
+		{"b adds as much as a", 2, 3, 0, 0, 0, nil},
+		// 3 of 4: s = 3, so γb = 2.
+		{"b adds twice as much", 3, 4, 0, math.Ln2, 0, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ms := slices.Clone(level)
+			for i := range tt.of {
+				if i < tt.wins {
+					ms = append(ms, teamMatch([]string{"a", "b"}, []string{"c"}))
+				} else {
+					ms = append(ms, teamMatch([]string{"c"}, []string{"a", "b"}))
+				}
+			}
+			f := fitOrFail(t, ms, 0)
+			mean := (tt.a + tt.b + tt.c) / 3
+			near(t, "a", rated(t, f, "a").Rating, 1500+k*(tt.a-mean), 1e-6)
+			near(t, "b", rated(t, f, "b").Rating, 1500+k*(tt.b-mean), 1e-6)
+			near(t, "c", rated(t, f, "c").Rating, 1500+k*(tt.c-mean), 1e-6)
+			if m := rated(t, f, "b").Matches; m != tt.of {
+				t.Errorf("b: got %d matches, want %d", m, tt.of)
+			}
+		})
+	}
+}
+
+// TestFitRatingsTeamsSymmetric: four players in every split into two
+// teams of two, each side winning once, are level; so are two players who
+// only ever play together.
+func TestFitRatingsTeamsSymmetric(t *testing.T) {
+	var ms [][]Placing
+	for _, split := range [][2][]string{{{"a", "b"}, {"c", "d"}}, {{"a", "c"}, {"b", "d"}}, {{"a", "d"}, {"b", "c"}}} {
+		ms = append(ms, teamMatch(split[0], split[1]), teamMatch(split[1], split[0]))
+	}
+	f := fitOrFail(t, ms, RatingPrior)
+	for _, p := range []string{"a", "b", "c", "d"} {
+		near(t, p, rated(t, f, p).Rating, 1500, 1e-6)
+	}
+	f = fitOrFail(t, append(repeat(3, teamMatch([]string{"x", "y"}, []string{"z"})), teamMatch([]string{"z"}, []string{"y", "x"})), RatingPrior)
+	near(t, "x minus y", rated(t, f, "x").Rating-rated(t, f, "y").Rating, 0.0, 1e-6)
+}
+
+// TestFitRatingsDummyTeamMate builds the case of the issue: a strong bot
+// s carries a team-mate d that never acts (d's team wins with s, and d
+// loses every match of its own), while m, a middle bot, wins most of its
+// own matches against a weak w. Counting d's team wins as d's own wins
+// over the losers (every seat a player alone, team-mates tied, as before
+// teams) rates d above m; the team model credits s and rates d below m.
+func TestFitRatingsDummyTeamMate(t *testing.T) {
+	var ms [][]Placing
+	ms = append(ms, repeat(4, teamMatch([]string{"s", "d"}, []string{"m", "w"}))...)
+	ms = append(ms, repeat(3, duel("m", "w", false))...)
+	ms = append(ms, duel("w", "m", false), duel("w", "d", false), duel("m", "d", false))
+	ms = append(ms, repeat(3, duel("s", "m", false))...)
+	ms = append(ms, duel("m", "s", false))
+	f := fitOrFail(t, ms, RatingPrior)
+	if d, m := rated(t, f, "d").Rating, rated(t, f, "m").Rating; d >= m {
+		t.Errorf("teams: got d %.0f at or above m %.0f, want below", d, m)
+	}
+	// The same matches with every seat alone: the old reading.
+	alone := make([][]Placing, len(ms))
+	for i, m := range ms {
+		alone[i] = make([]Placing, len(m))
+		for s, p := range m {
+			alone[i][s] = Placing{Player: p.Player, Rank: p.Rank}
+		}
+	}
+	f = fitOrFail(t, alone, RatingPrior)
+	if d, m := rated(t, f, "d").Rating, rated(t, f, "m").Rating; d <= m {
+		t.Errorf("seats alone: got d %.0f at or below m %.0f, want above (the case is no test otherwise)", d, m)
+	}
+}
+
+func TestRatingInputTeamErrors(t *testing.T) {
+	for _, m := range [][]Placing{
+		{{Player: "a", Rank: 1, Team: 1}, {Player: "b", Rank: 1, Team: 1}},
+		{{Player: "a", Rank: 1, Team: 1}, {Player: "b", Rank: 2, Team: 1}, {Player: "c", Rank: 3}},
+	} {
+		var in RatingInput
+		if err := in.Add(m); !errors.Is(err, ErrInvalidMatch) || in.Len() != 0 {
+			t.Errorf("Add(%v): got %v, want ErrInvalidMatch", m, err)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -16,6 +17,34 @@ import (
 // its name and version, quoted so that no two versions share a key.
 func RatingKey(name, version string) string {
 	return strconv.Quote(name) + " " + strconv.Quote(version)
+}
+
+// EntryPlacings returns what a rating fit takes from a stored match's
+// entries (store.Entries: one per bot version, its best seat): each
+// version once, at its best seat's rank and team, keyed by RatingKey;
+// and false when they are fewer than two teams, a match that compares no
+// one. The dashboard's fits (Refitter) and a tournament's standings both
+// read matches through it, so the same matches give the same ratings.
+func EntryPlacings(es []store.Entry) ([]Placing, bool) {
+	ps := make([]Placing, len(es))
+	teams := 0
+	for i, e := range es {
+		// store's teams count from seat 0, Placing's from 1 (0 is alone).
+		ps[i] = Placing{Player: RatingKey(e.Name, e.Version), Rank: e.Rank, Team: e.Team + 1}
+		if !slices.ContainsFunc(es[:i], func(o store.Entry) bool { return o.Team == e.Team }) {
+			teams++
+		}
+	}
+	return ps, teams >= 2
+}
+
+// RatingBasis says, for people, what the ratings of one game and ruleset
+// were fitted over: which matches and what anchors the scale.
+func RatingBasis(game, ruleset string, matches int) string {
+	return fmt.Sprintf("Fitted over all %d stored %s matches under ruleset %s, every bot version at once, "+
+		"each match counted once per version (at its best seat) and team-mates as one side; "+
+		"a Plackett–Luce fit with teams as in Huang, Weng and Lin (2006), plus one virtual draw of every version "+
+		"against a fixed reference, so the mean rating is 1500 and 400 points are 10-to-1 odds.", matches, game, ruleset)
 }
 
 // historyPoints is how many evenly spaced prefixes of a ruleset's matches
@@ -32,7 +61,7 @@ const refitPoll = time.Minute
 // Problems a ruleset's fit stores instead of ratings: sentences that
 // pages show as they are.
 const (
-	problemNoMatches = "Not enough matches to rate: ratings compare bots that met in a match, and no match here had two or more seats."
+	problemNoMatches = "Not enough matches to rate: ratings compare bots that met in a match, and no match here had two or more sides (bot versions on different teams)."
 	problemTooMany   = "Too many bot versions to rate: a fit rates at most 1000 per ruleset."
 )
 
@@ -132,29 +161,31 @@ func (r *Refitter) Fit(game, ruleset string) (*RatingFit, bool) {
 func (r *Refitter) refit(ctx context.Context, c store.RulesetCount) error {
 	start := time.Now()
 	var (
-		in       RatingInput
-		keys     = map[int64]string{} // bot id → RatingKey
-		ids      = map[string]int64{}
-		seen     = store.RulesetCount{Game: c.Game, Ruleset: c.Ruleset}
-		history  []store.RatedAt
-		placings []Placing
-		addErr   error
-		next     = 1 // the next history point, 1..historyPoints
+		in      RatingInput
+		keys    = map[int64]string{} // bot id → RatingKey
+		ids     = map[string]int64{}
+		seen    = store.RulesetCount{Game: c.Game, Ruleset: c.Ruleset}
+		history []store.RatedAt
+		entries []store.Entry
+		addErr  error
+		next    = 1 // the next history point, 1..historyPoints
 	)
 	err := r.db.Placings(ctx, c.Game, c.Ruleset, func(m store.MatchPlacings) error {
 		seen.Matches++
 		seen.LastSeq = m.Seq
-		if addErr == nil && len(m.Seats) >= 2 {
-			placings = placings[:0]
+		if addErr == nil {
+			entries = entries[:0]
 			for _, p := range m.Seats {
-				k, ok := keys[p.BotID]
-				if !ok {
-					k = RatingKey(p.Name, p.Version)
+				if _, ok := keys[p.BotID]; !ok {
+					k := RatingKey(p.Name, p.Version)
 					keys[p.BotID], ids[k] = k, p.BotID
 				}
-				placings = append(placings, Placing{Player: k, Rank: p.Rank})
+				entries = append(entries, store.Entry{PlayerSummary: store.PlayerSummary{Seat: p.Seat, Name: p.Name,
+					Version: p.Version, Rank: p.Rank, Team: p.Team}, Seats: 1})
 			}
-			addErr = in.Add(placings)
+			if placings, ok := EntryPlacings(entries); ok {
+				addErr = in.Add(placings)
+			}
 		}
 		// Point i is the first ceil(i·n/historyPoints) matches.
 		for next <= historyPoints && seen.Matches*historyPoints >= next*c.Matches {

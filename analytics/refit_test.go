@@ -75,12 +75,23 @@ func randomSeats(r *rand.Rand, n int) [][]seated {
 	return ms
 }
 
-// placings turns test matches into FitRatings input with RatingKey keys.
+// placings turns test matches into FitRatings input with RatingKey keys,
+// each bot version once at its best rank, as the store's entries hold
+// it; a match of one version alone compares no one and is left out.
 func placings(ms [][]seated) [][]Placing {
-	out := make([][]Placing, len(ms))
-	for i, m := range ms {
+	var out [][]Placing
+	for _, m := range ms {
+		var ps []Placing
 		for _, s := range m {
-			out[i] = append(out[i], Placing{RatingKey(s.name, s.version), s.rank})
+			k := RatingKey(s.name, s.version)
+			if i := slices.IndexFunc(ps, func(p Placing) bool { return p.Player == k }); i >= 0 {
+				ps[i].Rank = min(ps[i].Rank, s.rank)
+				continue
+			}
+			ps = append(ps, Placing{Player: k, Rank: s.rank})
+		}
+		if len(ps) >= 2 {
+			out = append(out, ps)
 		}
 	}
 	return out
@@ -245,7 +256,11 @@ func TestRefitProblems(t *testing.T) {
 	if _, ok := r.Fit("toad", "classic"); ok {
 		t.Error("single-seat matches: got an in-memory fit, want none")
 	}
-	for _, ruleset := range []string{"base", "final"} {
+	// A version in both seats of a match played no one.
+	if got := storedRatings(t, db, "worms", "final"); got.Problem != problemNoMatches || len(got.Ratings) != 0 {
+		t.Errorf("a match against itself: got %+v, want the problem %q", got, problemNoMatches)
+	}
+	for _, ruleset := range []string{"base"} {
 		got := storedRatings(t, db, "worms", ruleset)
 		if got.Problem != "" || len(got.Ratings) == 0 {
 			t.Errorf("worms/%s, one match: got %+v, want ratings", ruleset, got)

@@ -134,6 +134,28 @@ type PlayerResult struct {
 	Rank    int // 1 = best; equal ranks for a tie
 	Score   float64
 	Outcome Outcome
+	// Team says which seats played together: seats with the same Team,
+	// counted from 1, were one side of the match and share its placing.
+	// 0, what games without teams leave, is a seat that played alone, so
+	// a result built without teams means what it always meant.
+	Team int
+}
+
+// TeamOf returns the team of a seat as the lowest seat of its team: the
+// same number for seats that played together and a different one for
+// seats that did not, whether the game has teams or not. Storage and
+// analytics compare these, so only the game decides who is a team-mate.
+func (r Result) TeamOf(seat int) int {
+	t := r.Players[seat].Team
+	if t == 0 {
+		return seat
+	}
+	for s, p := range r.Players[:seat] {
+		if p.Team == t {
+			return s
+		}
+	}
+	return seat
 }
 
 // MetricDef declares a per-turn number of a game. A game's Metrics list is

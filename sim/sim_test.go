@@ -78,3 +78,29 @@ func TestRevision(t *testing.T) {
 		t.Errorf("Revision of a game without Revisions = %d, want 1", got)
 	}
 }
+
+func TestTeamOf(t *testing.T) {
+	tests := []struct {
+		name  string
+		teams []int // PlayerResult.Team per seat
+		want  []int
+	}{
+		{"no teams", []int{0, 0, 0}, []int{0, 1, 2}},
+		{"two teams of two", []int{1, 1, 2, 2}, []int{0, 0, 2, 2}},
+		{"interleaved", []int{2, 1, 2, 1}, []int{0, 1, 0, 1}},
+		{"teams of one", []int{1, 2, 3}, []int{0, 1, 2}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := sim.Result{Players: make([]sim.PlayerResult, len(tt.teams))}
+			for s, team := range tt.teams {
+				r.Players[s].Team = team
+			}
+			for s, want := range tt.want {
+				if got := r.TeamOf(s); got != want {
+					t.Errorf("seat %d: got team %d, want %d", s, got, want)
+				}
+			}
+		})
+	}
+}

@@ -13,17 +13,30 @@ import (
 	"github.com/replaylab/replaylab/sim"
 )
 
-// recountBots is the query Bots ran before bot_records: a scan of every
-// seat of every match. The aggregates must always equal it.
+// entriesQuery picks each bot version's best seat of every match from
+// match_players alone, as schema.sql defines an entry: a win beats a draw
+// beats a loss, then the better rank, the higher score, the lower seat.
+const entriesQuery = `
+	SELECT * FROM (
+	    SELECT mp.*, count(*) OVER same AS seats, row_number() OVER (same ORDER BY
+	        CASE mp.outcome WHEN 'win' THEN 2 WHEN 'draw' THEN 1 ELSE 0 END DESC,
+	        mp.rank, mp.score DESC, mp.seat) AS pick
+	    FROM match_players mp
+	    WINDOW same AS (PARTITION BY mp.match_seq, mp.bot_id))
+	WHERE pick = 1`
+
+// recountBots counts every bot version's record from the seats of every
+// match: one match per version, at its best seat. The aggregates must
+// always equal it.
 const recountBots = `
-	SELECT b.game, m.ruleset, b.name, b.version, count(*),
-		count(*) FILTER (WHERE mp.outcome = 'win'),
-		count(*) FILTER (WHERE mp.outcome = 'draw'),
-		count(*) FILTER (WHERE mp.outcome = 'loss'),
-		avg(mp.score)
+	SELECT b.game, m.ruleset, b.name, b.version, count(*), sum(e.seats),
+		count(*) FILTER (WHERE e.outcome = 'win'),
+		count(*) FILTER (WHERE e.outcome = 'draw'),
+		count(*) FILTER (WHERE e.outcome = 'loss'),
+		avg(e.score)
 	FROM bots b
-	JOIN match_players mp ON mp.bot_id = b.id
-	JOIN matches m ON m.seq = mp.match_seq
+	JOIN (` + entriesQuery + `) e ON e.bot_id = b.id
+	JOIN matches m ON m.seq = e.match_seq
 	GROUP BY b.id, m.ruleset
 	ORDER BY b.game, m.ruleset, b.name, b.version`
 
@@ -69,10 +82,18 @@ func checkAggregates(t *testing.T, db *DB) {
 	want := []BotSummary{}
 	for _, r := range queryRows(t, db, recountBots) {
 		want = append(want, BotSummary{Game: r[0].(string), Ruleset: r[1].(string), Name: r[2].(string), Version: r[3].(string),
-			Matches: int(r[4].(int64)), Wins: int(r[5].(int64)), Draws: int(r[6].(int64)), Losses: int(r[7].(int64)), MeanScore: r[8].(float64)})
+			Matches: int(r[4].(int64)), Seats: int(r[5].(int64)), Wins: int(r[6].(int64)), Draws: int(r[7].(int64)),
+			Losses: int(r[8].(int64)), MeanScore: r[9].(float64)})
 	}
 	if !reflect.DeepEqual(bots, want) {
 		t.Errorf("Bots:\n got %+v\nwant %+v (recounted)", bots, want)
+	}
+	// The stored entries are ingest's (Entries, in Go); the recount's are
+	// SQL's: they must pick the same seats.
+	const entryCols = `SELECT match_seq, bot_id, seat, seats, team, score, rank, outcome FROM `
+	if got, want := queryRows(t, db, entryCols+`match_entries ORDER BY match_seq, bot_id`),
+		queryRows(t, db, entryCols+`(`+entriesQuery+`) ORDER BY match_seq, bot_id`); !reflect.DeepEqual(got, want) {
+		t.Errorf("match_entries: got %v, want %v (recounted)", got, want)
 	}
 	for _, q := range []struct{ name, got, want string }{
 		{"bot_matches",
@@ -134,7 +155,8 @@ func matchIDs(ms []MatchSummary) []string {
 }
 
 // randomRecord returns a match of 2 to 5 seats between a few bots in two
-// versions (so bots meet themselves and their other version), under one
+// versions (so bots sit in several seats and meet their other version),
+// half of them in two teams (seats of one version in both, too), under one
 // of two games and two rulesets, with random outcomes and scores in
 // eighths, which add up exactly in floating point.
 func randomRecord(t *testing.T, r *rand.Rand, n int) *Record {
@@ -146,10 +168,15 @@ func randomRecord(t *testing.T, r *rand.Rand, n int) *Record {
 		turns:   1,
 		winner:  -1,
 	}
+	teams := r.IntN(2) == 0 // then seats play in teams of up to two
 	for range 2 + r.IntN(4) {
 		s.players = append(s.players, Player{Name: []string{"ant", "bee", "cat"}[r.IntN(3)], Version: []string{"1", "2"}[r.IntN(2)]})
 		outcome := []sim.Outcome{sim.Win, sim.Draw, sim.Loss}[r.IntN(3)]
-		s.results = append(s.results, sim.PlayerResult{Rank: 1 + r.IntN(len(s.players)), Score: float64(r.IntN(800)-100) / 8, Outcome: outcome})
+		pr := sim.PlayerResult{Rank: 1 + r.IntN(len(s.players)), Score: float64(r.IntN(800)-100) / 8, Outcome: outcome}
+		if teams {
+			pr.Team = 1 + r.IntN(2)
+		}
+		s.results = append(s.results, pr)
 	}
 	return makeRecord(t, s)
 }
@@ -184,7 +211,7 @@ func TestAggregatesEqualRecount(t *testing.T) {
 	if _, err := db.write.Exec("DELETE FROM replays"); err != nil {
 		t.Fatal(err)
 	}
-	for _, table := range []string{"bot_records", "bot_matches", "game_matches"} {
+	for _, table := range []string{"bot_records", "bot_matches", "game_matches", "match_entries"} {
 		if got := queryRows(t, db, "SELECT * FROM "+table); len(got) != 0 {
 			t.Errorf("%s after deleting every match: got %v, want no rows", table, got)
 		}
@@ -211,12 +238,13 @@ func TestOpenUpgradesVersion3(t *testing.T) {
 	db := openUpgraded(t, path)
 	ctx := context.Background()
 	got, err := db.Bots(ctx, "")
+	// A version in two seats of a match played it once, at its best seat.
 	want := []BotSummary{
-		{Game: "snake", Ruleset: "base", Name: "ant", Version: "1", Matches: 2, Wins: 1, Losses: 1, MeanScore: 3.5},
-		{Game: "snake", Ruleset: "base", Name: "bee", Version: "1", Matches: 1, Losses: 1, MeanScore: 0},
-		{Game: "worms", Ruleset: "base", Name: "ant", Version: "1", Matches: 1, Wins: 1, MeanScore: 4},
-		{Game: "worms", Ruleset: "base", Name: "ant", Version: "2", Matches: 1, Losses: 1, MeanScore: 2},
-		{Game: "worms", Ruleset: "final", Name: "ant", Version: "1", Matches: 2, Draws: 2, MeanScore: 3},
+		{Game: "snake", Ruleset: "base", Name: "ant", Version: "1", Matches: 1, Seats: 2, Wins: 1, MeanScore: 6},
+		{Game: "snake", Ruleset: "base", Name: "bee", Version: "1", Matches: 1, Seats: 1, Losses: 1, MeanScore: 0},
+		{Game: "worms", Ruleset: "base", Name: "ant", Version: "1", Matches: 1, Seats: 1, Wins: 1, MeanScore: 4},
+		{Game: "worms", Ruleset: "base", Name: "ant", Version: "2", Matches: 1, Seats: 1, Losses: 1, MeanScore: 2},
+		{Game: "worms", Ruleset: "final", Name: "ant", Version: "1", Matches: 1, Seats: 2, Draws: 1, MeanScore: 3},
 	}
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("Bots after the upgrade:\n got %+v, %v\nwant %+v", got, err, want)
@@ -271,5 +299,47 @@ func TestBotMatches(t *testing.T) {
 		if _, _, err := db.BotMatches(context.Background(), "worms", "alpha", limit); !errors.Is(err, ErrInvalid) {
 			t.Errorf("BotMatches with limit %d: got %v, want an invalid-input error", limit, err)
 		}
+	}
+}
+
+// TestOpenUpgradesVersion10 opens a database of schema version 10, which
+// counted seats: the upgrade gives FoodFight's four-seat (TEAM) matches
+// their teams, and recounts every aggregate per bot version and without
+// meetings of team-mates.
+func TestOpenUpgradesVersion10(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "v10.db")
+	makeV1DB(t, path)
+	rawExec(t, path, upgrades[:9]...)
+	rawExec(t, path, "PRAGMA user_version = 10", fmt.Sprintf("PRAGMA application_id = %d", applicationID), `
+		INSERT INTO replays VALUES ('`+testID(1)+`', 'foodfight', 'base', 1, '{}', x'00', 0);
+		INSERT INTO replays VALUES ('`+testID(2)+`', 'snake', 'base', 2, '{}', x'00', 0);
+		INSERT INTO matches VALUES (1, '`+testID(1)+`', 'foodfight', 'base', 1, 0, 'won', 'old', 1, 0);
+		INSERT INTO matches VALUES (2, '`+testID(2)+`', 'snake', 'base', 1, 1, 'won', 'old', 1, 0);
+		INSERT INTO bots VALUES (1, 'foodfight', 'thrower', '1'), (2, 'foodfight', 'dummy', '1'), (3, 'foodfight', 'random', '1'),
+			(4, 'snake', 'greedy', '1'), (5, 'snake', 'random', '1');
+		INSERT INTO match_players VALUES (1, 0, 1, 30, 1, 'win'), (1, 1, 2, 30, 1, 'win'), (1, 2, 3, 10, 2, 'loss'), (1, 3, 3, 10, 2, 'loss');
+		INSERT INTO match_players VALUES (2, 0, 4, 2, 3, 'loss'), (2, 1, 4, 9, 1, 'win'), (2, 2, 5, 5, 2, 'loss');`)
+	db := openUpgraded(t, path)
+	checkAggregates(t, db)
+	checkPairs(t, db)
+	if got := queryRows(t, db, `SELECT match_seq, seat, team FROM match_players ORDER BY match_seq, seat`); fmt.Sprint(got) !=
+		"[[1 0 0] [1 1 0] [1 2 2] [1 3 2] [2 0 0] [2 1 1] [2 2 2]]" {
+		t.Errorf("teams after the upgrade: got %v", got)
+	}
+	got, err := db.Bots(context.Background(), "")
+	want := []BotSummary{
+		{Game: "foodfight", Ruleset: "base", Name: "dummy", Version: "1", Matches: 1, Seats: 1, Wins: 1, MeanScore: 30},
+		{Game: "foodfight", Ruleset: "base", Name: "random", Version: "1", Matches: 1, Seats: 2, Losses: 1, MeanScore: 10},
+		{Game: "foodfight", Ruleset: "base", Name: "thrower", Version: "1", Matches: 1, Seats: 1, Wins: 1, MeanScore: 30},
+		{Game: "snake", Ruleset: "base", Name: "greedy", Version: "1", Matches: 1, Seats: 2, Wins: 1, MeanScore: 9},
+		{Game: "snake", Ruleset: "base", Name: "random", Version: "1", Matches: 1, Seats: 1, Losses: 1, MeanScore: 5},
+	}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("Bots after the upgrade:\n got %+v, %v\nwant %+v", got, err, want)
+	}
+	// thrower-random, dummy-random and greedy-random; thrower and dummy
+	// were team-mates.
+	if n := len(storedPairs(t, db)); n != 3 {
+		t.Errorf("pair records after the upgrade: got %d, want 3", n)
 	}
 }

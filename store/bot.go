@@ -17,9 +17,12 @@ type BotSummary struct {
 	Ruleset string
 	Name    string
 	Version string
-	// Matches counts the seats the bot played: a match in which it played
-	// itself counts once per seat, so Matches = Wins + Draws + Losses.
+	// Matches counts the matches the version played, once each however
+	// many seats it held, with the result of its best seat (store.Entries),
+	// so Matches = Wins + Draws + Losses and MeanScore is the mean score
+	// of its best seats. Seats counts the seats it held in them.
 	Matches             int
+	Seats               int
 	Wins, Draws, Losses int
 	MeanScore           float64
 }
@@ -30,8 +33,8 @@ type BotSummary struct {
 // (bot_records), so it costs the same however many matches are stored.
 func (db *DB) Bots(ctx context.Context, game string) ([]BotSummary, error) {
 	rows, err := db.read.QueryContext(ctx, `
-		SELECT b.game, r.ruleset, b.name, b.version, r.seats, r.wins, r.draws, r.losses,
-			r.score_sum / r.seats
+		SELECT b.game, r.ruleset, b.name, b.version, r.matches, r.seats, r.wins, r.draws, r.losses,
+			r.score_sum / r.matches
 		FROM bot_records r JOIN bots b ON b.id = r.bot_id
 		WHERE ?1 = '' OR b.game = ?1
 		ORDER BY b.game, r.ruleset, b.name, b.version`, game)
@@ -42,7 +45,7 @@ func (db *DB) Bots(ctx context.Context, game string) ([]BotSummary, error) {
 	bs := []BotSummary{}
 	for rows.Next() {
 		var b BotSummary
-		if err := rows.Scan(&b.Game, &b.Ruleset, &b.Name, &b.Version, &b.Matches, &b.Wins, &b.Draws, &b.Losses, &b.MeanScore); err != nil {
+		if err := rows.Scan(&b.Game, &b.Ruleset, &b.Name, &b.Version, &b.Matches, &b.Seats, &b.Wins, &b.Draws, &b.Losses, &b.MeanScore); err != nil {
 			return nil, fmt.Errorf("bots: %w", err)
 		}
 		bs = append(bs, b)
@@ -99,14 +102,14 @@ func (db *DB) BotMatches(ctx context.Context, game, name string, limit int) ([]M
 
 // recentSeqs returns the seqs of the limit most recent matches a bot of
 // this name played in game, newest first: the newest limit of each of its
-// versions (a version in several seats of a match lists it once), merged. One query per version reads the end of its index
-// range; a single query over all versions would sort all their matches.
+// versions (one entry per match, see Entries), merged. One query per
+// version reads the end of its index range; a single query over all versions would sort all their matches.
 func recentSeqs(ctx context.Context, tx *sql.Tx, game, name string, limit int) ([]int64, error) {
 	ids, err := int64s(tx.QueryContext(ctx, `SELECT id FROM bots WHERE game = ? AND name = ?`, game, name))
 	if err != nil {
 		return nil, err
 	}
-	stmt, err := tx.PrepareContext(ctx, `SELECT DISTINCT match_seq FROM match_players WHERE bot_id = ? ORDER BY match_seq DESC LIMIT ?`)
+	stmt, err := tx.PrepareContext(ctx, `SELECT match_seq FROM match_entries WHERE bot_id = ? ORDER BY match_seq DESC LIMIT ?`)
 	if err != nil {
 		return nil, err
 	}

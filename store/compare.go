@@ -153,6 +153,7 @@ type SeatResult struct {
 	Name, Version string
 	Rank          int
 	Score         float64
+	Team          int // the lowest seat of its team, as PlayerSummary.Team
 }
 
 // Lineups returns, for each of two versions of bots of a game (named by
@@ -208,8 +209,8 @@ const versionSeqs = `
 
 // lineupsQuery reads a row per match versionSeqs selects for either of
 // two versions (its arguments twice over), newest first: its id, seed,
-// config, and its seats packed in a text of seat, bot id, rank and score
-// per seat, in any order, as a row per seat would cost the driver as much
+// config, and its seats packed in a text of seat, bot id, rank, score and
+// team per seat, in any order, as a row per seat would cost the driver as much
 // again. SQLite writes a REAL as text that reads back to the same float64.
 // The seed and config come from the replays_lineup index, which holds
 // nothing else: a replay's row also holds its encoded log, and reading
@@ -217,7 +218,7 @@ const versionSeqs = `
 // cost.
 const lineupsQuery = `
 	SELECT m.id, r.seed, r.config,
-		(SELECT group_concat(p.seat || ' ' || p.bot_id || ' ' || p.rank || ' ' || p.score, ' ')
+		(SELECT group_concat(p.seat || ' ' || p.bot_id || ' ' || p.rank || ' ' || p.score || ' ' || p.team, ' ')
 		 FROM match_players p WHERE p.match_seq = m.seq)
 	FROM matches m JOIN replays r INDEXED BY replays_lineup ON r.id = m.id
 	WHERE m.seq IN (SELECT * FROM (` + versionSeqs + `) UNION ALL SELECT * FROM (` + versionSeqs + `))
@@ -303,30 +304,32 @@ func findBotNames(ctx context.Context, tx *sql.Tx, ls []Lineup, ids [][]int64) e
 	return nil
 }
 
-// parseSeats reads the seats lineupsQuery packs: seat, bot id, rank and
-// score per seat, in any order. It returns them in seat order with their
-// bots' ids, and an error unless the seats are 0 to n-1, each once.
+// parseSeats reads the seats lineupsQuery packs: seat, bot id, rank, score
+// and team per seat, in any order. It returns them in seat order with
+// their bots' ids, and an error unless the seats are 0 to n-1, each once.
 func parseSeats(text string) ([]SeatResult, []int64, error) {
+	const per = 5
 	fields := strings.Fields(text)
-	if len(fields)%4 != 0 {
-		return nil, nil, fmt.Errorf("seats %q: want four numbers a seat", text)
+	if len(fields)%per != 0 {
+		return nil, nil, fmt.Errorf("seats %q: want five numbers a seat", text)
 	}
-	n := len(fields) / 4
+	n := len(fields) / per
 	seats, ids := make([]SeatResult, n), make([]int64, n)
 	seen := make([]bool, n)
-	for f := 0; f < len(fields); f += 4 {
+	for f := 0; f < len(fields); f += per {
 		seat, err1 := strconv.Atoi(fields[f])
 		id, err2 := strconv.ParseInt(fields[f+1], 10, 64)
 		rank, err3 := strconv.Atoi(fields[f+2])
 		score, err4 := strconv.ParseFloat(fields[f+3], 64)
-		if err := errors.Join(err1, err2, err3, err4); err != nil {
+		team, err5 := strconv.Atoi(fields[f+4])
+		if err := errors.Join(err1, err2, err3, err4, err5); err != nil {
 			return nil, nil, fmt.Errorf("seats %q: %w", text, err)
 		}
 		if seat < 0 || seat >= n || seen[seat] {
 			return nil, nil, fmt.Errorf("seats %q: seat %d of %d twice or out of range", text, seat, n)
 		}
 		seen[seat] = true
-		seats[seat], ids[seat] = SeatResult{Rank: rank, Score: score}, id
+		seats[seat], ids[seat] = SeatResult{Rank: rank, Score: score, Team: team}, id
 	}
 	return seats, ids, nil
 }

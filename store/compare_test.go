@@ -116,7 +116,7 @@ func TestLineups(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := Lineup{ID: testID(4), Seed: 1<<63 + 42, Config: `{"map":"small"}`,
-		Seats: []SeatResult{{"beta", "2", 1, 0}, {"alpha", "1", 2, 10}}}
+		Seats: []SeatResult{{"beta", "2", 1, 0, 0}, {"alpha", "1", 2, 10, 1}}}
 	if len(ls) != 1 || !reflect.DeepEqual(ls[0], want) {
 		t.Errorf("got %+v, want [%+v]", ls, want)
 	}
@@ -125,7 +125,7 @@ func TestLineups(t *testing.T) {
 		t.Fatal(err)
 	}
 	want = Lineup{ID: testID(5), Seed: 1<<63 + 42, Config: `{"map":"small"}`,
-		Seats: []SeatResult{{"alpha", "1", 1, 0.1 + 0.2}, {"alpha", "1", 1, -1.2345678901234567e-300}}}
+		Seats: []SeatResult{{"alpha", "1", 1, 0.1 + 0.2, 0}, {"alpha", "1", 1, -1.2345678901234567e-300, 1}}}
 	if len(ls) != 1 || !reflect.DeepEqual(ls[0], want) {
 		t.Errorf("got %+v, want [%+v]", ls, want)
 	}
@@ -233,12 +233,12 @@ func TestSeatLines(t *testing.T) {
 }
 
 func TestParseSeats(t *testing.T) {
-	seats, ids, err := parseSeats("1 7 2 -0.5 0 9 1 3")
+	seats, ids, err := parseSeats("1 7 2 -0.5 0 0 9 1 3 0")
 	wantSeats := []SeatResult{{Rank: 1, Score: 3}, {Rank: 2, Score: -0.5}}
 	if err != nil || !reflect.DeepEqual(seats, wantSeats) || !slices.Equal(ids, []int64{9, 7}) {
 		t.Errorf("got %+v, %v, %v; want %+v, [9 7], no error", seats, ids, err, wantSeats)
 	}
-	for _, text := range []string{"0 1 1", "0 1 1 x", "0 1 1 0 0 2 2 0", "1 1 1 0", "-1 1 1 0"} {
+	for _, text := range []string{"0 1 1 0", "0 1 1 x 0", "0 1 1 0 0 0 2 2 0 0", "1 1 1 0 1", "-1 1 1 0 0", "0 1 1 0"} {
 		if _, _, err := parseSeats(text); err == nil {
 			t.Errorf("parseSeats(%q): got no error, want one", text)
 		}

@@ -104,8 +104,8 @@ func (rec *Record) check() error {
 // the triggers it fires (the aggregates' of schema.sql), which costs as
 // much as running it for a match of a few turns.
 type ingestStmts struct {
-	exists, replay, match, player, findBot, addBot *sql.Stmt
-	series, events                                 batchStmts
+	exists, replay, match, player, entry, findBot, addBot *sql.Stmt
+	series, events                                        batchStmts
 }
 
 // batchStmts insert the rows of a batch: full a whole one, one a row.
@@ -137,8 +137,11 @@ func prepareIngest(ctx context.Context, w *sql.DB) (*ingestStmts, error) {
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
 			RETURNING seq`},
 		{&st.player, `
-			INSERT INTO match_players (match_seq, seat, bot_id, score, rank, outcome)
-			VALUES (?, ?, ?, ?, ?, ?)`},
+			INSERT INTO match_players (match_seq, seat, bot_id, score, rank, outcome, team)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`},
+		{&st.entry, `
+			INSERT INTO match_entries (match_seq, bot_id, seat, seats, team, score, rank, outcome)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`},
 		{&st.findBot, `SELECT id FROM bots WHERE game = ? AND name = ? AND version = ?`},
 		{&st.addBot, `INSERT INTO bots (game, name, version) VALUES (?, ?, ?) RETURNING id`},
 		{&st.series.full, insertSQL("series", seriesColumns, batchRows)},
@@ -157,7 +160,7 @@ func prepareIngest(ctx context.Context, w *sql.DB) (*ingestStmts, error) {
 // close closes the statements prepared so far.
 func (st *ingestStmts) close() error {
 	var errs []error
-	for _, s := range []*sql.Stmt{st.exists, st.replay, st.match, st.player, st.findBot, st.addBot,
+	for _, s := range []*sql.Stmt{st.exists, st.replay, st.match, st.player, st.entry, st.findBot, st.addBot,
 		st.series.full, st.series.one, st.events.full, st.events.one} {
 		if s != nil {
 			errs = append(errs, s.Close())
@@ -243,20 +246,47 @@ func (st *ingestStmts) insertMatch(ctx context.Context, tx *sql.Tx, rec *Record,
 	return seq, nil
 }
 
+// insertPlayers writes the seats of a match, then its entries
+// (store.Entries): the entries' triggers count the match into every
+// record once per bot version.
 func (st *ingestStmts) insertPlayers(ctx context.Context, tx *sql.Tx, rec *Record, seq int64) error {
-	return inTx(ctx, tx, st.player, func(s *sql.Stmt) error {
+	bots := make([]int64, len(rec.Players))
+	err := inTx(ctx, tx, st.player, func(s *sql.Stmt) error {
 		for seat, p := range rec.Players {
 			bot, err := st.upsertBot(ctx, tx, rec.Game, p)
 			if err != nil {
 				return fmt.Errorf("seat %d: bot: %w", seat, err)
 			}
+			bots[seat] = bot
 			r := rec.Result.Players[seat]
-			if _, err := s.ExecContext(ctx, seq, seat, bot, r.Score, r.Rank, string(r.Outcome)); err != nil {
+			if _, err := s.ExecContext(ctx, seq, seat, bot, r.Score, r.Rank, string(r.Outcome), rec.Result.TeamOf(seat)); err != nil {
 				return fmt.Errorf("seat %d: %w", seat, err)
 			}
 		}
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	return inTx(ctx, tx, st.entry, func(s *sql.Stmt) error {
+		for _, e := range Entries(rec.seats()) {
+			if _, err := s.ExecContext(ctx, seq, bots[e.Seat], e.Seat, e.Seats, e.Team, e.Score, e.Rank, string(e.Outcome)); err != nil {
+				return fmt.Errorf("entry of seat %d: %w", e.Seat, err)
+			}
+		}
+		return nil
+	})
+}
+
+// seats returns the seats of rec as a stored match lists them.
+func (rec *Record) seats() []PlayerSummary {
+	ps := make([]PlayerSummary, len(rec.Players))
+	for seat, p := range rec.Players {
+		r := rec.Result.Players[seat]
+		ps[seat] = PlayerSummary{Seat: seat, Name: p.Name, Version: p.Version, Score: r.Score, Rank: r.Rank,
+			Outcome: r.Outcome, Team: rec.Result.TeamOf(seat)}
+	}
+	return ps
 }
 
 // upsertBot returns the id of the bot, adding it on its first match.

@@ -1,11 +1,13 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -49,6 +51,47 @@ type PlayerSummary struct {
 	Score   float64
 	Rank    int
 	Outcome sim.Outcome
+	// Team is the lowest seat of the seat's team (sim.Result.TeamOf):
+	// seats with the same Team played together.
+	Team int
+}
+
+// Entry is a bot version's part in one match: the seat that counts for it
+// and how many seats it held.
+type Entry struct {
+	PlayerSummary
+	Seats int
+}
+
+// Entries returns one entry per bot version of a match's seats, in the
+// order of each version's first seat. A version's entry is its best seat:
+// a win beats a draw beats a loss, then the better rank, the higher score,
+// the lower seat. Every count of matches (records, head-to-head meetings,
+// ratings, a tournament's standings) uses these, so a bot holding several
+// seats plays the match once, with the result of its best seat. Upgrade
+// 11 in upgrades.go orders seats the same way in SQL.
+func Entries(seats []PlayerSummary) []Entry {
+	var es []Entry
+	for _, p := range seats {
+		i := slices.IndexFunc(es, func(e Entry) bool { return e.Name == p.Name && e.Version == p.Version })
+		if i < 0 {
+			es = append(es, Entry{PlayerSummary: p, Seats: 1})
+			continue
+		}
+		e := &es[i]
+		e.Seats++
+		if better(p, e.PlayerSummary) {
+			e.PlayerSummary = p
+		}
+	}
+	return es
+}
+
+// better reports whether seat p placed better than seat q.
+func better(p, q PlayerSummary) bool {
+	order := map[sim.Outcome]int{sim.Win: 2, sim.Draw: 1}
+	return cmp.Or(cmp.Compare(order[p.Outcome], order[q.Outcome]), cmp.Compare(q.Rank, p.Rank),
+		cmp.Compare(p.Score, q.Score), cmp.Compare(q.Seat, p.Seat)) > 0
 }
 
 // MatchFilter selects matches for Matches. Zero fields select everything.
@@ -66,9 +109,9 @@ type MatchFilter struct {
 	Version string
 	Outcome sim.Outcome
 	Rank    int
-	// Vs keeps the matches in which a bot of this name played a seat
-	// other than one of Bot's, as the head-to-head board counts a
-	// meeting; VsVersion narrows it to one version. Vs needs Bot, and
+	// Vs keeps the matches in which a bot of this name met Bot as the
+	// head-to-head board counts a meeting: another version, on another
+	// team; VsVersion narrows it to one version. Vs needs Bot, and
 	// VsVersion needs Vs.
 	Vs        string
 	VsVersion string
@@ -121,16 +164,12 @@ func (f MatchFilter) where() (string, []any, error) {
 	return " WHERE " + strings.Join(conds, " AND "), args, nil
 }
 
-// outcomeOrder ranks the outcome expr holds, best highest, so that the
-// best of a bot's seats in a match is the largest.
-func outcomeOrder(expr string) string {
-	return "CASE " + expr + " WHEN 'win' THEN 2 WHEN 'draw' THEN 1 ELSE 0 END"
-}
-
 // botSeats returns a query of the seqs of the matches the filter's bot
-// played, with the outcome and rank it asks for, and its arguments.
+// played, with the outcome and rank it asks for, and its arguments. A
+// version's result in a match is its entry's (its best seat, see Entries),
+// so a match it won in one seat is not also one it lost.
 func (f MatchFilter) botSeats() (string, []any, error) {
-	sub := "SELECT mp.match_seq FROM match_players mp JOIN bots b ON b.id = mp.bot_id WHERE b.name = ?"
+	sub := "SELECT e.match_seq FROM match_entries e JOIN bots b ON b.id = e.bot_id WHERE b.name = ?"
 	args := []any{f.Bot}
 	if f.Game != "" {
 		sub += " AND b.game = ?"
@@ -140,32 +179,29 @@ func (f MatchFilter) botSeats() (string, []any, error) {
 		sub += " AND b.version = ?"
 		args = append(args, f.Version)
 	}
-	// The bot's result in a match is that of its best seat, so outcome
-	// and rank are tested on the group of its seats, not seat by seat.
-	var having []string
 	switch f.Outcome {
 	case "":
 	case sim.Win, sim.Draw, sim.Loss:
-		having = append(having, "max("+outcomeOrder("mp.outcome")+") = "+outcomeOrder("?"))
+		sub += " AND e.outcome = ?"
 		args = append(args, string(f.Outcome))
 	default:
 		return "", nil, invalidf("outcome %q: want win, loss or draw", f.Outcome)
 	}
 	if f.Rank != 0 {
-		having = append(having, "min(mp.rank) = ?")
+		sub += " AND e.rank = ?"
 		args = append(args, f.Rank)
-	}
-	if len(having) > 0 {
-		sub += " GROUP BY mp.match_seq HAVING " + strings.Join(having, " AND ")
 	}
 	return sub, args, nil
 }
 
 // meetings returns a query of the seqs of the matches in which the
-// filter's bot and vs bot held two different seats, and its arguments.
+// filter's bot and vs bot met as the head-to-head board counts a meeting
+// (pair_records): two different versions on different teams, and its
+// arguments.
 func (f MatchFilter) meetings() (string, []any) {
-	sub := `SELECT p.match_seq FROM match_players p JOIN bots b ON b.id = p.bot_id
-		JOIN match_players q ON q.match_seq = p.match_seq AND q.seat <> p.seat JOIN bots v ON v.id = q.bot_id
+	sub := `SELECT p.match_seq FROM match_entries p JOIN bots b ON b.id = p.bot_id
+		JOIN match_entries q ON q.match_seq = p.match_seq AND q.bot_id <> p.bot_id AND q.team <> p.team
+		JOIN bots v ON v.id = q.bot_id
 		WHERE b.name = ? AND v.name = ?`
 	args := []any{f.Bot, f.Vs}
 	for _, c := range []struct{ cond, value string }{
@@ -359,7 +395,7 @@ func findPlayers(ctx context.Context, tx *sql.Tx, ms []MatchSummary) error {
 	}
 	// One placeholder per match: the count varies, the text stays constant.
 	rows, err := tx.QueryContext(ctx, `
-		SELECT m.id, mp.seat, b.name, b.version, mp.score, mp.rank, mp.outcome
+		SELECT m.id, mp.seat, b.name, b.version, mp.score, mp.rank, mp.outcome, mp.team
 		FROM matches m
 		JOIN match_players mp ON mp.match_seq = m.seq
 		JOIN bots b ON b.id = mp.bot_id
@@ -375,7 +411,7 @@ func findPlayers(ctx context.Context, tx *sql.Tx, ms []MatchSummary) error {
 			p       PlayerSummary
 			outcome string
 		)
-		if err := rows.Scan(&id, &p.Seat, &p.Name, &p.Version, &p.Score, &p.Rank, &outcome); err != nil {
+		if err := rows.Scan(&id, &p.Seat, &p.Name, &p.Version, &p.Score, &p.Rank, &outcome, &p.Team); err != nil {
 			return fmt.Errorf("players: %w", err)
 		}
 		p.Outcome = sim.Outcome(outcome)

@@ -29,11 +29,11 @@ func TestMatch(t *testing.T) {
 	}{
 		{won, 0, []PlayerSummary{
 			{Seat: 0, Name: "alpha", Version: "1", Score: 0, Rank: 1, Outcome: sim.Win},
-			{Seat: 1, Name: "beta", Version: "2", Score: 10, Rank: 2, Outcome: sim.Loss},
+			{Seat: 1, Name: "beta", Version: "2", Score: 10, Rank: 2, Outcome: sim.Loss, Team: 1},
 		}},
 		{drawn, -1, []PlayerSummary{
 			{Seat: 0, Name: "alpha", Version: "1", Score: 0, Rank: 1, Outcome: sim.Draw},
-			{Seat: 1, Name: "beta", Version: "2", Score: 10, Rank: 1, Outcome: sim.Draw},
+			{Seat: 1, Name: "beta", Version: "2", Score: 10, Rank: 1, Outcome: sim.Draw, Team: 1},
 		}},
 	}
 	for _, tt := range tests {
@@ -206,11 +206,11 @@ func TestBots(t *testing.T) {
 	db := openTest(t)
 	ingestLeague(t, db)
 	// makeRecord scores seat 0 with 0 and seat 1 with 10.
-	alpha1 := BotSummary{Game: "worms", Ruleset: "base", Name: "alpha", Version: "1", Matches: 2, Wins: 1, Losses: 1, MeanScore: 5}
-	alpha2 := BotSummary{Game: "worms", Ruleset: "base", Name: "alpha", Version: "2", Matches: 1, Losses: 1, MeanScore: 0}
-	beta2 := BotSummary{Game: "worms", Ruleset: "base", Name: "beta", Version: "2", Matches: 3, Wins: 2, Losses: 1, MeanScore: 20.0 / 3}
-	snakeAlpha := BotSummary{Game: "snake", Ruleset: "base", Name: "alpha", Version: "1", Matches: 1, Draws: 1, MeanScore: 0}
-	snakeGamma := BotSummary{Game: "snake", Ruleset: "base", Name: "gamma", Version: "1", Matches: 1, Draws: 1, MeanScore: 10}
+	alpha1 := BotSummary{Game: "worms", Ruleset: "base", Name: "alpha", Version: "1", Matches: 2, Seats: 2, Wins: 1, Losses: 1, MeanScore: 5}
+	alpha2 := BotSummary{Game: "worms", Ruleset: "base", Name: "alpha", Version: "2", Matches: 1, Seats: 1, Losses: 1, MeanScore: 0}
+	beta2 := BotSummary{Game: "worms", Ruleset: "base", Name: "beta", Version: "2", Matches: 3, Seats: 3, Wins: 2, Losses: 1, MeanScore: 20.0 / 3}
+	snakeAlpha := BotSummary{Game: "snake", Ruleset: "base", Name: "alpha", Version: "1", Matches: 1, Seats: 1, Draws: 1, MeanScore: 0}
+	snakeGamma := BotSummary{Game: "snake", Ruleset: "base", Name: "gamma", Version: "1", Matches: 1, Seats: 1, Draws: 1, MeanScore: 10}
 	tests := []struct {
 		game string
 		want []BotSummary
@@ -231,12 +231,14 @@ func TestBots(t *testing.T) {
 	}
 }
 
-func TestSelfPlayCountsEachSeat(t *testing.T) {
+// TestSelfPlayCountsOnce: a version in both seats played one match, with
+// its best seat's result, over two seats.
+func TestSelfPlayCountsOnce(t *testing.T) {
 	db := openTest(t)
 	mustIngest(t, db, makeRecord(t, recordSpec{id: testID(1), turns: 3, winner: 1,
 		players: []Player{{"greedy", "1"}, {"greedy", "1"}}}))
 	got, err := db.Bots(context.Background(), "worms")
-	want := []BotSummary{{Game: "worms", Ruleset: "base", Name: "greedy", Version: "1", Matches: 2, Wins: 1, Losses: 1, MeanScore: 5}}
+	want := []BotSummary{{Game: "worms", Ruleset: "base", Name: "greedy", Version: "1", Matches: 1, Seats: 2, Wins: 1, MeanScore: 10}}
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("Bots: got %+v, %v; want %+v", got, err, want)
 	}
@@ -283,11 +285,17 @@ func TestEmptyDatabase(t *testing.T) {
 //
 //	1: 5-seat snake, greedy in seats 0 (rank 4, loss) and 3 (rank 1, win)
 //	2: 5-seat snake, greedy in seat 1 only (rank 2, loss)
-//	3: 4-seat foodfight TEAM, seats 0 and 2 share the win
+//	3: 4-seat foodfight TEAM, seats 0 and 2 a team sharing the win, greedy
+//	   in both seats of the other
 func ingestMultiSeat(t *testing.T, db *DB) {
 	t.Helper()
 	res := func(rank int, o sim.Outcome) sim.PlayerResult {
 		return sim.PlayerResult{Rank: rank, Score: float64(10 - rank), Outcome: o}
+	}
+	teamRes := func(rank int, o sim.Outcome, team int) sim.PlayerResult {
+		r := res(rank, o)
+		r.Team = team
+		return r
 	}
 	specs := []recordSpec{
 		{game: "snake", winner: 3,
@@ -298,7 +306,7 @@ func ingestMultiSeat(t *testing.T, db *DB) {
 			results: []sim.PlayerResult{res(1, sim.Win), res(2, sim.Loss), res(3, sim.Loss), res(4, sim.Loss), res(5, sim.Loss)}},
 		{game: "foodfight", winner: 0,
 			players: []Player{{"hunter", "1"}, {"greedy", "1"}, {"astar", "1"}, {"greedy", "1"}},
-			results: []sim.PlayerResult{res(1, sim.Win), res(2, sim.Loss), res(1, sim.Win), res(2, sim.Loss)}},
+			results: []sim.PlayerResult{teamRes(1, sim.Win, 1), teamRes(2, sim.Loss, 2), teamRes(1, sim.Win, 1), teamRes(2, sim.Loss, 2)}},
 	}
 	for i, s := range specs {
 		s.id, s.turns = testID(i+1), 4
@@ -389,10 +397,10 @@ func TestBotsPerRuleset(t *testing.T) {
 	}
 	got, err := db.Bots(context.Background(), "worms")
 	want := []BotSummary{
-		{Game: "worms", Ruleset: "base", Name: "alpha", Version: "1", Matches: 1, Wins: 1, MeanScore: 0},
-		{Game: "worms", Ruleset: "base", Name: "beta", Version: "2", Matches: 1, Losses: 1, MeanScore: 10},
-		{Game: "worms", Ruleset: "final", Name: "alpha", Version: "1", Matches: 2, Draws: 1, Losses: 1, MeanScore: 0},
-		{Game: "worms", Ruleset: "final", Name: "beta", Version: "2", Matches: 2, Wins: 1, Draws: 1, MeanScore: 10},
+		{Game: "worms", Ruleset: "base", Name: "alpha", Version: "1", Matches: 1, Seats: 1, Wins: 1, MeanScore: 0},
+		{Game: "worms", Ruleset: "base", Name: "beta", Version: "2", Matches: 1, Seats: 1, Losses: 1, MeanScore: 10},
+		{Game: "worms", Ruleset: "final", Name: "alpha", Version: "1", Matches: 2, Seats: 2, Draws: 1, Losses: 1, MeanScore: 0},
+		{Game: "worms", Ruleset: "final", Name: "beta", Version: "2", Matches: 2, Seats: 2, Wins: 1, Draws: 1, MeanScore: 10},
 	}
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("Bots:\n got %+v, %v\nwant %+v", got, err, want)

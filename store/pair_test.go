@@ -48,12 +48,13 @@ func storedPairs(t *testing.T, db *DB) map[pairKey]pairCounts {
 	return got
 }
 
-// recountPairs counts the pairs again from match_players, in Go, the way
-// the schema defines a meeting.
+// recountPairs counts the pairs again from the seats of every match (each
+// version at its best seat, entriesQuery), in Go, the way the schema
+// defines a meeting.
 func recountPairs(t *testing.T, db *DB) map[pairKey]pairCounts {
 	t.Helper()
-	rows, err := db.read.Query(`SELECT m.seq, m.game, m.ruleset, mp.bot_id, mp.rank, mp.score
-		FROM match_players mp JOIN matches m ON m.seq = mp.match_seq ORDER BY m.seq, mp.seat`)
+	rows, err := db.read.Query(`SELECT m.seq, m.game, m.ruleset, e.bot_id, e.rank, e.score, e.team
+		FROM (` + entriesQuery + `) e JOIN matches m ON m.seq = e.match_seq ORDER BY m.seq, e.seat`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,6 +63,7 @@ func recountPairs(t *testing.T, db *DB) map[pairKey]pairCounts {
 		bot   int64
 		rank  int
 		score float64
+		team  int
 	}
 	type match struct {
 		game, ruleset string
@@ -72,7 +74,7 @@ func recountPairs(t *testing.T, db *DB) map[pairKey]pairCounts {
 		var seq int64
 		var g, r string
 		var s seat
-		if err := rows.Scan(&seq, &g, &r, &s.bot, &s.rank, &s.score); err != nil {
+		if err := rows.Scan(&seq, &g, &r, &s.bot, &s.rank, &s.score, &s.team); err != nil {
 			t.Fatal(err)
 		}
 		if matches[seq] == nil {
@@ -87,7 +89,7 @@ func recountPairs(t *testing.T, db *DB) map[pairKey]pairCounts {
 	for _, m := range matches {
 		for i, s := range m.seats {
 			for _, o := range m.seats[i+1:] {
-				if s.bot == o.bot {
+				if s.bot == o.bot || s.team == o.team {
 					continue
 				}
 				x, y := s, o
@@ -143,14 +145,20 @@ func seatResult(rank int, score float64) sim.PlayerResult {
 }
 
 // randomMatch is a synthetic match of 1 to 5 seats drawn from a few bot
-// versions, with random ranks (ties included) and scores.
+// versions, with random ranks (ties included) and scores, a third of them
+// in teams.
 func randomMatch(t *testing.T, r *rand.Rand, n int) *Record {
 	t.Helper()
 	bots := []Player{{"alpha", "1"}, {"alpha", "2"}, {"beta", "1"}, {"gamma", "1"}}
 	s := recordSpec{id: testID(n), game: "snake", ruleset: []string{"base", "final"}[r.IntN(2)], winner: -1}
+	teams := r.IntN(3) == 0
 	for range 1 + r.IntN(5) {
 		s.players = append(s.players, bots[r.IntN(len(bots))])
-		s.results = append(s.results, seatResult(1+r.IntN(3), float64(r.IntN(40))/4-3))
+		res := seatResult(1+r.IntN(3), float64(r.IntN(40))/4-3)
+		if teams {
+			res.Team = 1 + r.IntN(2)
+		}
+		s.results = append(s.results, res)
 	}
 	return makeRecord(t, s)
 }
@@ -199,9 +207,8 @@ func TestPairRecordsHandWorked(t *testing.T) {
 	db := openTest(t)
 	x, y, z := Player{"x", "1"}, Player{"y", "1"}, Player{"z", "1"}
 	specs := []recordSpec{
-		// Four seats, x in two of them. Pairs of seats: x-y (x wins by
-		// 3), x-x (no meeting), x-z (x by 9), y-x (y by 3), y-z (y by 6),
-		// x-z (x by 3).
+		// Four seats, x in two of them: x plays at its best seat, the
+		// first. Meetings: x-y (x wins by 3), x-z (x by 9), y-z (y by 6).
 		{game: "snake", players: []Player{x, y, x, z},
 			results: []sim.PlayerResult{seatResult(1, 10), seatResult(2, 7), seatResult(3, 4), seatResult(4, 1)}},
 		// x and y share first place: a draw, level on score.
@@ -230,11 +237,11 @@ func TestPairRecordsHandWorked(t *testing.T) {
 	}
 	bv := func(name string) BotVersion { return BotVersion{ids[name], name, "1"} }
 	want := HeadToHead{Game: "snake", Ruleset: "base", TotalBots: 3,
-		// Meetings: x 2+1+2 = 5, y 3+1 = 4, z 3.
+		// Meetings: x 2+1 = 3, y 2+1 = 3, z 2.
 		Bots: []BotVersion{bv("x"), bv("y"), bv("z")},
 		Pairs: []PairRecord{
-			{A: bv("x"), B: bv("y"), Meetings: 3, AWins: 1, Draws: 1, BWins: 1, DiffSum: 0, DiffSqSum: 18},
-			{A: bv("x"), B: bv("z"), Meetings: 2, AWins: 2, DiffSum: 12, DiffSqSum: 90},
+			{A: bv("x"), B: bv("y"), Meetings: 2, AWins: 1, Draws: 1, DiffSum: 3, DiffSqSum: 9},
+			{A: bv("x"), B: bv("z"), Meetings: 1, AWins: 1, DiffSum: 9, DiffSqSum: 81},
 			{A: bv("y"), B: bv("z"), Meetings: 1, AWins: 1, DiffSum: 6, DiffSqSum: 36},
 		},
 	}
@@ -259,30 +266,71 @@ func TestPairRecordsHandWorked(t *testing.T) {
 	}
 }
 
-// TestPlayerDeleteAndUpdate deletes a seat on its own, which un-meets
-// the seats still stored, and updates one, which the schema refuses: the
-// records count players as they were inserted.
-func TestPlayerDeleteAndUpdate(t *testing.T) {
+// TestEntryDeleteAndUpdate deletes a bot's entry and seat on their own,
+// which un-meets the entries still stored, and updates seats and entries,
+// which the schema refuses: the records count entries as they were
+// inserted.
+func TestEntryDeleteAndUpdate(t *testing.T) {
 	db := openTest(t)
 	x, y, z := Player{"x", "1"}, Player{"y", "1"}, Player{"z", "1"}
 	mustIngest(t, db, makeRecord(t, recordSpec{id: testID(1), game: "snake", winner: 0, players: []Player{x, y, z},
 		results: []sim.PlayerResult{seatResult(1, 9), seatResult(2, 4), seatResult(3, 1)}}))
-	if _, err := db.write.Exec("DELETE FROM match_players WHERE seat = 0"); err != nil {
-		t.Fatalf("delete one seat: %v", err)
+	for _, stmt := range []string{"DELETE FROM match_entries WHERE seat = 0", "DELETE FROM match_players WHERE seat = 0"} {
+		if _, err := db.write.Exec(stmt); err != nil {
+			t.Fatalf("%s: %v", stmt, err)
+		}
 	}
 	checkPairs(t, db)
+	checkAggregates(t, db)
 	if got := storedPairs(t, db); len(got) != 1 {
 		t.Errorf("after deleting x's seat: got %d pair records, want 1 (y-z)", len(got))
 	}
 	for _, stmt := range []string{
 		"UPDATE match_players SET rank = 3 WHERE seat = 1",
 		"UPDATE match_players SET outcome = 'win' WHERE seat = 2",
+		"UPDATE match_entries SET team = 1 WHERE seat = 2",
 	} {
 		if _, err := db.write.Exec(stmt); err == nil {
 			t.Errorf("%s: got no error, want the trigger to refuse it", stmt)
 		}
 	}
 	checkPairs(t, db)
+}
+
+// TestTeamMatesNeverMeet: in a FoodFight TEAM match, the pair_records hold
+// the four meetings across the teams and none within them, and a bot in
+// both seats of the losing team meets each winner once.
+func TestTeamMatesNeverMeet(t *testing.T) {
+	db := openTest(t)
+	thrower, dummy, random := Player{"thrower", "1"}, Player{"dummy", "1"}, Player{"random", "1"}
+	team := func(rank, team int, score float64) sim.PlayerResult {
+		r := seatResult(rank, score)
+		r.Team = team
+		return r
+	}
+	mustIngest(t, db, makeRecord(t, recordSpec{id: testID(1), game: "foodfight", winner: 0,
+		players: []Player{thrower, dummy, random, random},
+		results: []sim.PlayerResult{team(1, 1, 30), team(1, 1, 30), team(2, 2, 10), team(2, 2, 10)}}))
+	mustIngest(t, db, makeRecord(t, recordSpec{id: testID(2), game: "foodfight", winner: 0,
+		players: []Player{thrower, random, dummy, thrower},
+		results: []sim.PlayerResult{team(1, 1, 20), team(1, 1, 20), team(2, 2, 5), team(2, 2, 5)}}))
+	checkPairs(t, db)
+	checkAggregates(t, db)
+	h, err := db.HeadToHead(context.Background(), "foodfight", "base", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, p := range h.Pairs {
+		got[p.A.Name+"-"+p.B.Name] = fmt.Sprintf("%d: %d-%d-%d", p.Meetings, p.AWins, p.Draws, p.BWins)
+	}
+	// Match 1: thrower and dummy each beat random. Match 2: thrower sits
+	// in both teams and plays at its winning seat, with random: both beat
+	// dummy. Thrower and dummy were team-mates once and never met.
+	want := map[string]string{"thrower-random": "1: 1-0-0", "dummy-random": "2: 1-0-1", "thrower-dummy": "1: 1-0-0"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("pairs: got %v, want %v", got, want)
+	}
 }
 
 // TestOpenUpgradesFillsPairs opens a database of schema version 3 holding
@@ -326,7 +374,9 @@ func TestMatchesFilterVs(t *testing.T) {
 		{"a version that never played", league, MatchFilter{Bot: "alpha", Vs: "beta", VsVersion: "1"}, nil},
 		{"one game", league, MatchFilter{Game: "snake", Bot: "alpha", Vs: "gamma"}, []int{3}},
 		{"with the bot's result", league, MatchFilter{Bot: "alpha", Vs: "beta", Outcome: sim.Win}, []int{1}},
-		{"a bot in two seats meets itself", multi, MatchFilter{Bot: "greedy", Vs: "greedy"}, []int{3, 1}},
+		{"a version in two seats never meets itself", multi, MatchFilter{Bot: "greedy", Vs: "greedy"}, nil},
+		{"team-mates never meet", multi, MatchFilter{Game: "foodfight", Bot: "hunter", Vs: "astar"}, nil},
+		{"opponents of a team meet", multi, MatchFilter{Game: "foodfight", Bot: "hunter", Vs: "greedy"}, []int{3}},
 		{"one seat is no meeting", multi, MatchFilter{Bot: "hunter", Vs: "hunter"}, nil},
 		{"multi-seat", multi, MatchFilter{Game: "snake", Bot: "random", Vs: "astar"}, []int{2, 1}},
 	}

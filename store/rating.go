@@ -1,41 +1,46 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"time"
 )
 
-// Placing is one seat of a match as a rating fit reads it.
+// Placing is one bot version's entry in a match as a rating fit reads
+// it: its best seat (see Entries), that seat's rank and team.
 type Placing struct {
 	Seat    int
 	BotID   int64
 	Name    string
 	Version string
 	Rank    int
+	Team    int // the lowest seat of its team, as PlayerSummary.Team
 }
 
-// MatchPlacings is the seats of one match, in seat order.
+// MatchPlacings is the entries of one match, in order of their seats.
 type MatchPlacings struct {
 	Seq   int64
 	Seats []Placing
 }
 
-// placingsQuery reads the seats of one game and ruleset in storage order,
-// through matches_by_ruleset: no scan of all matches and no sort.
+// placingsQuery reads the entries of one game and ruleset in storage
+// order, through matches_by_ruleset and the key of match_entries: no scan
+// and no sort (Placings puts each match's few entries in seat order).
 const placingsQuery = `
-	SELECT m.seq, mp.seat, b.id, b.name, b.version, mp.rank
+	SELECT m.seq, e.seat, b.id, b.name, b.version, e.rank, e.team
 	FROM matches m
-	JOIN match_players mp ON mp.match_seq = m.seq
-	JOIN bots b ON b.id = mp.bot_id
+	JOIN match_entries e ON e.match_seq = m.seq
+	JOIN bots b ON b.id = e.bot_id
 	WHERE m.game = ? AND m.ruleset = ?
-	ORDER BY m.seq, mp.seat`
+	ORDER BY m.seq, e.bot_id`
 
 // Placings calls fn with every match of a game under one ruleset, in the
 // order they were stored (seq order), from one snapshot of the database.
-// It reads one row per seat through the matches_by_ruleset index and the
-// key of match_players, so a million matches stream without sorting; fn's
+// It reads one row per entry through the matches_by_ruleset index and the
+// key of match_entries, so a million matches stream; fn's
 // error stops it and is returned as it is.
 func (db *DB) Placings(ctx context.Context, game, ruleset string, fn func(MatchPlacings) error) error {
 	tx, err := db.readTx(ctx)
@@ -52,11 +57,11 @@ func (db *DB) Placings(ctx context.Context, game, ruleset string, fn func(MatchP
 	for rows.Next() {
 		var seq int64
 		var p Placing
-		if err := rows.Scan(&seq, &p.Seat, &p.BotID, &p.Name, &p.Version, &p.Rank); err != nil {
+		if err := rows.Scan(&seq, &p.Seat, &p.BotID, &p.Name, &p.Version, &p.Rank, &p.Team); err != nil {
 			return fmt.Errorf("placings: %w", err)
 		}
 		if seq != cur.Seq && len(cur.Seats) > 0 {
-			if err := fn(cur); err != nil {
+			if err := cur.emit(fn); err != nil {
 				return err
 			}
 			cur.Seats = nil
@@ -68,9 +73,15 @@ func (db *DB) Placings(ctx context.Context, game, ruleset string, fn func(MatchP
 		return fmt.Errorf("placings: %w", err)
 	}
 	if len(cur.Seats) > 0 {
-		return fn(cur)
+		return cur.emit(fn)
 	}
 	return nil
+}
+
+// emit hands m to fn with its entries in seat order.
+func (m MatchPlacings) emit(fn func(MatchPlacings) error) error {
+	slices.SortFunc(m.Seats, func(a, b Placing) int { return cmp.Compare(a.Seat, b.Seat) })
+	return fn(m)
 }
 
 // RulesetCount is how many matches a game has under one ruleset, and the

@@ -278,4 +278,162 @@ var upgrades = []string{
 	    text      TEXT    NOT NULL,
 	    PRIMARY KEY (match_seq, turn, seat, stream)
 	) STRICT, WITHOUT ROWID;`,
+
+	// Version 11 counts a match once per bot version and keeps team-mates
+	// apart (see schema.sql): each seat's team, a row per match and bot
+	// version (match_entries, its best seat) that the records, bot_matches
+	// and pair_records now count instead of seats, and bot_records' seats
+	// renamed matches beside a count of seats. Every aggregate is
+	// recounted from the stored seats. Storage knows no game's rules, but
+	// the seats already stored need their teams: FoodFight is the one game
+	// with teams so far, and its four-seat matches are its TEAM matches
+	// (seats 0-1 against 2-3), where every other match type has teams of
+	// one. The best seat is ordered as store.Entries orders it.
+	`
+	DROP TRIGGER matches_uncount_players;
+	DROP TRIGGER match_players_count;
+	DROP TRIGGER match_players_uncount;
+	DROP TRIGGER pair_records_add;
+	DROP TRIGGER pair_records_remove;
+	DROP TRIGGER match_players_fixed;
+	ALTER TABLE match_players ADD COLUMN team INTEGER NOT NULL DEFAULT 0 CHECK (team >= 0 AND team <= seat);
+	UPDATE match_players SET team = iif(
+	    (SELECT m.game FROM matches m WHERE m.seq = match_players.match_seq) = 'foodfight'
+	        AND (SELECT count(*) FROM match_players o WHERE o.match_seq = match_players.match_seq) = 4,
+	    seat / 2 * 2, seat);
+	CREATE TABLE match_entries (
+	    match_seq INTEGER NOT NULL REFERENCES matches (seq) ON DELETE CASCADE,
+	    bot_id    INTEGER NOT NULL REFERENCES bots (id),
+	    seat      INTEGER NOT NULL CHECK (seat >= 0),
+	    seats     INTEGER NOT NULL CHECK (seats >= 1),
+	    team      INTEGER NOT NULL CHECK (team >= 0),
+	    score     REAL    NOT NULL,
+	    rank      INTEGER NOT NULL CHECK (rank >= 1),
+	    outcome   TEXT    NOT NULL CHECK (outcome IN ('win', 'loss', 'draw')),
+	    PRIMARY KEY (match_seq, bot_id)
+	) STRICT, WITHOUT ROWID;
+	CREATE INDEX match_entries_by_bot ON match_entries (bot_id, match_seq);
+	INSERT INTO match_entries (match_seq, bot_id, seat, seats, team, score, rank, outcome)
+	SELECT match_seq, bot_id, seat, seats, team, score, rank, outcome FROM (
+	    SELECT mp.*, count(*) OVER same AS seats, row_number() OVER (same ORDER BY
+	        CASE mp.outcome WHEN 'win' THEN 2 WHEN 'draw' THEN 1 ELSE 0 END DESC,
+	        mp.rank, mp.score DESC, mp.seat) AS pick
+	    FROM match_players mp
+	    WINDOW same AS (PARTITION BY mp.match_seq, mp.bot_id))
+	WHERE pick = 1;
+	DROP TABLE bot_records;
+	CREATE TABLE bot_records (
+	    bot_id    INTEGER NOT NULL REFERENCES bots (id),
+	    ruleset   TEXT    NOT NULL,
+	    matches   INTEGER NOT NULL CHECK (matches >= 0),
+	    seats     INTEGER NOT NULL CHECK (seats >= matches),
+	    wins      INTEGER NOT NULL,
+	    draws     INTEGER NOT NULL,
+	    losses    INTEGER NOT NULL,
+	    score_sum REAL    NOT NULL,
+	    PRIMARY KEY (bot_id, ruleset)
+	) STRICT, WITHOUT ROWID;
+	INSERT INTO bot_records (bot_id, ruleset, matches, seats, wins, draws, losses, score_sum)
+	SELECT e.bot_id, m.ruleset, count(*), sum(e.seats), sum(e.outcome = 'win'), sum(e.outcome = 'draw'),
+	    sum(e.outcome = 'loss'), sum(e.score)
+	FROM match_entries e JOIN matches m ON m.seq = e.match_seq
+	GROUP BY e.bot_id, m.ruleset;
+	DELETE FROM bot_matches;
+	INSERT INTO bot_matches (game, name, matches)
+	SELECT b.game, b.name, count(DISTINCT e.match_seq)
+	FROM match_entries e JOIN bots b ON b.id = e.bot_id
+	GROUP BY b.game, b.name;
+	DELETE FROM pair_records;
+	INSERT INTO pair_records (game, ruleset, bot_a, bot_b, meetings, a_wins, draws, b_wins, diff_sum, diff_sq_sum)
+	SELECT m.game, m.ruleset, a.bot_id, b.bot_id, count(*),
+	    sum(a.rank < b.rank), sum(a.rank = b.rank), sum(a.rank > b.rank),
+	    sum(a.score - b.score), sum((a.score - b.score) * (a.score - b.score))
+	FROM matches m
+	JOIN match_entries a ON a.match_seq = m.seq
+	JOIN match_entries b ON b.match_seq = m.seq AND b.bot_id > a.bot_id AND b.team <> a.team
+	GROUP BY m.game, m.ruleset, a.bot_id, b.bot_id;
+	CREATE TRIGGER matches_uncount_players BEFORE DELETE ON matches BEGIN
+	    DELETE FROM match_entries WHERE match_seq = OLD.seq;
+	    DELETE FROM match_players WHERE match_seq = OLD.seq;
+	END;
+	CREATE TRIGGER match_entries_count AFTER INSERT ON match_entries BEGIN
+	    INSERT INTO bot_records (bot_id, ruleset, matches, seats, wins, draws, losses, score_sum)
+	    SELECT NEW.bot_id, m.ruleset, 1, NEW.seats, NEW.outcome = 'win', NEW.outcome = 'draw', NEW.outcome = 'loss', NEW.score
+	    FROM matches m WHERE m.seq = NEW.match_seq
+	    ON CONFLICT (bot_id, ruleset) DO UPDATE SET matches = matches + 1, seats = seats + excluded.seats,
+	        wins = wins + excluded.wins, draws = draws + excluded.draws, losses = losses + excluded.losses,
+	        score_sum = score_sum + excluded.score_sum;
+	    INSERT INTO bot_matches (game, name, matches)
+	    SELECT b.game, b.name, 1 FROM bots b
+	    WHERE b.id = NEW.bot_id AND NOT EXISTS (
+	        SELECT 1 FROM match_entries e JOIN bots o ON o.id = e.bot_id
+	        WHERE e.match_seq = NEW.match_seq AND e.bot_id <> NEW.bot_id AND o.game = b.game AND o.name = b.name)
+	    ON CONFLICT (game, name) DO UPDATE SET matches = matches + 1;
+	END;
+	CREATE TRIGGER match_entries_uncount AFTER DELETE ON match_entries BEGIN
+	    UPDATE bot_records SET matches = matches - 1, seats = seats - OLD.seats, wins = wins - (OLD.outcome = 'win'),
+	        draws = draws - (OLD.outcome = 'draw'), losses = losses - (OLD.outcome = 'loss'), score_sum = score_sum - OLD.score
+	    WHERE bot_id = OLD.bot_id AND ruleset = (SELECT ruleset FROM matches WHERE seq = OLD.match_seq);
+	    DELETE FROM bot_records WHERE bot_id = OLD.bot_id AND matches = 0;
+	    UPDATE bot_matches SET matches = matches - 1
+	    WHERE (game, name) = (SELECT game, name FROM bots WHERE id = OLD.bot_id) AND NOT EXISTS (
+	        SELECT 1 FROM match_entries e JOIN bots o ON o.id = e.bot_id
+	        WHERE e.match_seq = OLD.match_seq AND o.game = bot_matches.game AND o.name = bot_matches.name);
+	    DELETE FROM bot_matches
+	    WHERE (game, name) = (SELECT game, name FROM bots WHERE id = OLD.bot_id) AND matches = 0;
+	END;
+	CREATE TRIGGER pair_records_add AFTER INSERT ON match_entries
+	BEGIN
+	    INSERT INTO pair_records (game, ruleset, bot_a, bot_b, meetings, a_wins, draws, b_wins, diff_sum, diff_sq_sum)
+	    SELECT m.game, m.ruleset, min(o.bot_id, NEW.bot_id), max(o.bot_id, NEW.bot_id), 1,
+	        iif(NEW.bot_id < o.bot_id, NEW.rank < o.rank, o.rank < NEW.rank),
+	        NEW.rank = o.rank,
+	        iif(NEW.bot_id < o.bot_id, NEW.rank > o.rank, o.rank > NEW.rank),
+	        iif(NEW.bot_id < o.bot_id, NEW.score - o.score, o.score - NEW.score),
+	        (NEW.score - o.score) * (NEW.score - o.score)
+	    FROM match_entries o JOIN matches m ON m.seq = o.match_seq
+	    WHERE o.match_seq = NEW.match_seq AND o.bot_id <> NEW.bot_id AND o.team <> NEW.team
+	    ON CONFLICT (game, ruleset, bot_a, bot_b) DO UPDATE SET
+	        meetings = meetings + excluded.meetings,
+	        a_wins = a_wins + excluded.a_wins,
+	        draws = draws + excluded.draws,
+	        b_wins = b_wins + excluded.b_wins,
+	        diff_sum = diff_sum + excluded.diff_sum,
+	        diff_sq_sum = diff_sq_sum + excluded.diff_sq_sum;
+	END;
+	CREATE TRIGGER pair_records_remove AFTER DELETE ON match_entries
+	BEGIN
+	    UPDATE pair_records SET
+	        meetings = pair_records.meetings - 1,
+	        a_wins = pair_records.a_wins - d.a_wins,
+	        draws = pair_records.draws - d.draws,
+	        b_wins = pair_records.b_wins - d.b_wins,
+	        diff_sum = pair_records.diff_sum - d.diff_sum,
+	        diff_sq_sum = pair_records.diff_sq_sum - d.diff_sq_sum
+	    FROM (
+	        SELECT m.game AS game, m.ruleset AS ruleset,
+	            min(o.bot_id, OLD.bot_id) AS bot_a, max(o.bot_id, OLD.bot_id) AS bot_b,
+	            iif(OLD.bot_id < o.bot_id, OLD.rank < o.rank, o.rank < OLD.rank) AS a_wins,
+	            OLD.rank = o.rank AS draws,
+	            iif(OLD.bot_id < o.bot_id, OLD.rank > o.rank, o.rank > OLD.rank) AS b_wins,
+	            iif(OLD.bot_id < o.bot_id, OLD.score - o.score, o.score - OLD.score) AS diff_sum,
+	            (OLD.score - o.score) * (OLD.score - o.score) AS diff_sq_sum
+	        FROM match_entries o JOIN matches m ON m.seq = o.match_seq
+	        WHERE o.match_seq = OLD.match_seq AND o.bot_id <> OLD.bot_id AND o.team <> OLD.team) AS d
+	    WHERE pair_records.game = d.game AND pair_records.ruleset = d.ruleset
+	        AND pair_records.bot_a = d.bot_a AND pair_records.bot_b = d.bot_b;
+	    DELETE FROM pair_records WHERE meetings = 0
+	        AND (game, ruleset) = (SELECT game, ruleset FROM matches WHERE seq = OLD.match_seq);
+	END;
+	CREATE TRIGGER match_players_fixed BEFORE UPDATE ON match_players
+	BEGIN
+	    SELECT RAISE(ABORT, 'a match''s players are fixed: delete the match and ingest it again');
+	END;
+	CREATE TRIGGER match_entries_fixed BEFORE UPDATE ON match_entries
+	BEGIN
+	    SELECT RAISE(ABORT, 'a match''s entries are fixed: delete the match and ingest it again');
+	END;
+	CREATE TRIGGER data_version_entry_deleted AFTER DELETE ON match_entries BEGIN
+	    UPDATE data_version SET n = n + 1;
+	END;`,
 }

@@ -367,7 +367,7 @@ func (s *server) apiBots(c echo.Context) error {
 // the board.
 func standingsCSV(bs []boardView) [][]string {
 	rows := [][]string{{"game", "ruleset", "rank", "name", "version", "rating", "rating_ci95_low", "rating_ci95_high",
-		"matches", "wins", "draws", "losses", "win_rate", "win_rate_ci95_low", "win_rate_ci95_high", "mean_score"}}
+		"matches", "seats", "wins", "draws", "losses", "win_rate", "win_rate_ci95_low", "win_rate_ci95_high", "mean_score"}}
 	for _, b := range bs {
 		for i, st := range b.Standings {
 			rating := []string{"", "", ""}
@@ -375,7 +375,7 @@ func standingsCSV(bs []boardView) [][]string {
 				rating = []string{formatFloat(*st.Rating), formatFloat(st.RatingCI[0]), formatFloat(st.RatingCI[1])}
 			}
 			row := append([]string{st.Game, st.Ruleset, strconv.Itoa(i + 1), st.Name, st.Version}, rating...)
-			rows = append(rows, append(row, strconv.Itoa(st.Matches), strconv.Itoa(st.Wins), strconv.Itoa(st.Draws),
+			rows = append(rows, append(row, strconv.Itoa(st.Matches), strconv.Itoa(st.Seats), strconv.Itoa(st.Wins), strconv.Itoa(st.Draws),
 				strconv.Itoa(st.Losses), formatFloat(st.WinRate), formatFloat(st.WinCI[0]), formatFloat(st.WinCI[1]),
 				formatFloat(st.MeanScore)))
 		}

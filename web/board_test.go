@@ -5,11 +5,14 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/replaylab/replaylab/sim"
+	"github.com/replaylab/replaylab/sim/foodfight"
 	"github.com/replaylab/replaylab/store"
 )
 
@@ -20,21 +23,23 @@ type seat struct {
 	outcome sim.Outcome
 }
 
-// leagueMatch is a stored match of the league fixture.
+// leagueMatch is a stored match of the league fixture. teams holds each
+// seat's sim.PlayerResult.Team; nil is every seat alone.
 type leagueMatch struct {
 	game, ruleset string
 	seats         []seat
+	teams         []int
 }
 
 // league is Worms under both rulesets, where tactical wins under base and
 // loses under final, and a 5-seat Snake match in which greedy sits in two
 // seats, winning in one and coming fourth in the other.
 var league = []leagueMatch{
-	{"worms", "base", []seat{{"tactical", 1, sim.Win}, {"random", 2, sim.Loss}}},
-	{"worms", "final", []seat{{"tactical", 2, sim.Loss}, {"random", 1, sim.Win}}},
-	{"worms", "final", []seat{{"random", 1, sim.Win}, {"tactical", 2, sim.Loss}}},
+	{"worms", "base", []seat{{"tactical", 1, sim.Win}, {"random", 2, sim.Loss}}, nil},
+	{"worms", "final", []seat{{"tactical", 2, sim.Loss}, {"random", 1, sim.Win}}, nil},
+	{"worms", "final", []seat{{"random", 1, sim.Win}, {"tactical", 2, sim.Loss}}, nil},
 	{"snake", "codebattle2020", []seat{{"greedy", 4, sim.Loss}, {"random", 2, sim.Loss}, {"astar", 3, sim.Loss},
-		{"greedy", 1, sim.Win}, {"random", 5, sim.Loss}}},
+		{"greedy", 1, sim.Win}, {"random", 5, sim.Loss}}, nil},
 }
 
 // newLeague returns a server over the league's matches.
@@ -71,6 +76,9 @@ func matchesDB(t *testing.T, matches []leagueMatch) *store.DB {
 		for i, s := range m.seats {
 			rec.Players = append(rec.Players, store.Player{Name: s.bot, Version: "v1"})
 			rec.Result.Players = append(rec.Result.Players, sim.PlayerResult{Rank: s.rank, Score: float64(10 - s.rank), Outcome: s.outcome})
+			if m.teams != nil {
+				rec.Result.Players[i].Team = m.teams[i]
+			}
 			if s.outcome == sim.Win {
 				rec.Result.Winner = i
 			}
@@ -85,8 +93,8 @@ func matchesDB(t *testing.T, matches []leagueMatch) *store.DB {
 func TestBoardsPerRuleset(t *testing.T) {
 	e := newLeague(t)
 	// Added together, tactical's Worms record would be 1 win in 3 matches.
-	base := `"ruleset":"base","name":"tactical","version":"v1","url":"/bots/worms/tactical","matches":1,"wins":1,"draws":0,"losses":0`
-	final := `"ruleset":"final","name":"tactical","version":"v1","url":"/bots/worms/tactical","matches":2,"wins":0,"draws":0,"losses":2`
+	base := `"ruleset":"base","name":"tactical","version":"v1","url":"/bots/worms/tactical","matches":1,"seats":1,"wins":1,"draws":0,"losses":0`
+	final := `"ruleset":"final","name":"tactical","version":"v1","url":"/bots/worms/tactical","matches":2,"seats":2,"wins":0,"draws":0,"losses":2`
 	mixed := `"name":"tactical","version":"v1","url":"/bots/worms/tactical","matches":3`
 	for _, sc := range []scenario{
 		{name: "api bots", url: "/api/v1/bots", status: 200, want: []string{base, final, `"ruleset":"codebattle2020"`}, notWant: []string{mixed}},
@@ -94,7 +102,7 @@ func TestBoardsPerRuleset(t *testing.T) {
 		{name: "api bots of a ruleset of another game", url: "/api/v1/bots?game=snake&ruleset=final", status: 200, want: []string{`{}`}},
 		{name: "api bot", url: "/api/v1/bots/worms/tactical", status: 200, want: []string{`"versions":[{"game":"worms",` + base, final, `"matches":3`}},
 		{name: "api bots as csv", url: "/api/v1/bots?game=worms&ruleset=final&format=csv", status: 200,
-			want:    []string{"game,ruleset,rank,name,version,rating,", "\nworms,final,1,random,v1,,,,2,2,0,0,1,", "\nworms,final,2,tactical,v1,,,,2,0,0,2,0,0,"},
+			want:    []string{"game,ruleset,rank,name,version,rating,", "\nworms,final,1,random,v1,,,,2,2,2,0,0,1,", "\nworms,final,2,tactical,v1,,,,2,2,0,0,2,0,0,"},
 			notWant: []string{"worms,base"}},
 		{name: "api bots in another format", url: "/api/v1/bots?format=xml", status: 400, want: []string{`format \"xml\"`}},
 		{name: "bots page", url: "/bots", status: 200,
@@ -124,5 +132,70 @@ func TestMatchesFilterOwnSeat(t *testing.T) {
 				`<option value="final" selected>`, `name="rank" type="number" min="1" value="1"`, `name="version" value="v1"`}},
 	} {
 		t.Run(sc.name, func(t *testing.T) { sc.run(t, e) })
+	}
+}
+
+// TestIssueScenarios are the two cases of issue 22 through the real
+// router: a Snake bot holding two or three of five seats that wins every
+// match, and FoodFight TEAM matches of thrower and dummy against random
+// bots, where team-mates must not meet.
+func TestIssueScenarios(t *testing.T) {
+	var ms []leagueMatch
+	for i := range 3 {
+		seats := []seat{{"hog", 1, sim.Win}, {"hog", 3, sim.Loss}, {"random", 2, sim.Loss}, {"greedy", 4, sim.Loss}, {"hog", 5, sim.Loss}}
+		if i == 2 { // two seats only
+			seats[4].bot = "random"
+		}
+		ms = append(ms, leagueMatch{"snake", "codebattle2020", seats, nil})
+	}
+	for range 2 {
+		ms = append(ms, leagueMatch{"foodfight", "bitbrawl2018",
+			[]seat{{"thrower", 1, sim.Win}, {"dummy", 1, sim.Win}, {"random", 2, sim.Loss}, {"greedy", 2, sim.Loss}}, []int{1, 1, 2, 2}})
+	}
+	e := serveMatches(t, ms)
+	for _, sc := range []scenario{
+		{name: "the hog won every match", url: "/api/v1/bots?game=snake", status: 200,
+			want: []string{`"name":"hog","version":"v1","url":"/bots/snake/hog","matches":3,"seats":8,"wins":3,"draws":0,"losses":0,"win_rate":1`}},
+		{name: "csv says the same", url: "/api/v1/bots?game=snake&format=csv", status: 200,
+			want: []string{"\nsnake,codebattle2020,1,hog,v1,,,,3,8,3,0,0,1,"}},
+		{name: "team-mates never meet", url: "/api/v1/headtohead?game=foodfight&ruleset=bitbrawl2018&format=csv", status: 200,
+			want:    []string{"foodfight,bitbrawl2018,thrower,v1,random,v1,2,2,0,0,", "foodfight,bitbrawl2018,dummy,v1,greedy,v1,2,2,0,0,"},
+			notWant: []string{"thrower,v1,dummy", "dummy,v1,thrower", "random,v1,greedy", "greedy,v1,random"}},
+	} {
+		t.Run(sc.name, func(t *testing.T) { sc.run(t, e) })
+	}
+}
+
+// TestMatchPageTeams shows a TEAM match's teams on its page and marks
+// every seat of the winning team as a winner; a match without teams has
+// no team column.
+func TestMatchPageTeams(t *testing.T) {
+	f := newFixture(t, nil)
+	bots := []string{"thrower", "dummy", "random", "dummy"}
+	var id string
+	for seed := uint64(1); id == ""; seed++ {
+		if seed > 20 {
+			t.Fatal("no decided TEAM match in 20 seeds")
+		}
+		rec := build(t, f.db, recordBuiltin(t, foodfight.Game, "bitbrawl2018", `{"match_type":"TEAM"}`, seed, bots, nil))
+		if rec.Result.Winner >= 0 {
+			id = rec.ID
+		}
+	}
+	status, body := serveGet(t, f.e, matchURL(id))
+	page := string(body)
+	if status != http.StatusOK {
+		t.Fatalf("match page: got %d", status)
+	}
+	if got := strings.Count(page, `class="crown"`); got != 2 {
+		t.Errorf("got %d seats marked winner, want the winning team's 2", got)
+	}
+	for _, want := range []string{"<th>Team</th>", `<td class="team">Seats 1 and 2</td>`, `<td class="team">Seats 3 and 4</td>`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("match page lacks %s", want)
+		}
+	}
+	if _, body := serveGet(t, f.e, matchURL(f.won)); strings.Contains(string(body), "<th>Team</th>") {
+		t.Error("a match without teams has a team column")
 	}
 }

@@ -17,10 +17,9 @@ import (
 //
 //	worms base:  tactical beat random once by 1: one meeting, no interval.
 //	worms final: random beat tactical twice by 1: mean 1, interval [1, 1].
-//	snake:       greedy met random 4 times (won 3 of them: rank 4 lost to
-//	             rank 2 and beat rank 5, rank 1 beat both), differences
-//	             −2, 1, 1, 4: mean 1, variance (22 − 16/4)/3 = 6, half-width
-//	             t(3)·√(6/4) = 3.182446 × 1.224745 = 3.897685.
+//	snake:       greedy plays at its best seat (rank 1), random at its
+//	             (rank 2): greedy beat random once by 1, and each beat
+//	             astar once; a bot's other seats are no meetings.
 func TestHeadToHead(t *testing.T) {
 	e := newLeague(t)
 	greedyVsRandom := `href="/matches?bot=greedy&amp;game=snake&amp;ruleset=codebattle2020&amp;version=v1&amp;vs=random&amp;vs_version=v1"`
@@ -44,7 +43,7 @@ func TestHeadToHead(t *testing.T) {
 		{name: "no ruleset", url: "/api/v1/headtohead?game=worms", status: 400, want: []string{"needs a game and a ruleset"}},
 		{name: "bad format", url: "/api/v1/headtohead?game=worms&ruleset=base&format=xml", status: 400, want: []string{`format \"xml\"`}},
 		{name: "page", url: "/headtohead/snake/codebattle2020", status: 200,
-			want: []string{greedyVsRandom, `class="ws8"`, `<span class="wdl">3–0–1</span>`, `+1 ± 3.90`, `title="greedy v1"`}},
+			want: []string{greedyVsRandom, `class="ws10"`, `<span class="wdl">1–0–0</span>`, `title="greedy v1"`}},
 		{name: "page of one meeting", url: "/headtohead/worms/base", status: 200, want: []string{"+1 (one meeting: no interval)", `<span class="wdl">1–0–0</span>`}},
 		{name: "page without meetings", url: "/headtohead/toad/classic", status: 200,
 			want: []string{"a head-to-head board needs two bots that played each other"}, notWant: []string{`<table class="h2h">`}},
@@ -61,10 +60,22 @@ func TestHeadToHead(t *testing.T) {
 	}
 }
 
+// snakeSeries is four 5-seat Snake matches in which astar holds three
+// seats: greedy placed 4th, 1st, 2nd and 1st against random's 2nd, 2nd,
+// 3rd and 5th, score differences −2, 1, 1, 4 (scores are 10 − rank):
+// mean 1, variance (22 − 16/4)/3 = 6, half-width t(3)·√(6/4) = 3.182446 ×
+// 1.224745 = 3.897685.
+var snakeSeries = []leagueMatch{
+	{"snake", "codebattle2020", []seat{{"greedy", 4, sim.Loss}, {"random", 2, sim.Loss}, {"astar", 1, sim.Win}, {"astar", 3, sim.Loss}, {"astar", 5, sim.Loss}}, nil},
+	{"snake", "codebattle2020", []seat{{"greedy", 1, sim.Win}, {"random", 2, sim.Loss}, {"astar", 3, sim.Loss}, {"astar", 4, sim.Loss}, {"astar", 5, sim.Loss}}, nil},
+	{"snake", "codebattle2020", []seat{{"greedy", 2, sim.Loss}, {"random", 3, sim.Loss}, {"astar", 1, sim.Win}, {"astar", 4, sim.Loss}, {"astar", 5, sim.Loss}}, nil},
+	{"snake", "codebattle2020", []seat{{"greedy", 1, sim.Win}, {"random", 5, sim.Loss}, {"astar", 2, sim.Loss}, {"astar", 3, sim.Loss}, {"astar", 4, sim.Loss}}, nil},
+}
+
 // TestHeadToHeadJSONNumbers decodes a board and checks the interval of a
 // cell worked by hand, from both sides, and that no number is NaN.
 func TestHeadToHeadJSONNumbers(t *testing.T) {
-	e := newLeague(t)
+	e := serveMatches(t, snakeSeries)
 	req := httptest.NewRequest(http.MethodGet, "/api/v1/headtohead?game=snake&ruleset=codebattle2020", nil)
 	req.Host = testAddr
 	rec := httptest.NewRecorder()
@@ -77,9 +88,9 @@ func TestHeadToHeadJSONNumbers(t *testing.T) {
 	for _, b := range m.Bots {
 		names = append(names, b.Name)
 	}
-	// greedy and random met 6 times each, astar 4.
-	if got := strings.Join(names, " "); got != "greedy random astar" {
-		t.Fatalf("bots: got %s, want greedy random astar", got)
+	// Each met the other two in every match, once: level, by name.
+	if got := strings.Join(names, " "); got != "astar greedy random" {
+		t.Fatalf("bots: got %s, want astar greedy random", got)
 	}
 	tests := []struct {
 		row, col int
@@ -87,8 +98,8 @@ func TestHeadToHeadJSONNumbers(t *testing.T) {
 		mean     float64
 		ci       [2]float64
 	}{
-		{0, 1, 3, 1, [2]float64{1 - 3.897685, 1 + 3.897685}},
-		{1, 0, 1, -1, [2]float64{-1 - 3.897685, -1 + 3.897685}},
+		{1, 2, 3, 1, [2]float64{1 - 3.897685, 1 + 3.897685}},
+		{2, 1, 1, -1, [2]float64{-1 - 3.897685, -1 + 3.897685}},
 	}
 	for _, tt := range tests {
 		c := m.Cells[tt.row][tt.col]
@@ -108,7 +119,7 @@ func TestHeadToHeadJSONNumbers(t *testing.T) {
 // whole in the title, and cut by the stylesheet only.
 func TestHeadToHeadLongNames(t *testing.T) {
 	long := strings.Repeat("very-long-bot-name-", 8)
-	e := serveMatches(t, []leagueMatch{{"snake", "codenjoy", []seat{{long, 1, sim.Win}, {xssName, 2, sim.Loss}}}})
+	e := serveMatches(t, []leagueMatch{{"snake", "codenjoy", []seat{{long, 1, sim.Win}, {xssName, 2, sim.Loss}}, nil}})
 	sc := scenario{url: "/headtohead/snake/codenjoy", status: 200,
 		want:    []string{`title="` + long + ` v1"><span>` + long + ` v1</span>`, "&lt;img src=x onerror=alert(1)&gt;"},
 		notWant: []string{xssName}}
@@ -119,8 +130,8 @@ func TestHeadToHeadLongNames(t *testing.T) {
 // cell is empty, and its numbers null in JSON.
 func TestHeadToHeadNeverMet(t *testing.T) {
 	e := serveMatches(t, []leagueMatch{
-		{"snake", "codenjoy", []seat{{"a", 1, sim.Win}, {"b", 2, sim.Loss}}},
-		{"snake", "codenjoy", []seat{{"b", 1, sim.Win}, {"c", 2, sim.Loss}}},
+		{"snake", "codenjoy", []seat{{"a", 1, sim.Win}, {"b", 2, sim.Loss}}, nil},
+		{"snake", "codenjoy", []seat{{"b", 1, sim.Win}, {"c", 2, sim.Loss}}, nil},
 	})
 	never := `{"meetings":0,"wins":0,"draws":0,"losses":0,"win_share":null,"mean_score_diff":null,"mean_score_diff_ci95":null}`
 	for _, sc := range []scenario{

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"io/fs"
 	"net/http"
+	"slices"
+	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
@@ -124,6 +127,27 @@ type matchData struct {
 	GameTitle string
 	Config    string // the setup config, cut to maxConfigShown bytes
 	Charts    []chartView
+}
+
+// HasTeams reports whether some seats of the match played together, so
+// that its page shows a team column.
+func (d matchData) HasTeams() bool {
+	return slices.ContainsFunc(d.Match.Players, func(p store.PlayerSummary) bool { return p.Team != p.Seat })
+}
+
+// TeamName names a team by the seats of the match that played in it:
+// "Seats 1 and 2" for the team of seats 0 and 1.
+func (d matchData) TeamName(team int) string {
+	var seats []string
+	for _, p := range d.Match.Players {
+		if p.Team == team {
+			seats = append(seats, strconv.Itoa(seatNumber(p.Seat)))
+		}
+	}
+	if len(seats) == 1 {
+		return seatName(team)
+	}
+	return "Seats " + strings.Join(seats[:len(seats)-1], ", ") + " and " + seats[len(seats)-1]
 }
 
 // maxConfigShown bounds the config a match page shows: a config may list

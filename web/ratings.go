@@ -48,16 +48,19 @@ type ratingJSON struct {
 
 // ratingBoardJSON is the rating fit of one game and ruleset.
 type ratingBoardJSON struct {
-	Game     string       `json:"game"`
-	Ruleset  string       `json:"ruleset"`
-	Matches  int          `json:"matches"`
-	FittedAt time.Time    `json:"fitted_at"`
-	Problem  string       `json:"problem,omitempty"`
-	Ratings  []ratingJSON `json:"ratings"`
+	Game     string    `json:"game"`
+	Ruleset  string    `json:"ruleset"`
+	Matches  int       `json:"matches"`
+	FittedAt time.Time `json:"fitted_at"`
+	Problem  string    `json:"problem,omitempty"`
+	// FittedOver says in words which matches the fit covered and what
+	// anchors its scale (analytics.RatingBasis).
+	FittedOver string       `json:"fitted_over"`
+	Ratings    []ratingJSON `json:"ratings"`
 }
 
 // ratingsHeader is the header row of /api/v1/ratings?format=csv.
-var ratingsHeader = []string{"game", "ruleset", "rank", "name", "version", "rating", "rating_ci95_low", "rating_ci95_high", "matches", "fit_matches", "fitted_at", "problem"}
+var ratingsHeader = []string{"game", "ruleset", "rank", "name", "version", "rating", "rating_ci95_low", "rating_ci95_high", "matches", "fit_matches", "fitted_at", "problem", "fitted_over"}
 
 // apiRatings answers the stored ratings, ?game= and ?ruleset= keeping one
 // game's and one ruleset's, as JSON or (?format=csv) CSV with a row per
@@ -78,7 +81,8 @@ func (s *server) apiRatings(c echo.Context) error {
 	}
 	out := make([]ratingBoardJSON, len(fits))
 	for i, f := range fits {
-		out[i] = ratingBoardJSON{Game: f.Game, Ruleset: f.Ruleset, Matches: f.Matches, FittedAt: f.FittedAt, Problem: f.Problem, Ratings: []ratingJSON{}}
+		out[i] = ratingBoardJSON{Game: f.Game, Ruleset: f.Ruleset, Matches: f.Matches, FittedAt: f.FittedAt, Problem: f.Problem,
+			FittedOver: analytics.RatingBasis(f.Game, f.Ruleset, f.Matches), Ratings: []ratingJSON{}}
 		for j, r := range f.Ratings {
 			out[i].Ratings = append(out[i].Ratings, ratingJSON{j + 1, r.Name, r.Version, botURL(f.Game, r.Name), r.Rating, [2]float64{r.Low, r.High}, r.Matches})
 		}
@@ -88,7 +92,7 @@ func (s *server) apiRatings(c echo.Context) error {
 	}
 	rows := [][]string{ratingsHeader}
 	for _, b := range out {
-		fit := []string{strconv.Itoa(b.Matches), b.FittedAt.Format(time.RFC3339), b.Problem}
+		fit := []string{strconv.Itoa(b.Matches), b.FittedAt.Format(time.RFC3339), b.Problem, b.FittedOver}
 		if len(b.Ratings) == 0 {
 			rows = append(rows, append([]string{b.Game, b.Ruleset, "", "", "", "", "", "", ""}, fit...))
 		}

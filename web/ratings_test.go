@@ -109,7 +109,7 @@ func TestRatingsAPI(t *testing.T) {
 		{name: "bad format", url: "/api/v1/ratings?format=xml", status: 400, want: []string{`format \"xml\": want json or csv`}},
 		{name: "leaderboard ranked by rating", url: "/api/v1/bots?game=worms&ruleset=final", status: 200,
 			want: []string{`"name":"random","version":"v1"`, `"rating":` + string(mustJSON(t, final[0].Rating))}},
-		{name: "bots page", url: "/bots", status: 200, want: []string{"Ranked by rating, fitted over 2 matches", ratingText(final[0].Rating)}},
+		{name: "bots page", url: "/bots", status: 200, want: []string{"Ranked by rating, fitted over all 2 stored matches of this game and ruleset", ratingText(final[0].Rating)}},
 		{name: "overview", url: "/", status: 200, want: []string{"Ranked by rating"}},
 		{name: "history", url: "/api/v1/bots/worms/tactical/ratings", status: 200,
 			want: []string{`"game":"worms","name":"tactical"`, `{"ruleset":"base","version":"v1","upto":1,"matches":1,`, `{"ruleset":"final","version":"v1","upto":2,"matches":2,"rating":` + string(mustJSON(t, final[1].Rating))}},

@@ -242,7 +242,8 @@ type standingJSON struct {
 	Name      string     `json:"name"`
 	Version   string     `json:"version"`
 	URL       string     `json:"url"`
-	Matches   int        `json:"matches"`
+	Matches   int        `json:"matches"` // once per match, however many seats
+	Seats     int        `json:"seats"`   // the seats held in those matches
 	Wins      int        `json:"wins"`
 	Draws     int        `json:"draws"`
 	Losses    int        `json:"losses"`
@@ -277,7 +278,7 @@ func boardViews(bs []analytics.Board) []boardView {
 func standingsJSON(ss []analytics.Standing) []standingJSON {
 	out := make([]standingJSON, len(ss))
 	for i, s := range ss {
-		out[i] = standingJSON{s.Game, s.Ruleset, s.Name, s.Version, botURL(s.Game, s.Name), s.Matches, s.Wins, s.Draws, s.Losses,
+		out[i] = standingJSON{s.Game, s.Ruleset, s.Name, s.Version, botURL(s.Game, s.Name), s.Matches, s.Seats, s.Wins, s.Draws, s.Losses,
 			s.WinRate, [2]float64{s.WinCI.Low, s.WinCI.High}, s.MeanScore, nil, nil}
 		if s.Rated {
 			out[i].Rating, out[i].RatingCI = &s.Rating, &[2]float64{s.RatingCI.Low, s.RatingCI.High}

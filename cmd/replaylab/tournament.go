@@ -494,12 +494,16 @@ func (t *tournament) printStandings(w io.Writer, played map[playedKey]store.Matc
 	}
 	matches := make([][]analytics.Placing, 0, len(played))
 	for _, m := range played {
-		placings := make([]analytics.Placing, len(m.Players))
-		for s, p := range m.Players {
-			k := entrantKey(p.Name, p.Version)
-			placings[s] = analytics.Placing{Player: k, Rank: p.Rank}
-			b := &sums[index[k]]
+		// A bot counts a match once, at its best seat, and is rated over
+		// its match's teams, as the dashboard counts and rates it.
+		es := store.Entries(m.Players)
+		if placings, ok := analytics.EntryPlacings(es); ok {
+			matches = append(matches, placings)
+		}
+		for _, p := range es {
+			b := &sums[index[entrantKey(p.Name, p.Version)]]
 			b.Matches++
+			b.Seats += p.Seats
 			b.MeanScore += p.Score
 			switch p.Outcome {
 			case sim.Win:
@@ -510,7 +514,6 @@ func (t *tournament) printStandings(w io.Writer, played map[playedKey]store.Matc
 				b.Losses++
 			}
 		}
-		matches = append(matches, placings)
 	}
 	for i := range sums {
 		if sums[i].Matches > 0 {
@@ -527,23 +530,35 @@ func (t *tournament) printStandings(w io.Writer, played map[playedKey]store.Matc
 			ratings[r.Player] = r
 		}
 		slices.SortStableFunc(standings, func(a, b analytics.Standing) int {
-			return cmp.Compare(ratings[entrantKey(b.Name, b.Version)].Rating, ratings[entrantKey(a.Name, a.Version)].Rating)
+			return cmp.Compare(ratings[analytics.RatingKey(b.Name, b.Version)].Rating, ratings[analytics.RatingKey(a.Name, a.Version)].Rating)
 		})
 	}
-	fmt.Fprintf(w, "standings over %d matches:\n", len(played))
+	fmt.Fprintf(w, "standings over the tournament's %d stored matches:\n", len(played))
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "RANK\tBOT\tMATCHES\tW-D-L\tWIN RATE\t95% CI\tMEAN SCORE\tRATING\t95% CI")
+	fmt.Fprintln(tw, "RANK\tBOT\tMATCHES\tSEATS\tW-D-L\tWIN RATE\t95% CI\tMEAN SCORE\tRATING\t95% CI")
 	for i, s := range standings {
 		rating, ci := "-", "-"
-		if r, ok := ratings[entrantKey(s.Name, s.Version)]; ok && s.Matches > 0 {
+		if r, ok := ratings[analytics.RatingKey(s.Name, s.Version)]; ok && s.Matches > 0 {
 			rating, ci = fmt.Sprintf("%.0f", r.Rating), fmt.Sprintf("[%.0f, %.0f]", r.CI.Low, r.CI.High)
 		}
 		winRate, winCI := "-", "-"
 		if s.Matches > 0 {
 			winRate, winCI = fmt.Sprintf("%.1f%%", 100*s.WinRate), fmt.Sprintf("[%.1f%%, %.1f%%]", 100*s.WinCI.Low, 100*s.WinCI.High)
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%d\t%d-%d-%d\t%s\t%s\t%.4g\t%s\t%s\n",
-			i+1, botLabel(s.Name, s.Version), s.Matches, s.Wins, s.Draws, s.Losses, winRate, winCI, s.MeanScore, rating, ci)
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%d-%d-%d\t%s\t%s\t%.4g\t%s\t%s\n",
+			i+1, botLabel(s.Name, s.Version), s.Matches, s.Seats, s.Wins, s.Draws, s.Losses, winRate, winCI, s.MeanScore, rating, ci)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if fit != nil {
+		// The dashboard fits every stored match of the game and ruleset,
+		// which may be more than this tournament's: the ratings agree
+		// when they are the same matches.
+		_, err := fmt.Fprintf(w, "ratings: fitted over these %d matches only, as the dashboard's ratings (which cover every stored %s %s match) are: "+
+			"each match once per bot version at its best seat, team-mates as one side, one virtual draw of every version against a 1500 reference; "+
+			"mean rating 1500, 400 points = 10-to-1 odds\n", len(played), t.game.Name, t.base.Ruleset)
+		return err
+	}
+	return nil
 }

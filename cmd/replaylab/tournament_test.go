@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -12,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/replaylab/replaylab/analytics"
 	"github.com/replaylab/replaylab/replay"
 	"github.com/replaylab/replaylab/store"
 )
@@ -142,12 +145,12 @@ func hundredBots() []string {
 
 // standingRow is one row of the printed standings.
 type standingRow struct {
-	bot                          string
-	matches, wins, draws, losses int
-	winRate, rating              float64
+	bot                                 string
+	matches, seats, wins, draws, losses int
+	winRate, rating                     float64
 }
 
-var standingLine = regexp.MustCompile(`(?m)^(\d+)\s+(\S+)\s+(\d+)\s+(\d+)-(\d+)-(\d+)\s+([\d.]+)%\s+\[[\d.]+%, [\d.]+%\]\s+\S+\s+(\d+)\s+\[\d+, \d+\]$`)
+var standingLine = regexp.MustCompile(`(?m)^(\d+)\s+(\S+)\s+(\d+)\s+(\d+)\s+(\d+)-(\d+)-(\d+)\s+([\d.]+)%\s+\[[\d.]+%, [\d.]+%\]\s+\S+\s+(\d+)\s+\[\d+, \d+\]$`)
 
 // parseStandings reads the standings table of a tournament's output.
 func parseStandings(t *testing.T, out string) []standingRow {
@@ -171,7 +174,7 @@ func parseStandings(t *testing.T, out string) []standingRow {
 		if rank := atoi(m[1]); rank != len(rows)+1 {
 			t.Errorf("got rank %d in row %d", rank, len(rows)+1)
 		}
-		rows = append(rows, standingRow{m[2], atoi(m[3]), atoi(m[4]), atoi(m[5]), atoi(m[6]), atof(m[7]), atof(m[8])})
+		rows = append(rows, standingRow{m[2], atoi(m[3]), atoi(m[4]), atoi(m[5]), atoi(m[6]), atoi(m[7]), atof(m[8]), atof(m[9])})
 	}
 	return rows
 }
@@ -355,5 +358,42 @@ func TestOutputLogSkipsEmptyStreams(t *testing.T) {
 	want := []store.BotOutput{{Turn: 4, Seat: 1, Stream: store.Stderr, Text: "ok\n"}}
 	if !slices.Equal(o.lines, want) {
 		t.Errorf("got %+v, want %+v", o.lines, want)
+	}
+}
+
+// TestTournamentAgreesWithDashboard runs a tournament into a new database,
+// then refits the database's ratings as the dashboard does: on the same
+// matches, the standings print the same ratings.
+func TestTournamentAgreesWithDashboard(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "t.db")
+	out := mustCLI(t, "tournament", "--db", dbPath, "--game", "snake", "--seats", "3", "--seeds", "2",
+		"--bot", "builtin:random", "--bot", "builtin:random", "--bot", "builtin:greedy", "--version", "1", "--version", "2")
+	if !strings.Contains(out, "ratings: fitted over these 6 matches only") {
+		t.Errorf("got\n%s\nwant the standings to say what the ratings were fitted over", out)
+	}
+	rows := parseStandings(t, out)
+	db, err := store.Open(context.Background(), dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := analytics.NewRefitter(db, slog.New(slog.DiscardHandler)).Refit(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	boards, err := db.Ratings(context.Background(), "snake", "")
+	if err != nil || len(boards) != 1 || boards[0].Matches != 6 {
+		t.Fatalf("got boards %+v, %v; want one fitted over 6 matches", boards, err)
+	}
+	dashboard := map[string]float64{}
+	for _, r := range boards[0].Ratings {
+		dashboard[botLabel(r.Name, r.Version)] = r.Rating
+	}
+	if len(rows) != 3 || len(dashboard) != 3 {
+		t.Fatalf("got %d standings and %d ratings, want 3 of each", len(rows), len(dashboard))
+	}
+	for _, r := range rows {
+		if got, want := r.rating, math.Round(dashboard[r.bot]); got != want {
+			t.Errorf("%s: tournament rating %g, dashboard %g", r.bot, got, dashboard[r.bot])
+		}
 	}
 }

@@ -882,6 +882,7 @@ func TestTieBreakShuffle(t *testing.T) {
 
 // TestResult: when the match is over the top team's seats win and the
 // others lose, ranked by points; before the end nobody has an outcome.
+// Seats 1-2 and 3-4 are the TEAM match's two teams.
 func TestResult(t *testing.T) {
 	players := []player{at(300, 300, 0), at(300, 800, 0), at(1100, 300, 0), at(1100, 800, 0)}
 	m, _ := newField(t, "TEAM", players, farTables[:2])
@@ -896,7 +897,7 @@ func TestResult(t *testing.T) {
 	m.turn = totalTurns - 1
 	step(t, m, "", "", "", "")
 	r = m.Result()
-	lose, win := sim.PlayerResult{Rank: 2, Score: 10, Outcome: sim.Loss}, sim.PlayerResult{Rank: 1, Score: 20, Outcome: sim.Win}
+	lose, win := sim.PlayerResult{Rank: 2, Score: 10, Outcome: sim.Loss, Team: 1}, sim.PlayerResult{Rank: 1, Score: 20, Outcome: sim.Win, Team: 2}
 	want := []sim.PlayerResult{lose, lose, win, win}
 	if fmt.Sprint(r.Players) != fmt.Sprint(want) || r.Winner != 2 {
 		t.Errorf("got winner %d %v, want 2 %v", r.Winner, r.Players, want)

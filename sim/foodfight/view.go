@@ -322,7 +322,9 @@ func (m *match) Result() sim.Result {
 				rank++
 			}
 		}
-		pr := sim.PlayerResult{Rank: rank, Score: float64(tp)}
+		// Every match type's sides are its teams; a team of one is a seat
+		// alone.
+		pr := sim.PlayerResult{Rank: rank, Score: float64(tp), Team: m.players[i].team + 1}
 		if m.over {
 			switch {
 			case tp == best && top == 1:
