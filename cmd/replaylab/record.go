@@ -84,13 +84,20 @@ The output is a binary replay (.rpl) unless FILE ends in .rlog or is "-"
 // addMatchFlags adds the flags that set up a match and its external bots,
 // shared by record and tournament.
 func addMatchFlags(cmd *cobra.Command, f *recordFlags) {
+	addSetupFlags(cmd, f)
+	fl := cmd.Flags()
+	fl.IntVar(&f.hashEvery, "hash-every", 100, "also record the state hash every N turns (0 = only the first and last)")
+	fl.DurationVar(&f.turnLimit, "turn-timeout", time.Second, "time an external bot has per turn")
+	fl.DurationVar(&f.startLimit, "start-timeout", 10*time.Second, "time an external bot has for its first turn, start-up included")
+}
+
+// addSetupFlags adds the flags that name a game, ruleset and config,
+// shared by every command that starts a match.
+func addSetupFlags(cmd *cobra.Command, f *recordFlags) {
 	fl := cmd.Flags()
 	fl.StringVar(&f.game, "game", "", "game to play (see 'replaylab games')")
 	fl.StringVar(&f.ruleset, "ruleset", "", "ruleset (default: the game's first)")
 	fl.StringVar(&f.config, "config", "", "game config as a JSON object")
-	fl.IntVar(&f.hashEvery, "hash-every", 100, "also record the state hash every N turns (0 = only the first and last)")
-	fl.DurationVar(&f.turnLimit, "turn-timeout", time.Second, "time an external bot has per turn")
-	fl.DurationVar(&f.startLimit, "start-timeout", 10*time.Second, "time an external bot has for its first turn, start-up included")
 }
 
 func record(ctx context.Context, f *recordFlags, stdout, stderr io.Writer) error {
