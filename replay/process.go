@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -410,6 +411,14 @@ type request struct {
 	View   any `json:"view"`
 }
 
+// WriteRequest writes the line an external bot in seat reads before turn:
+// {"turn":N,"player":P,"view":{...}} and a newline. Process writes its
+// requests with it, and `replaylab view` prints one, so a sample shown to
+// bot authors is byte for byte what their bots receive.
+func WriteRequest(w io.Writer, turn, seat int, view any) error {
+	return json.NewEncoder(w).Encode(request{Turn: turn, Player: seat, View: view})
+}
+
 // Act sends the view and waits for the answer within the turn limit. A bot
 // that does not read its input within the limit, whose output has ended or
 // whose process has exited is declared crashed and silent from then on.
@@ -426,7 +435,7 @@ func (p *Process) Act(ctx context.Context, turn int, view any) Answer {
 		return Answer{}
 	}
 	p.writeBuf.Reset()
-	if err := json.NewEncoder(&p.writeBuf).Encode(request{Turn: turn, Player: p.seat, View: view}); err != nil {
+	if err := WriteRequest(&p.writeBuf, turn, p.seat, view); err != nil {
 		// Views are the game's own JSON-able structs, so this is a bug.
 		panic(fmt.Sprintf("replay: encode view: %v", err))
 	}

@@ -48,6 +48,8 @@ type Game struct {
 	Alphabet []string
 	// Bots lists the built-in bots by name.
 	Bots []BotDef
+	// View explains what Match.View shows a bot, field by field.
+	View ViewDoc
 	// Start starts a match from a setup that Game.New has checked: its
 	// Ruleset is one of Rulesets and its Players is in range. The config is
 	// still raw JSON: Start decodes it with DecodeConfig and returns a

@@ -65,6 +65,7 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		newVerifyCmd(),
 		newImportCmd(),
 		newInspectCmd(),
+		newViewCmd(),
 		newExportCmd(),
 		newServeCmd(),
 	)

@@ -71,7 +71,7 @@ The output is a binary replay (.rpl) unless FILE ends in .rlog or is "-"
 	addMatchFlags(cmd, &f)
 	fl := cmd.Flags()
 	fl.Uint64Var(&f.seed, "seed", 0, "match seed (default: a random seed, printed)")
-	fl.IntVar(&f.players, "players", 0, "number of seats (default: the number of --bot flags)")
+	fl.IntVar(&f.players, "players", 0, "number of seats (default: one per --bot, or the game's default count when it cannot seat that few)")
 	fl.StringArrayVar(&f.bots, "bot", nil, "bot of the next seat: builtin:NAME or a command line (repeat per seat; the last one fills the remaining seats)")
 	fl.StringArrayVar(&f.names, "name", nil, "player name of the next seat (default: from the bot)")
 	fl.StringArrayVar(&f.versions, "version", nil, "bot version of the next seat")
@@ -86,13 +86,20 @@ The output is a binary replay (.rpl) unless FILE ends in .rlog or is "-"
 // addMatchFlags adds the flags that set up a match and its external bots,
 // shared by record and tournament.
 func addMatchFlags(cmd *cobra.Command, f *recordFlags) {
+	addSetupFlags(cmd, f)
+	fl := cmd.Flags()
+	fl.IntVar(&f.hashEvery, "hash-every", 100, "also record the state hash every N turns (0 = only the first and last)")
+	fl.DurationVar(&f.turnLimit, "turn-timeout", time.Second, "time an external bot has per turn")
+	fl.DurationVar(&f.startLimit, "start-timeout", 10*time.Second, "time an external bot has for its first turn, start-up included")
+}
+
+// addSetupFlags adds the flags that name a game, ruleset and config,
+// shared by every command that starts a match.
+func addSetupFlags(cmd *cobra.Command, f *recordFlags) {
 	fl := cmd.Flags()
 	fl.StringVar(&f.game, "game", "", "game to play (see 'replaylab games')")
 	fl.StringVar(&f.ruleset, "ruleset", "", "ruleset (default: the game's first)")
 	fl.StringVar(&f.config, "config", "", "game config as a JSON object")
-	fl.IntVar(&f.hashEvery, "hash-every", 100, "also record the state hash every N turns (0 = only the first and last)")
-	fl.DurationVar(&f.turnLimit, "turn-timeout", time.Second, "time an external bot has per turn")
-	fl.DurationVar(&f.startLimit, "start-timeout", 10*time.Second, "time an external bot has for its first turn, start-up included")
 }
 
 func record(ctx context.Context, f *recordFlags, stdout, stderr io.Writer) error {
@@ -149,9 +156,13 @@ func recordHeader(f *recordFlags, stderr io.Writer) (*sim.Game, replay.Header, [
 	if len(f.bots) == 0 {
 		return nil, replay.Header{}, nil, errors.New("no --bot given")
 	}
+	config, err := recordConfig(f)
+	if err != nil {
+		return nil, replay.Header{}, nil, err
+	}
 	players := f.players
 	if players == 0 {
-		players = max(len(f.bots), g.DefaultPlayers)
+		players = defaultSeats(g, f.ruleset, config, len(f.bots))
 	}
 	if len(f.bots) > players {
 		return nil, replay.Header{}, nil, fmt.Errorf("%d --bot flags for %d players", len(f.bots), players)
@@ -161,10 +172,6 @@ func recordHeader(f *recordFlags, stderr io.Writer) (*sim.Game, replay.Header, [
 		rand.Read(b[:])
 		f.seed = binary.LittleEndian.Uint64(b[:]) >> 11 // fits a JSON number exactly
 		fmt.Fprintf(stderr, "seed %d\n", f.seed)
-	}
-	config, err := recordConfig(f)
-	if err != nil {
-		return nil, replay.Header{}, nil, err
 	}
 	h := replay.NewHeader(g, f.ruleset, f.seed, config)
 	specs := make([]string, players)
@@ -176,6 +183,23 @@ func recordHeader(f *recordFlags, stderr io.Writer) (*sim.Game, replay.Header, [
 		return nil, replay.Header{}, nil, err
 	}
 	return g, h, specs, nil
+}
+
+// defaultSeats is the seat count of a recording whose flags name none:
+// one seat per --bot, as a user who names two bots expects a match of two
+// (a FoodFight DUEL, not a three-player match). Only when the game or the
+// ruleset cannot seat that few (one bot for Snake, or for a two-team
+// career fair) is it the game's default count, the last --bot filling the
+// seats; more bots than the game seats stay an error.
+func defaultSeats(g *sim.Game, ruleset string, config json.RawMessage, bots int) int {
+	if bots >= g.DefaultPlayers {
+		return bots
+	}
+	_, err := g.New(sim.Setup{Ruleset: ruleset, Players: bots, Config: config})
+	if se := (*sim.SetupError)(nil); errors.As(err, &se) && se.Field == "players" {
+		return g.DefaultPlayers
+	}
+	return bots
 }
 
 // botOutputFor returns where external bots' output goes: --bot-output, or

@@ -206,3 +206,40 @@ func checkBotEnded(t *testing.T, pidFile string) {
 		t.Errorf("the bot (pid %d) still runs: kill 0 says %v", pid, err)
 	}
 }
+
+// TestRecordSeats checks the seat count of a recording without --players
+// against what record --help promises: one seat per --bot, unless the game
+// or ruleset cannot seat that few, then the game's default count.
+func TestRecordSeats(t *testing.T) {
+	const promise = "default: one per --bot, or the game's default count when it cannot seat that few"
+	if help := mustCLI(t, "record", "--help"); !strings.Contains(help, promise) {
+		t.Errorf("record --help does not say %q:\n%s", promise, help)
+	}
+	tests := []struct {
+		args []string
+		want int
+	}{
+		{[]string{"--game", "foodfight", "--bot", "builtin:dummy", "--bot", "builtin:hider"}, 2}, // a DUEL, not FREE_FOR_ALL
+		{[]string{"--game", "foodfight", "--bot", "builtin:dummy"}, 3},
+		{[]string{"--game", "foodfight", "--players", "4", "--bot", "builtin:dummy", "--bot", "builtin:hider"}, 4},
+		{[]string{"--game", "snake", "--bot", "builtin:random"}, 5},
+		{[]string{"--game", "snake", "--bot", "builtin:random", "--bot", "builtin:random", "--bot", "builtin:random"}, 3},
+		{[]string{"--game", "worms", "--bot", "builtin:random"}, 2},
+		{[]string{"--game", "careerfair", "--bot", "builtin:idle"}, 2}, // awap2019 seats two teams
+		{[]string{"--game", "careerfair", "--ruleset", "runner", "--bot", "builtin:idle"}, 1},
+		{[]string{"--game", "toad", "--bot", "builtin:random"}, 1},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			text := mustCLI(t, append([]string{"record", "--seed", "1", "-o", "-"}, tt.args...)...)
+			header, _, _ := strings.Cut(text, "\n")
+			var h struct{ Players []json.RawMessage }
+			if err := json.Unmarshal([]byte(header), &h); err != nil {
+				t.Fatalf("header %q: %v", header, err)
+			}
+			if len(h.Players) != tt.want {
+				t.Errorf("got %d players, want %d", len(h.Players), tt.want)
+			}
+		})
+	}
+}

@@ -361,6 +361,7 @@ var Game = &sim.Game{
 		{Name: "greedy", Description: "sends every bot to the line that pays it most per step, by walk and queue as last seen, and queues there", New: newGreedy},
 		{Name: "replace", Description: "helpers hold places in line; the main bot walks to one near the front and swaps in with REPLACE for the major reward", New: newReplace},
 	},
+	View:  viewDoc,
 	Start: newMatch,
 }
 

@@ -42,6 +42,56 @@ type View struct {
 	CompanyInfo map[string]int `json:"company_info"`
 }
 
+// viewDoc explains View to bot authors, with the numbers of the rules'
+// constants.
+var viewDoc = sim.ViewDoc{Fields: []sim.ViewField{
+	{Path: "step", Meaning: "Steps played so far: 0 before the first."},
+	{Path: "phase", Meaning: fmt.Sprintf("The coming step's phase: idle for the first %d steps (the crowd moves, every team bot plays NONE whatever is sent), then play for %d steps.", idleSteps, playSteps)},
+	{Path: "rows", Meaning: "Rows of the board."},
+	{Path: "cols", Meaning: "Columns of the board."},
+	{Path: "vision", Meaning: "The board's vision radius: the team sees the tiles at most this many rows and columns (Chebyshev distance) from any of its bots."},
+	{Path: "team_size", Meaning: fmt.Sprintf("Bots per team (%d).", teamSize)},
+	{Path: "board", Meaning: "The board as the team sees it: board[x][y], x the row (0 at the top), y the column."},
+	{Path: "board[]", Meaning: "A row of the board."},
+	{Path: "board[][]", Meaning: "A tile. A tile out of vision shows its blank start: not visible, no bots, not the end of a line, threshold 1, with its line and booth."},
+	{Path: "board[][].x", Meaning: "The tile's row."},
+	{Path: "board[][].y", Meaning: "The tile's column."},
+	{Path: "board[][].visible", Meaning: "Whether the tile is in vision (see vision)."},
+	{Path: "board[][].num_bots", Meaning: "Bots on the tile, free and queued, of both teams and the crowd alike (they cannot be told apart)."},
+	{Path: "board[][].in_line", Meaning: "Bots queued in a line on the tile."},
+	{Path: "board[][].end_of_line", Meaning: fmt.Sprintf("Whether a bot joins its line here (ENTER): the line tile nearest the front with fewer than %d queued, or the last one.", perLineTile)},
+	{Path: "board[][].threshold", Meaning: "Steps a bot needs to move onto the tile, by its crowd at the end of the last step: " + thresholdTable() + "."},
+	{Path: "board[][].line", Meaning: "The company whose line the tile is part of; absent for none. Line tiles are floor to bots not in line."},
+	{Path: "board[][].booth", Meaning: "The company whose booth the tile is; absent for none. Booths cannot be entered."},
+	{Path: "states", Meaning: "The team's bots, in team order: the main bot first."},
+	{Path: "states[]", Meaning: "A bot of the team."},
+	{Path: "states[].dir", Meaning: "The move under way: NONE, LEFT, UP, RIGHT or DOWN. A move completes once progress reaches the destination's threshold; any other command cancels it."},
+	{Path: "states[].id", Meaning: "0 for the main bot, whose services earn the major reward; 1 to 3 for the helpers, which earn the minor one. REPLACE swaps the main bot into a helper's place."},
+	{Path: "states[].x", Meaning: "The bot's row."},
+	{Path: "states[].y", Meaning: "The bot's column."},
+	{Path: "states[].progress", Meaning: "Steps spent on the move under way."},
+	{Path: "states[].threshold", Meaning: "The threshold of the tile dir leads to, or of the bot's own tile when it is not moving."},
+	{Path: "states[].line_pos", Meaning: "Place in its line, 0 at the front (served next); -1 when not in line."},
+	{Path: "states[].state", Meaning: "inline when queued, else dir in lower case (none, left, up, right, down)."},
+	{Path: "score", Meaning: "The team's score so far."},
+	{Path: "company_info", Meaning: "Every company at the fair, by name."},
+	{Path: "company_info.*", Meaning: "The company's value: what the team's first service there pays the main bot (a helper's pays half, rounded down). Each of the team's services there halves both, rounded down."},
+}}
+
+// thresholdTable says in words which crowd gives which threshold.
+func thresholdTable() string {
+	const enough = 64 // past every step of thresholdOf
+	var parts []string
+	from := int32(0)
+	for pop := int32(1); pop <= enough; pop++ {
+		if thresholdOf(pop) != thresholdOf(from) {
+			parts = append(parts, fmt.Sprintf("%d for %d to %d bots", thresholdOf(from), from, pop-1))
+			from = pop
+		}
+	}
+	return strings.Join(append(parts, fmt.Sprintf("%d for %d or more", thresholdOf(from), from)), ", ")
+}
+
 // TileView is one tile of the player's board.
 type TileView struct {
 	X         int    `json:"x"`

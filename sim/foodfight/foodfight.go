@@ -265,6 +265,7 @@ var Game = &sim.Game{
 		{Name: "walls", Description: "follows the walls, picking up what it reaches and throwing now and then, like the original's WallsController", New: newWalls},
 		{Name: "thrower", Description: "stocks its own table with food, throws at opponents it can hit, eats when low, dodges food and players", New: newThrower},
 	},
+	View:  viewDoc,
 	Start: newMatch,
 }
 

@@ -20,6 +20,78 @@ type View struct {
 	Field  FieldView `json:"field"`
 }
 
+// viewDoc explains View to bot authors, with the numbers of the rules'
+// constants and scoring table.
+var viewDoc = sim.ViewDoc{Fields: []sim.ViewField{
+	{Path: "team", Meaning: "The bot's team letter (a random capital, different for each team)."},
+	{Path: "player", Meaning: "The bot's player digit (random, different for each player of the match)."},
+	{Path: "field", Meaning: fmt.Sprintf("The field before this turn, as the original's trace.json shows it: %g wide (x) by %g deep (y), origin at the bottom-left corner, y up. Angles are radians counter-clockwise from east (north is π/2).", fieldWidth, fieldDepth)},
+	{Path: "field.turnNumber", Meaning: fmt.Sprintf("The turn about to be played, 1 to %d.", totalTurns)},
+	{Path: "field.type", Meaning: "The match type: DUEL (two teams of one), FREE_FOR_ALL (three teams of one) or TEAM (two teams of two)."},
+	{Path: "field.teams", Meaning: "Every team, the bot's included, in the order they were set up."},
+	{Path: "field.teams[]", Meaning: "A team."},
+	{Path: "field.teams[].symbol", Meaning: "The team's letter (see team)."},
+	{Path: "field.teams[].players", Meaning: "The team's players."},
+	{Path: "field.teams[].players[]", Meaning: fmt.Sprintf("A player: a cylinder of radius %g.", playerRadius)},
+	{Path: "field.teams[].players[].symbol", Meaning: "The player's digit (see player)."},
+	{Path: "field.teams[].players[].location", Meaning: "Where the player stands: [x, y]."},
+	{Path: "field.teams[].players[].location[]", Meaning: "x, then y."},
+	{Path: "field.teams[].players[].height", Meaning: fmt.Sprintf("%g standing, down to %g ducking (0 before the first turn, a quirk of the original). Flying food no higher than this hits the player.", playerHeight, minHeight)},
+	{Path: "field.teams[].players[].heading", Meaning: "Where the player faces, radians counter-clockwise from east, 0 to 2π."},
+	{Path: "field.teams[].players[].inventory", Meaning: "What the player holds."},
+	{Path: "field.teams[].players[].inventory.left", Meaning: "The food type in its left hand; absent when the hand is empty."},
+	{Path: "field.teams[].players[].inventory.right", Meaning: "The food type in its right hand; absent when the hand is empty."},
+	{Path: "field.teams[].players[].energy", Meaning: fmt.Sprintf("Energy, 0 to %g: moves are faster with more. Every action but duck and eat costs %g, a hit costs its damage, eating gives the food's energy.", maxEnergy, energyCost)},
+	{Path: "field.teams[].table", Meaning: fmt.Sprintf("The team's table: a %g×%g square. Food that flies onto it stays there and scores for its team every turn.", 2*tableRadius, 2*tableRadius)},
+	{Path: "field.teams[].table.location", Meaning: "The table's centre: [x, y]."},
+	{Path: "field.teams[].table.location[]", Meaning: "x, then y."},
+	{Path: "field.teams[].table.food", Meaning: "The food types on the table."},
+	{Path: "field.teams[].table.food[]", Meaning: "A food type (see field.food[].type)."},
+	{Path: "field.teams[].score", Meaning: "How often each scoring event happened to the team (a count, not points); an event that never happened is absent."},
+	scoreField("firstMove", firstMove, "1 once a player of the team has moved"),
+	scoreField("firstPickup", firstPickup, "1 once a player of the team has picked up food"),
+	scoreField("firstThrow", firstThrow, "1 once a player of the team has thrown food"),
+	scoreField("firstEat", firstEat, "1 once a player of the team has eaten"),
+	scoreField("firstPlayerCollision", firstPlayerCollision, "1 once a player of the team has collided with another player"),
+	scoreField("firstFoodCollision", firstFoodCollision, "1 once a player of the team has been hit by food"),
+	scoreField("everyEat", everyEat, "Eats by the team's players"),
+	scoreField("foodOnTable", foodOnTable, "Food types on the team's table, added up over the turns"),
+	scoreField("everyPlayerCollision", everyPlayerCollision, "Collisions between players, once for each of the team's players in them"),
+	scoreField("everyFoodCollision", everyFoodCollision, "Hits by food on the team's players"),
+	scoreField("tieBreak", tieBreak, "Tie-break points after the last turn; no bot sees them, the match being over"),
+	{Path: "field.teams[].points", Meaning: "The team's points: the sum over score of count × points."},
+	{Path: "field.food", Meaning: fmt.Sprintf("The food on the ground and in the air (at most %d pieces in play, one of each type; food in hands and on tables is not here).", maxFood)},
+	{Path: "field.food[]", Meaning: "A piece of food."},
+	{Path: "field.food[].type", Meaning: "Its type: " + kindList() + "."},
+	{Path: "field.food[].location", Meaning: "Its centre: [x, y]."},
+	{Path: "field.food[].location[]", Meaning: "x, then y."},
+	{Path: "field.food[].height", Meaning: "0 on the ground; above 0 it flies along heading, falling."},
+	{Path: "field.food[].heading", Meaning: "Its direction of flight, radians counter-clockwise from east."},
+	{Path: "field.collisions", Meaning: "The collisions of the turn before: between players, or food hitting a player."},
+	{Path: "field.collisions[]", Meaning: "A collision."},
+	{Path: "field.collisions[].location", Meaning: "Where it happened: [x, y]. Every player is knocked away from it."},
+	{Path: "field.collisions[].location[]", Meaning: "x, then y."},
+	{Path: "field.collisions[].damage", Meaning: "Energy it took from each player it hit."},
+}}
+
+// scoreField documents the count of scoring event e in a team's score.
+func scoreField(name string, e event, count string) sim.ViewField {
+	each := " each"
+	if eventOnce[e] {
+		each = ""
+	}
+	return sim.ViewField{Path: "field.teams[].score." + name, Meaning: fmt.Sprintf("%s (worth %+d%s).", count, eventPoints[e], each)}
+}
+
+// kindList names the food types.
+func kindList() string {
+	names := make([]string, numKinds)
+	for k := range kind(numKinds) {
+		names[k] = k.String()
+	}
+	return strings.Join(names, ", ")
+}
+
 // FieldView is the field before a turn, in the original trace's shape.
 type FieldView struct {
 	// TurnNumber is the turn about to be played, 1 to 2000.

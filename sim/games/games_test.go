@@ -21,3 +21,14 @@ func TestRevisions(t *testing.T) {
 		}
 	}
 }
+
+// TestViewDocs checks that every game explains its bot view, which each
+// game's own TestViewDoc holds to real views: a new game cannot leave bot
+// authors without it.
+func TestViewDocs(t *testing.T) {
+	for _, g := range games.All() {
+		if len(g.View.Fields) == 0 {
+			t.Errorf("%s: no view fields documented (sim.Game.View; see internal/viewdoc)", g.Name)
+		}
+	}
+}

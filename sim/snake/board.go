@@ -48,6 +48,78 @@ var objectGlyphs = [...]rune{
 	apple: '○', stone: '●', gold: '$', furyPill: '®', flyingPill: '©',
 }
 
+// objectNames and partNames say what the glyphs of objectGlyphs and of
+// ownGlyphs and enemyGlyphs show, for the legend of Game.View.
+var (
+	objectNames = [...]string{
+		empty:      "an empty cell",
+		wall:       "a wall",
+		start:      "a start floor: a snake appears with its head here and its tail in the wall to its left; a barrier otherwise",
+		apple:      fmt.Sprintf("an apple: +%d point, one cell longer", applePoints),
+		stone:      fmt.Sprintf("a stone: +%d points, carried for ACT; %d cells shorter unless in fury", stonePoints, stoneShrink),
+		gold:       fmt.Sprintf("gold: +%d points", goldPoints),
+		furyPill:   fmt.Sprintf("a fury pill: %d ticks of fury (bites enemies, eats stones without shrinking)", furyTicks),
+		flyingPill: fmt.Sprintf("a flying pill: %d ticks of flight (over stones and snakes)", flyingTicks),
+	}
+	partNames = [numParts]string{
+		headUp:        "head, moving up",
+		headDown:      "head, moving down",
+		headLeft:      "head, moving left",
+		headRight:     "head, moving right",
+		headDead:      "head of a snake that died this tick",
+		headFury:      "head in fury",
+		headFlying:    "head in flight",
+		headSleep:     "head of a sleeping snake (in its pen until the round starts)",
+		tailArmUp:     "tail end, body going on up",
+		tailArmDown:   "tail end, body going on down",
+		tailArmLeft:   "tail end, body going on left",
+		tailArmRight:  "tail end, body going on right",
+		tailSleep:     "tail of a sleeping snake",
+		bodyH:         "body, left to right",
+		bodyV:         "body, up to down",
+		bodyLeftDown:  "body, turning from left to down",
+		bodyLeftUp:    "body, turning from left to up",
+		bodyRightDown: "body, turning from right to down",
+		bodyRightUp:   "body, turning from right to up",
+	}
+)
+
+// glyphLegend lists every glyph a board shows with its meaning, built from
+// the tables the board is drawn from. The flying pill and a flying head
+// appear only in the rulesets with flying pills.
+func glyphLegend() []sim.Glyph {
+	var flying []string
+	for _, rs := range rulesets {
+		if rs.flying {
+			flying = append(flying, rs.name)
+		}
+	}
+	var out []sim.Glyph
+	for o, r := range objectGlyphs {
+		if o == int(outside) { // off the board: never drawn
+			continue
+		}
+		g := sim.Glyph{Glyph: string(r), Meaning: objectNames[o]}
+		if o == int(flyingPill) {
+			g.Rulesets = flying
+		}
+		out = append(out, g)
+	}
+	for _, side := range []struct {
+		who    string
+		glyphs *[numParts]rune
+	}{{"own snake", &ownGlyphs}, {"enemy snake", &enemyGlyphs}} {
+		for p, r := range side.glyphs {
+			g := sim.Glyph{Glyph: string(r), Meaning: side.who + ": " + partNames[p]}
+			if p == headFlying {
+				g.Rulesets = flying
+			}
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
 // objectInfos, ownInfos and enemyInfos are what objectGlyphs, ownGlyphs
 // and enemyGlyphs mean to a bot, so a bot reads a lent board from small
 // tables rather than by looking each rune up.
@@ -329,6 +401,16 @@ func (d *drawing) kind(c int32) cellKind {
 // row by row from the top-left, with the bot's own snake in own glyphs.
 type View struct {
 	Board Board `json:"board"`
+}
+
+// viewDoc explains View to bot authors; its legend is drawn from the same
+// tables as the board.
+var viewDoc = sim.ViewDoc{
+	Fields: []sim.ViewField{
+		{Path: "board", Meaning: "The board as the original server sends it (\"board=\" and this string): size×size glyphs (30×30 on the default map; a config map sets the size), row by row from the top-left corner. Glyph i (counting characters, not UTF-8 bytes) is in row i div size, column i mod size; row 0 is the top row. UP moves to the row above (i − size), DOWN to the row below (i + size), LEFT to i − 1, RIGHT to i + 1. (Codenjoy's own coordinates count y up from the bottom row, y = size − 1 − row; nothing a bot sees depends on that.) The bot's own snake is drawn in own glyphs, every other snake in enemy glyphs; see the legend."},
+	},
+	Board:  "board",
+	Glyphs: glyphLegend(),
 }
 
 // Board is the glyphs of a View, a string in JSON. In memory it keeps

@@ -148,6 +148,7 @@ var Game = &sim.Game{
 		{Name: "random", Description: "a random move onto a cell that is free now", New: newRandom},
 		{Name: "greedy", Description: "chases apples, gold and fury pills by BFS, avoids walls, bodies and longer snakes, bites enemies in fury", New: newGreedy},
 	},
+	View:  viewDoc,
 	Start: newMatch,
 }
 

@@ -129,6 +129,7 @@ var Game = &sim.Game{
 		{Name: "random", Description: "a uniformly random move that stays in the river", New: newRandom},
 		{Name: "astar", Description: "A* over (turn, column, HP) with the known rolls: a win with the most HP left whenever one exists", New: newAStar},
 	},
+	View:  viewDoc,
 	Start: newMatch,
 }
 
@@ -603,6 +604,37 @@ type View struct {
 	StrictHP bool            `json:"strict_hp"`
 	Board    [numRows]string `json:"board"`
 	Actions  [5]Action       `json:"actions"`
+}
+
+// viewDoc explains View to bot authors; the numbers come from the rules'
+// constants, so a change of rule changes the text.
+var viewDoc = sim.ViewDoc{
+	Fields: []sim.ViewField{
+		{Path: "turn", Meaning: "Turns played so far: 0 before the first."},
+		{Path: "rolls", Meaning: "Every roll of the match in order, past and future, as the original solver reads them all from its input file. One turn per roll: the match lasts len(rolls) turns."},
+		{Path: "rolls[]", Meaning: fmt.Sprintf("A roll, 0 to %d. 0 to 31 is a mask of the river columns where snakes appear in the top row: 16 is column 1, 8 column 2, 4 column 3, 2 column 4, 1 column 5 (21 = columns 1, 3 and 5; 0 nothing). %d puts a fly on the left bank (column 0), %d on the right bank (column 6).", maxRoll, rollLeftFly, rollRightFly)},
+		{Path: "next", Meaning: "Index in rolls of the roll the coming turn spawns (equal to turn)."},
+		{Path: "hp", Meaning: fmt.Sprintf("The toad's HP. A move costs its action's cost (floored at 0); a fly reaching the bottom row beside him gives +%d. He dies with 0 HP at the end of a turn, or as soon as a move leaves him at 0 when strict_hp is true.", flyBonus)},
+		{Path: "column", Meaning: fmt.Sprintf("The toad's column, %d to %d (the river); he is always in the bottom row.", river1, river5)},
+		{Path: "strict_hp", Meaning: "The config's strict_hp: true when a move that leaves the toad at 0 HP kills him at once, before a fly can feed him."},
+		{Path: "board", Meaning: fmt.Sprintf("The board, %d rows of %d glyphs, top row (where rolls spawn) first, bottom row (the toad's) last; everything moves down one row per turn. Column 0 is the left bank, %d to %d the river, %d the right bank. A snake landing in the toad's column catches him; a fly landing on the bank beside him (column 0 with the toad in column 1, column 6 with him in column 5) is eaten.", numRows, numCols, river1, river5, rightBank)},
+		{Path: "board[]", Meaning: "One row of the board, as the original prints it (see the legend)."},
+		{Path: "actions", Meaning: "The five moves, in the order of their letters A S D F G."},
+		{Path: "actions[]", Meaning: "One move; a move that would leave the river is played as stay (an invalid command)."},
+		{Path: "actions[].letter", Meaning: "The command letter."},
+		{Path: "actions[].name", Meaning: "The long form (L2, L1, STAY, R1, R2), also accepted as a command."},
+		{Path: "actions[].move", Meaning: "Column change: negative is left."},
+		{Path: "actions[].cost", Meaning: "HP the move costs."},
+	},
+	Board: "board[]",
+	Glyphs: []sim.Glyph{
+		{Glyph: "#", Meaning: "a bank cell with nothing on it"},
+		{Glyph: " ", Meaning: "a river cell with nothing on it"},
+		{Glyph: "S", Meaning: "a snake"},
+		{Glyph: "F", Meaning: "a fly (on a bank)"},
+		{Glyph: "T", Meaning: "the toad"},
+		{Glyph: "X", Meaning: "the toad, dead"},
+	},
 }
 
 // View returns a *View. Its Rolls share the match's slice.

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+
+	"github.com/replaylab/replaylab/sim"
 )
 
 // View is what a bot sees before a round, with the field names of the
@@ -24,6 +26,63 @@ type View struct {
 	Map                       Map          `json:"map"`
 	VisualizerEvents          []struct{}   `json:"visualizerEvents"`
 }
+
+// viewDoc explains View to bot authors, with the numbers of the rules'
+// constants.
+var viewDoc = sim.ViewDoc{Fields: []sim.ViewField{
+	{Path: "currentRound", Meaning: "The round about to be played, from 1."},
+	{Path: "maxRounds", Meaning: fmt.Sprintf("The round limit: %d in base, %d in final, or the config's rounds.", defaultBaseRounds, defaultFinalRounds)},
+	{Path: "pushbackDamage", Meaning: fmt.Sprintf("Damage (%d) each worm takes when two worms move to the same cell.", pushbackDamage)},
+	{Path: "lavaDamage", Rulesets: []string{"final"}, Meaning: fmt.Sprintf("Damage (%d) a worm standing on lava takes each round. Lava spreads over the air cells from the edge inwards from round maxRounds·%g to maxRounds·%g.", lavaDamage, lavaStart, lavaEnd)},
+	{Path: "mapSize", Meaning: fmt.Sprintf("Width and height of the map (%d).", mapSize)},
+	{Path: "currentWormId", Meaning: "Id of the bot's worm that acts this round (as myPlayer.currentWormId)."},
+	{Path: "consecutiveDoNothingCount", Meaning: fmt.Sprintf("The bot's rounds in a row of nothing, an invalid command or no answer; the %dth in a row disqualifies it.", maxDoNothings+1)},
+	{Path: "myPlayer", Meaning: "The bot's own player."},
+	{Path: "myPlayer.id", Meaning: "Player id: 1 for seat 0, 2 for seat 1."},
+	{Path: "myPlayer.score", Meaning: "Score so far: the points of every command played plus a third (rounded down) of the health of the player's living worms."},
+	{Path: "myPlayer.health", Meaning: "Sum of the health of the player's living worms (shown for the bot's own player only)."},
+	{Path: "myPlayer.currentWormId", Meaning: "Id of the player's worm that acts this round."},
+	{Path: "myPlayer.remainingWormSelections", Meaning: fmt.Sprintf("select commands left (%d at the start in final; always 0 in base, which has no select).", selectTokens)},
+	{Path: "myPlayer.previousCommand", Meaning: "The player's command of the last round as the engine played it: \"move 20 9\", \"shoot N\", \"select 2; shoot N\", \"invalid\", \"nothing\" (also before the first round)..."},
+	{Path: "myPlayer.worms", Meaning: "The player's three worms, dead ones included (health 0 or less, at their last position)."},
+	{Path: "myPlayer.worms[]", Meaning: "A worm."},
+	{Path: "myPlayer.worms[].id", Meaning: "Worm id within its player, 1 to 3."},
+	{Path: "myPlayer.worms[].health", Meaning: "Health; 0 or less is dead."},
+	{Path: "myPlayer.worms[].position", Meaning: "Where the worm is."},
+	{Path: "myPlayer.worms[].position.x", Meaning: "Column, 0 (left) to mapSize−1."},
+	{Path: "myPlayer.worms[].position.y", Meaning: "Row, 0 (top) to mapSize−1."},
+	{Path: "myPlayer.worms[].diggingRange", Meaning: fmt.Sprintf("How far away the worm digs (%d: one of the 8 cells around it).", digRange)},
+	{Path: "myPlayer.worms[].movementRange", Meaning: fmt.Sprintf("How far the worm moves (%d: one of the 8 cells around it).", moveRange)},
+	{Path: "myPlayer.worms[].roundsUntilUnfrozen", Meaning: "Snowball freeze counter, 0 when free (always in base). It counts down by 1 a round; a worm showing 2 or more ignores this round's command (select still works)."},
+	{Path: "myPlayer.worms[].profession", Meaning: "Commando (every worm in base), Agent (worm 2 in final: banana bombs) or Technologist (worm 3 in final: snowballs)."},
+	{Path: "myPlayer.worms[].weapon", Meaning: "The worm's gun (shown for the bot's own worms only)."},
+	{Path: "myPlayer.worms[].weapon.damage", Meaning: fmt.Sprintf("Damage of a shot (%d).", weaponDamage)},
+	{Path: "myPlayer.worms[].weapon.range", Meaning: fmt.Sprintf("Range of a shot (%d), the Euclidean distance rounded down, along the 8 directions.", weaponRange)},
+	{Path: "myPlayer.worms[].bananaBombs", Rulesets: []string{"final"}, Meaning: "An Agent's banana bombs (shown for the bot's own Agent only)."},
+	{Path: "myPlayer.worms[].bananaBombs.damage", Rulesets: []string{"final"}, Meaning: fmt.Sprintf("Damage at the centre of the blast (%d), less further out.", bananaDamage)},
+	{Path: "myPlayer.worms[].bananaBombs.range", Rulesets: []string{"final"}, Meaning: fmt.Sprintf("Throwing range (%d), the Euclidean distance rounded down.", bananaRange)},
+	{Path: "myPlayer.worms[].bananaBombs.count", Rulesets: []string{"final"}, Meaning: fmt.Sprintf("Bombs left (%d at the start).", bananaCount)},
+	{Path: "myPlayer.worms[].bananaBombs.damageRadius", Rulesets: []string{"final"}, Meaning: fmt.Sprintf("Radius of the blast (%d), which also turns dirt to air and destroys health packs.", bananaRadius)},
+	{Path: "myPlayer.worms[].snowballs", Rulesets: []string{"final"}, Meaning: "A Technologist's snowballs (shown for the bot's own Technologist only)."},
+	{Path: "myPlayer.worms[].snowballs.freezeDuration", Rulesets: []string{"final"}, Meaning: fmt.Sprintf("Rounds a hit worm stays frozen (%d).", snowballFreeze)},
+	{Path: "myPlayer.worms[].snowballs.range", Rulesets: []string{"final"}, Meaning: fmt.Sprintf("Throwing range (%d), the Euclidean distance rounded down.", snowballRange)},
+	{Path: "myPlayer.worms[].snowballs.count", Rulesets: []string{"final"}, Meaning: fmt.Sprintf("Snowballs left (%d at the start).", snowballCount)},
+	{Path: "myPlayer.worms[].snowballs.freezeRadius", Rulesets: []string{"final"}, Meaning: fmt.Sprintf("Radius of the freeze (%d: the 3×3 square around the target).", snowballRadius)},
+	{Path: "opponents", Meaning: "The other player, the only entry."},
+	{Path: "opponents[]", Like: "myPlayer", Meaning: "The opponent, shown without health, its worms without weapons."},
+	{Path: "map", Meaning: fmt.Sprintf("The map as rows: map[y][x], %d rows of %d cells, row 0 at the top, x to the right.", mapSize, mapSize)},
+	{Path: "map[]", Meaning: "A row of the map."},
+	{Path: "map[][]", Meaning: "A cell."},
+	{Path: "map[][].x", Meaning: "The cell's column."},
+	{Path: "map[][].y", Meaning: "The cell's row."},
+	{Path: "map[][].type", Meaning: "AIR (open), DIRT (blocks moves and shots; dig it to make it air), DEEP_SPACE (blocks everything, for ever) or LAVA (final: open, but hurts; see lavaDamage)."},
+	{Path: "map[][].occupier", Like: "myPlayer.worms[]", Meaning: "The living worm on the cell and its playerId, with weapons only if it is the bot's own."},
+	{Path: "map[][].occupier.playerId", Meaning: "Id of the worm's player."},
+	{Path: "map[][].powerup", Meaning: "A health pack on the cell, picked up by the worm that moves there."},
+	{Path: "map[][].powerup.type", Meaning: "HEALTH_PACK."},
+	{Path: "map[][].powerup.value", Meaning: fmt.Sprintf("Health it gives (%d).", packHP)},
+	{Path: "visualizerEvents", Meaning: "Always empty: the official engine fills it only for its visualizer."},
+}}
 
 // ViewPlayer is a player in a View.
 type ViewPlayer struct {

@@ -6,6 +6,9 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/replaylab/replaylab/internal/viewdoc"
+	"github.com/replaylab/replaylab/sim"
 )
 
 // TestMapJSONRoundTrip: a view decoded from its JSON encodes to the same
@@ -67,4 +70,17 @@ func TestMapJSONRejects(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestViewDoc holds viewDoc to whole matches of both rulesets: tactical
+// worms against each other and against random ones, so worms die, freeze,
+// throw and stand on lava.
+func TestViewDoc(t *testing.T) {
+	var plays []viewdoc.Play
+	for _, rs := range Game.Rulesets {
+		plays = append(plays,
+			viewdoc.Play{Setup: sim.Setup{Ruleset: rs, Seed: 1, Players: 2}, Bots: []string{"tactical"}},
+			viewdoc.Play{Setup: sim.Setup{Ruleset: rs, Seed: 2, Players: 2}, Bots: []string{"random", "tactical"}})
+	}
+	viewdoc.Check(t, Game, plays...)
 }

@@ -203,6 +203,7 @@ var Game = &sim.Game{
 		{Name: "random", Description: "a uniformly random legal command of the active worm (never nothing)", New: newRandom},
 		{Name: "tactical", Description: "shoots, throws or freezes when it hits an enemy and spares friends, else digs and walks toward the nearest enemy, away from lava", New: newTactical},
 	},
+	View:  viewDoc,
 	Start: newMatch,
 }
 
