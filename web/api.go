@@ -196,7 +196,7 @@ func (s *server) turn(c echo.Context) (store.MatchSummary, *sim.Game, turnJSON, 
 	ctx := c.Request().Context()
 	frame, err := s.frames.FrameAt(ctx, m.ID, n)
 	if err != nil {
-		return m, g, turnJSON{}, err
+		return m, g, turnJSON{}, s.memoryFault(c, err)
 	}
 	stats, err := s.db.StatsAt(ctx, m.ID, n)
 	if err != nil {
