@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -9,6 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/replaylab/replaylab/regen"
+	"github.com/replaylab/replaylab/replay"
 )
 
 // DefaultMaxMemory is the bound on the server's memory when
@@ -65,4 +67,47 @@ func (s *server) memoryFault(c echo.Context, err error) error {
 		return echo.NewHTTPError(status, fmt.Sprintf("this replay %s; the server's --max-memory sets that budget", tooLarge))
 	}
 	return err
+}
+
+// decodeUpload decodes an uploaded replay within the server's memory
+// budget, holding what regenerating and storing it costs
+// (regen.BuildBytes), and returns the log with that reservation for the
+// caller to release. A replay that does not decode is 400 when it is no
+// replay at all, else 422 with its turn and line.
+func (s *server) decodeUpload(c echo.Context, data []byte) (*replay.Log, *regen.Reservation, error) {
+	logs, mem, err := s.memory.Decode(c.Request().Context(), regen.BuildBytes, data)
+	var de *regen.DecodeError
+	switch {
+	case errors.As(err, &de):
+		status := http.StatusUnprocessableEntity
+		if errors.Is(err, replay.ErrNotReplay) {
+			status = http.StatusBadRequest
+		}
+		return nil, nil, &replayError{status, de.Err}
+	case err != nil:
+		return nil, nil, s.memoryFault(c, err)
+	}
+	return logs[0], mem, nil
+}
+
+// decodeStored decodes the stored replays of matches within the server's
+// memory budget, holding what the logs hold (regen.LogBytes), and returns
+// them with that reservation for the caller to release. A failed
+// reservation is for memoryFault to answer.
+func (s *server) decodeStored(ctx context.Context, ids ...string) ([]*replay.Log, *regen.Reservation, error) {
+	data := make([][]byte, len(ids))
+	for i, id := range ids {
+		var err error
+		if data[i], err = s.db.Replay(ctx, id); err != nil {
+			return nil, nil, err
+		}
+	}
+	logs, mem, err := s.memory.Decode(ctx, regen.LogBytes, data...)
+	var de *regen.DecodeError
+	if errors.As(err, &de) {
+		// A stored replay decoded once already; failing now is the
+		// server's fault (a game changed under it), hence no replayError.
+		return nil, nil, fmt.Errorf("decode stored replay %s: %w", ids[de.Index], de.Err)
+	}
+	return logs, mem, err
 }

@@ -10,8 +10,46 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/replaylab/replaylab/internal/heavy"
 	"github.com/replaylab/replaylab/regen"
 )
+
+// TestMemoryAtTheLeast: a server given the least memory it accepts
+// refuses an upload that needs more than its budget, saying which flag
+// sets it, yet serves the turns and the text of the largest match stored
+// (by a server with more memory), and takes ordinary uploads.
+func TestMemoryAtTheLeast(t *testing.T) {
+	if testing.Short() {
+		t.Skip("decodes replays of 64 MiB")
+	}
+	if _, err := New(Config{DB: openDB(t), Addr: testAddr, MaxMemory: MinMaxMemory - 1}); err == nil {
+		t.Error("New with less than MinMaxMemory: want an error")
+	}
+	f := newFixture(t, func(c *Config) { c.MaxMemory = MinMaxMemory })
+	big, err := heavy.Toad(1, heavy.MaxTurns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, err := big.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, err := heavy.Toad(2, heavy.MaxTurns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := ingest(t, f.db, stored)
+	fresh, _ := f.encodeFresh(t)
+	for _, sc := range []scenario{
+		{name: "largest upload", method: http.MethodPost, url: "/api/v1/replays", body: enc.Bytes, status: 413,
+			want: []string{"needs about", "--max-memory"}},
+		{name: "ordinary upload", method: http.MethodPost, url: "/api/v1/replays", body: fresh.Bytes, status: 201},
+		{name: "largest match's turn", url: "/api/v1/matches/" + id + "/turns/9000", status: 200, want: []string{`"turn":9000`}},
+		{name: "largest match's text", url: "/api/v1/matches/" + id + "/replay.rlog", status: 200, want: []string{"9000\t2-8999-xxx"}},
+	} {
+		t.Run(sc.name, func(t *testing.T) { sc.run(t, f.e) })
+	}
+}
 
 // TestMemoryFault: a budget that stays full is 503 with Retry-After, and
 // no server fault; a stored match larger than the budget is 503 without

@@ -60,14 +60,11 @@ func (s *server) upload(c echo.Context) (id string, created bool, err error) {
 	if err := r.Context().Err(); err != nil {
 		return "", false, err // the client is gone: do not regenerate for nobody
 	}
-	l, err := replay.Decode(data)
+	l, mem, err := s.decodeUpload(c, data)
 	if err != nil {
-		status := http.StatusUnprocessableEntity
-		if errors.Is(err, replay.ErrNotReplay) {
-			status = http.StatusBadRequest
-		}
-		return "", false, &replayError{status, err}
+		return "", false, err
 	}
+	defer mem.Release()
 	rec, err := regen.Build(c.Request().Context(), l)
 	if err != nil {
 		var re *replay.Error
