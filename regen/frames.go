@@ -22,10 +22,6 @@ type Frame struct {
 	State    any      `json:"state"`    // sim.Match.Frame()
 }
 
-// DefaultCursors is how many matches a Frames keeps a live cursor for: a
-// few people stepping through a few matches each.
-const DefaultCursors = 12
-
 // Frames serves inspector frames by regenerating turns from the stored
 // replay instead of storing them: a replay regenerates any turn
 // bit-identically, and a whole stored match replays in milliseconds.
@@ -36,25 +32,44 @@ const DefaultCursors = 12
 // turn 0 (see replay.Run): its frames are served only when this build
 // reproduces it, and are otherwise an ErrOldRevision error. Frames is safe
 // for concurrent use.
+//
+// Every cursor, kept or in use, holds its estimated bytes (CursorBytes) in
+// the server's Budget: a count of matches bounds nothing when one match
+// may hold 64 MiB of commands. The kept cursors hold at most share bytes
+// together, the least recently used dropped first; a cursor larger than
+// that serves its request and is dropped. Work that finds the budget full
+// makes the Frames drop the kept cursors nobody is using.
 type Frames struct {
-	db   *store.DB
-	size int
+	db     *store.DB
+	budget *Budget
+	share  int64
 
 	mu      sync.Mutex
-	order   *list.List               // of *cursor, most recently used first
+	order   *list.List               // of the kept *cursor, most recently used first
 	cursors map[string]*list.Element // by match id
+	kept    int64                    // bytes of the kept cursors
 }
 
-// NewFrames returns a Frames reading replays from db and keeping at most
-// size cursors.
-func NewFrames(db *store.DB, size int) *Frames {
-	return &Frames{db: db, size: max(size, 1), order: list.New(), cursors: map[string]*list.Element{}}
+// NewFrames returns a Frames reading replays from db, holding its cursors
+// in budget and keeping at most share bytes of them between requests. It
+// is the budget's only Frames: the budget asks it for room.
+func NewFrames(db *store.DB, budget *Budget, share int64) *Frames {
+	f := &Frames{db: db, budget: budget, share: share, order: list.New(), cursors: map[string]*list.Element{}}
+	budget.shed = f.shed
+	return f
 }
 
 // cursor is a regenerated match at some turn. Its mutex guards the match,
 // which is not safe for concurrent use.
 type cursor struct {
 	id  string
+	mem *Reservation // CursorBytes of the log
+	// users counts the requests using the cursor, and kept says it is in
+	// the Frames' list; both are guarded by Frames.mu. The last user of a
+	// cursor no longer kept releases its memory.
+	users int
+	kept  bool
+
 	mu  sync.Mutex
 	log *replay.Log
 	m   sim.Match // nil until the first request, or after a failed one
@@ -70,6 +85,7 @@ func (f *Frames) FrameAt(ctx context.Context, matchID string, turn int) (json.Ra
 	if err != nil {
 		return nil, err
 	}
+	defer f.done(c)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if turn < 0 || turn > len(c.log.Turns) {
@@ -130,37 +146,93 @@ func encodeFrame(l *replay.Log, m sim.Match) (json.RawMessage, error) {
 	return b, nil
 }
 
-// cursor returns the cursor of a match, loading and decoding its replay
-// when it has none, and evicts the least recently used beyond the bound.
+// cursor returns the cursor of a match for one request, which calls done
+// with it after. A match without one has its replay loaded and decoded
+// within the budget (Budget.Decode).
 func (f *Frames) cursor(ctx context.Context, matchID string) (*cursor, error) {
-	f.mu.Lock()
-	if e, ok := f.cursors[matchID]; ok {
-		f.order.MoveToFront(e)
-		f.mu.Unlock()
-		return e.Value.(*cursor), nil
+	if c := f.use(matchID); c != nil {
+		return c, nil
 	}
-	f.mu.Unlock()
 	// Loading happens outside the lock so a slow read does not hold up
 	// other matches; two loads of one match race harmlessly.
 	data, err := f.db.Replay(ctx, matchID)
 	if err != nil {
 		return nil, err
 	}
-	l, err := replay.Decode(data)
+	logs, mem, err := f.budget.Decode(ctx, CursorBytes, data)
 	if err != nil {
 		return nil, fmt.Errorf("replay %s: %w", matchID, err)
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if e, ok := f.cursors[matchID]; ok {
+		mem.Release()
+		c := e.Value.(*cursor)
+		c.users++
 		f.order.MoveToFront(e)
-		return e.Value.(*cursor), nil
+		return c, nil
 	}
-	c := &cursor{id: matchID, log: l}
-	f.cursors[matchID] = f.order.PushFront(c)
-	for f.order.Len() > f.size {
-		old := f.order.Remove(f.order.Back()).(*cursor)
-		delete(f.cursors, old.id)
+	c := &cursor{id: matchID, mem: mem, log: logs[0], users: 1}
+	if mem.Size() <= f.share {
+		c.kept = true
+		f.cursors[matchID] = f.order.PushFront(c)
+		f.kept += mem.Size()
+		for f.kept > f.share {
+			f.drop(f.order.Back())
+		}
 	}
 	return c, nil
+}
+
+// use returns the kept cursor of a match, counting its user, or nil.
+func (f *Frames) use(matchID string) *cursor {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	e, ok := f.cursors[matchID]
+	if !ok {
+		return nil
+	}
+	f.order.MoveToFront(e)
+	c := e.Value.(*cursor)
+	c.users++
+	return c
+}
+
+// done ends a request's use of c.
+func (f *Frames) done(c *cursor) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if c.users--; c.users == 0 && !c.kept {
+		c.mem.Release()
+	}
+}
+
+// drop stops keeping the cursor of e, releasing its memory unless a
+// request still uses it (the last one releases it). f.mu is held.
+func (f *Frames) drop(e *list.Element) {
+	c := f.order.Remove(e).(*cursor)
+	delete(f.cursors, c.id)
+	c.kept = false
+	f.kept -= c.mem.Size()
+	if c.users == 0 {
+		c.mem.Release()
+	}
+}
+
+// shed drops kept cursors nobody uses, least recently used first, until
+// need bytes are freed or none is left, and returns the bytes freed.
+// Cursors in use are kept: dropping them would free nothing now.
+func (f *Frames) shed(need int64) int64 {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var freed int64
+	for e := f.order.Back(); e != nil && freed < need; {
+		prev := e.Prev()
+		if c := e.Value.(*cursor); c.users == 0 {
+			freed += c.mem.Size()
+			f.drop(e)
+		}
+		e = prev
+	}
+	return freed
 }

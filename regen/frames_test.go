@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/replaylab/replaylab/replay"
 	"github.com/replaylab/replaylab/sim"
@@ -22,7 +23,7 @@ import (
 // stored records a match of g, stores it in a fresh database and returns a
 // Frames over it with the frames of every turn as the store used to keep
 // them (json of Frame, marshalled while replay.Run visits each turn).
-func stored(t testing.TB, g *sim.Game, size int) (f *Frames, id string, want []json.RawMessage) {
+func stored(t testing.TB, g *sim.Game) (f *Frames, id string, want []json.RawMessage) {
 	t.Helper()
 	ctx := context.Background()
 	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "frames.db"))
@@ -50,7 +51,7 @@ func stored(t testing.TB, g *sim.Game, size int) (f *Frames, id string, want []j
 	if err != nil {
 		t.Fatal(err)
 	}
-	return NewFrames(db, size), rec.ID, want
+	return NewFrames(db, NewBudget(testBudget, testWait), testBudget/2), rec.ID, want
 }
 
 // countSteps counts the turns FrameAt plays until the test ends.
@@ -70,7 +71,7 @@ func TestFrameAt(t *testing.T) {
 	for _, g := range []*sim.Game{toad.Game, worms.Game, snake.Game} {
 		t.Run(g.Name, func(t *testing.T) {
 			steps := countSteps(t)
-			f, id, want := stored(t, g, 2)
+			f, id, want := stored(t, g)
 			last := len(want) - 1
 			for _, tt := range []struct {
 				turn, steps int
@@ -94,7 +95,7 @@ func TestFrameAt(t *testing.T) {
 }
 
 func TestFrameAtRejects(t *testing.T) {
-	f, id, want := stored(t, toad.Game, 2)
+	f, id, want := stored(t, toad.Game)
 	ctx := context.Background()
 	for _, tt := range []struct {
 		name string
@@ -124,7 +125,7 @@ func TestFrameAtRejects(t *testing.T) {
 // TestFrameAtConcurrent asks for every turn of one match from parallel
 // goroutines, as the inspector's prefetch does; run it with -race.
 func TestFrameAtConcurrent(t *testing.T) {
-	f, id, want := stored(t, worms.Game, 2)
+	f, id, want := stored(t, worms.Game)
 	var wg sync.WaitGroup
 	for w := range 4 {
 		wg.Go(func() {
@@ -143,17 +144,25 @@ func TestFrameAtConcurrent(t *testing.T) {
 	wg.Wait()
 }
 
-// TestFramesBound: the cache keeps at most its size of cursors, dropping
-// the least recently used.
-func TestFramesBound(t *testing.T) {
+// testBudget is room for a few decodes of the largest replay, and
+// testWait how long its reservations wait for room: long enough for
+// anything but a test that makes one wait for nothing.
+const (
+	testBudget = 4 * DecodeBytes
+	testWait   = 100 * time.Millisecond
+)
+
+// storedToads stores n short River Toad matches and returns their ids.
+func storedToads(t *testing.T, n int) (*store.DB, []string) {
+	t.Helper()
 	ctx := context.Background()
 	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "frames.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
+	t.Cleanup(func() { db.Close() })
 	var ids []string
-	for seed := range 5 {
+	for seed := range n {
 		rec, err := Build(ctx, recordToadSeed(t, uint64(seed)))
 		if err != nil {
 			t.Fatal(err)
@@ -163,13 +172,42 @@ func TestFramesBound(t *testing.T) {
 		}
 		ids = append(ids, rec.ID)
 	}
-	f := NewFrames(db, 3)
+	return db, ids
+}
+
+// cost is the CursorBytes of a stored match.
+func cost(t *testing.T, db *store.DB, id string) int64 {
+	t.Helper()
+	data, err := db.Replay(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := replay.Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return CursorBytes(l)
+}
+
+// TestFramesBound: the kept cursors hold at most the Frames' share of
+// bytes, the least recently used dropped first, and what they hold is
+// what the budget counts.
+func TestFramesBound(t *testing.T) {
+	ctx := context.Background()
+	db, ids := storedToads(t, 5)
+	// Room for the three most recent, not for a fourth.
+	share := cost(t, db, ids[2]) + cost(t, db, ids[3]) + cost(t, db, ids[4])
+	b := NewBudget(testBudget, testWait)
+	f := NewFrames(db, b, share)
 	for i, id := range ids {
 		if _, err := f.FrameAt(ctx, id, 1); err != nil {
 			t.Fatal(err)
 		}
 		if got, want := f.cached(), min(i+1, 3); got != want {
 			t.Errorf("after %d matches: %d cursors, want %d", i+1, got, want)
+		}
+		if f.kept > share || b.Used() != f.kept {
+			t.Errorf("after %d matches: %d bytes kept, %d reserved; want at most %d, the same", i+1, f.kept, b.Used(), share)
 		}
 	}
 	f.mu.Lock()
@@ -179,6 +217,73 @@ func TestFramesBound(t *testing.T) {
 		}
 	}
 	f.mu.Unlock()
+}
+
+// TestFramesKeepNoCursorOverShare: a cursor larger than the share serves
+// its request and gives its bytes back.
+func TestFramesKeepNoCursorOverShare(t *testing.T) {
+	db, ids := storedToads(t, 1)
+	b := NewBudget(testBudget, testWait)
+	f := NewFrames(db, b, cost(t, db, ids[0])-1)
+	if _, err := f.FrameAt(context.Background(), ids[0], 2); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.cached(); got != 0 {
+		t.Errorf("%d cursors kept, want 0", got)
+	}
+	if got := b.Used(); got != 0 {
+		t.Errorf("%d bytes reserved after the request, want 0", got)
+	}
+}
+
+// TestFramesShed: work that finds the budget full makes the Frames drop
+// its idle cursors, least recently used first, and never one in use.
+func TestFramesShed(t *testing.T) {
+	ctx := context.Background()
+	db, ids := storedToads(t, 3)
+	b := NewBudget(testBudget, testWait)
+	f := NewFrames(db, b, testBudget)
+	for _, id := range ids {
+		if _, err := f.FrameAt(ctx, id, 1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	inUse := f.use(ids[0]) // as a request between cursor and done
+	if inUse == nil {
+		t.Fatal("match 0 not kept")
+	}
+	// Room for all but one cursor: the least recently used idle one,
+	// match 1, goes.
+	r, err := b.Reserve(ctx, b.Limit()-b.Used()+1)
+	if err != nil {
+		t.Fatalf("Reserve with idle cursors to drop: %v", err)
+	}
+	f.mu.Lock()
+	_, kept0 := f.cursors[ids[0]]
+	_, kept1 := f.cursors[ids[1]]
+	_, kept2 := f.cursors[ids[2]]
+	f.mu.Unlock()
+	if !kept0 || kept1 || !kept2 {
+		t.Errorf("kept matches 0, 1, 2: %v %v %v; want true false true", kept0, kept1, kept2)
+	}
+	// Nothing idle is left but match 2; a reservation that needs match 0
+	// too waits for it, and gets it once its request is done.
+	r.Release()
+	if all, err := b.Reserve(ctx, b.Limit()); err == nil {
+		all.Release()
+		t.Fatal("Reserve of the whole budget while a cursor is in use: got it, want ErrBusy")
+	} else if !errors.Is(err, ErrBusy) {
+		t.Fatalf("Reserve of the whole budget while a cursor is in use: got %v, want ErrBusy", err)
+	}
+	f.done(inUse)
+	all, err := b.Reserve(ctx, b.Limit())
+	if err != nil {
+		t.Fatalf("Reserve of the whole budget once no cursor is in use: %v", err)
+	}
+	all.Release()
+	if got := f.cached(); got != 0 {
+		t.Errorf("%d cursors kept, want 0", got)
+	}
 }
 
 // recordToadSeed records a short River Toad match of a random bot.
@@ -207,7 +312,7 @@ func (f *Frames) cached() int {
 // BenchmarkFrameAt answers random turns of a Snake match of five seats,
 // the longest matches to regenerate: most requests replay from turn 0.
 func BenchmarkFrameAt(b *testing.B) {
-	f, id, want := stored(b, snake.Game, 2)
+	f, id, want := stored(b, snake.Game)
 	turn := 0
 	for b.Loop() {
 		if _, err := f.FrameAt(context.Background(), id, turn); err != nil {

@@ -79,6 +79,10 @@ const checksumBytes = 4
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
+// hashBytes bounds the encoding of a hash table entry or the end record:
+// two varints and two 64-bit sums at most.
+const hashBytes = 2*binary.MaxVarintLen64 + 16
+
 // maxDict bounds the dictionary so a hostile log cannot make symbols wide.
 const maxDict = 1 << 16
 
@@ -115,8 +119,14 @@ func (l *Log) Encode() (Encoded, error) {
 	if err != nil {
 		return Encoded{}, err
 	}
-	sum := l.idSum(g.Alphabet)
+	sum, size := l.idSum(g.Alphabet)
+	// Sized up front: a buffer that doubles as it fills holds up to three
+	// times the body at once, which for a log of long distinct commands
+	// is hundreds of megabytes. idSum wrote the same header and content;
+	// the hash table and the end record take at most hashBytes an entry
+	// more (the count and the end record counted as entries).
 	var buf bytes.Buffer
+	buf.Grow(size + (len(l.Hashes)+2)*hashBytes)
 	w := &bodyWriter{w: &buf}
 	w.bytes(encodeHeader(&l.Header))
 	cmdBytes := l.writeContent(w, g.Alphabet)
@@ -135,12 +145,16 @@ func (l *Log) Encode() (Encoded, error) {
 		w.uint64(binary.BigEndian.Uint64(sum[:8]))
 	}
 	rest := buf.Bytes()
-	out := append([]byte(nil), m...)
-	if z := zEncoder().EncodeAll(rest, nil); len(z) < len(rest) {
-		out = append(out, compressZstd)
-		out = append(out, z...)
+	// Compressed into a buffer that fits either form, which does not grow
+	// (nor copy itself) as the output does: encoding holds at most three
+	// times the body at once, twice plus what a compressed file keeps.
+	out := make([]byte, 0, len(m)+1+len(rest)+checksumBytes)
+	out = append(out, m...)
+	out = append(out, compressZstd)
+	if out = zEncoder().EncodeAll(rest, out); len(out)-len(m)-1 < len(rest) {
+		out = append(make([]byte, 0, len(out)+checksumBytes), out...) // not the body's room
 	} else {
-		out = append(out, compressNone)
+		out = append(out[:len(m)], compressNone)
 		out = append(out, rest...)
 	}
 	if l.End != nil {
@@ -155,13 +169,13 @@ func (l *Log) ID() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	sum := l.idSum(g.Alphabet)
+	sum, _ := l.idSum(g.Alphabet)
 	return hex.EncodeToString(sum[:]), nil
 }
 
 // idSum hashes the part of a checked log that identifies the match, in its
-// version 1 form, without building it in memory.
-func (l *Log) idSum(alphabet []string) [sha256.Size]byte {
+// version 1 form, without building it in memory, and returns its size.
+func (l *Log) idSum(alphabet []string) (sum [sha256.Size]byte, size int) {
 	h := sha256.New()
 	bw := bufio.NewWriterSize(h, 32<<10) // takes the commands without copying each to a []byte
 	w := &bodyWriter{w: bw}
@@ -171,15 +185,14 @@ func (l *Log) idSum(alphabet []string) [sha256.Size]byte {
 	w.bytes(encodeHeader(&v1))
 	l.writeContent(w, alphabet)
 	bw.Flush()
-	var sum [sha256.Size]byte
 	h.Sum(sum[:0])
-	return sum
+	return sum, w.n
 }
 
 // digest is the end record's digest of a checked log: the first 16 hex
 // digits of its id as a number.
 func (l *Log) digest(alphabet []string) uint64 {
-	sum := l.idSum(alphabet)
+	sum, _ := l.idSum(alphabet)
 	return binary.BigEndian.Uint64(sum[:8])
 }
 
@@ -665,6 +678,17 @@ func (l *Log) decodeCommands(stream string, lits []string, nTurns, seats int, al
 // maxFile bounds a binary replay file: a stored body is at most maxBody,
 // and a compressed one is only kept when it is smaller.
 const maxFile = len("RPL\x02") + 1 + maxBody + checksumBytes
+
+// MaxEncodedBytes is the most a replay whose first bytes are head may
+// hold: a binary replay's limit when head starts with the binary magic,
+// else a text replay's (and a byte-order mark). A reader holding a replay
+// whole can refuse a larger one as soon as it passes this.
+func MaxEncodedBytes(head []byte) int64 {
+	if bytes.HasPrefix(head, magic[:3]) {
+		return int64(maxFile)
+	}
+	return int64(maxText) + int64(len("\ufeff"))
+}
 
 // Decode reads a replay in either encoding, telling them apart by the
 // binary magic.

@@ -171,17 +171,28 @@ func noteKind(kind string) int {
 
 // EncodeText returns the text encoding of a log. The log is checked first.
 func (l *Log) EncodeText() ([]byte, error) {
-	g, err := l.Check()
-	if err != nil {
+	var b bytes.Buffer
+	if err := l.WriteText(&b); err != nil {
 		return nil, err
 	}
-	var b bytes.Buffer
+	return b.Bytes(), nil
+}
+
+// WriteText writes the text encoding of a log to w, as it goes: a log may
+// hold 64 MiB of commands, and its text escaped twice that. The log is
+// checked before anything is written.
+func (l *Log) WriteText(w io.Writer) error {
+	g, err := l.Check()
+	if err != nil {
+		return err
+	}
+	b := bufio.NewWriter(w)
 	b.Write(encodeHeader(&l.Header))
 	b.WriteByte('\n')
 	hi, ni := 0, 0
 	writeHash := func(turn int) {
 		for hi < len(l.Hashes) && l.Hashes[hi].Turn == turn {
-			fmt.Fprintf(&b, "%s\t%d\t%016x\n", dirHash, turn, l.Hashes[hi].Sum)
+			fmt.Fprintf(b, "%s\t%d\t%016x\n", dirHash, turn, l.Hashes[hi].Sum)
 			hi++
 		}
 	}
@@ -191,22 +202,22 @@ func (l *Log) EncodeText() ([]byte, error) {
 		b.WriteString(strconv.Itoa(turn))
 		for _, c := range cmds {
 			b.WriteByte('\t')
-			escape(&b, c)
+			escape(b, c)
 		}
 		b.WriteByte('\n')
 		for ni < len(l.Notes) && l.Notes[ni].Turn == turn {
-			fmt.Fprintf(&b, "#%s\t%d\t%d\n", l.Notes[ni].Kind, turn, l.Notes[ni].Seat)
+			fmt.Fprintf(b, "#%s\t%d\t%d\n", l.Notes[ni].Kind, turn, l.Notes[ni].Seat)
 			ni++
 		}
 		writeHash(turn)
 	}
 	if l.End != nil {
-		fmt.Fprintf(&b, "%s\t%d\t%016x\t%016x\n", dirEnd, l.End.Turn, l.End.Sum, l.digest(g.Alphabet))
+		fmt.Fprintf(b, "%s\t%d\t%016x\t%016x\n", dirEnd, l.End.Turn, l.End.Sum, l.digest(g.Alphabet))
 	}
-	return b.Bytes(), nil
+	return b.Flush()
 }
 
-func escape(b *bytes.Buffer, s string) {
+func escape(b *bufio.Writer, s string) {
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; c {
 		case '\\':

@@ -12,7 +12,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/replaylab/replaylab/analytics"
-	"github.com/replaylab/replaylab/replay"
 	"github.com/replaylab/replaylab/sim"
 	"github.com/replaylab/replaylab/sim/games"
 	"github.com/replaylab/replaylab/store"
@@ -196,7 +195,7 @@ func (s *server) turn(c echo.Context) (store.MatchSummary, *sim.Game, turnJSON, 
 	ctx := c.Request().Context()
 	frame, err := s.frames.FrameAt(ctx, m.ID, n)
 	if err != nil {
-		return m, g, turnJSON{}, err
+		return m, g, turnJSON{}, s.memoryFault(c, err)
 	}
 	stats, err := s.db.StatsAt(ctx, m.ID, n)
 	if err != nil {
@@ -284,23 +283,31 @@ func (s *server) apiReplayBinary(c echo.Context) error {
 	return c.Blob(http.StatusOK, "application/octet-stream", data)
 }
 
+// apiReplayText decodes a stored replay and streams its text encoding,
+// which is never held whole: it is up to twice the log's commands.
 func (s *server) apiReplayText(c echo.Context) error {
-	m, data, err := s.storedReplay(c)
+	m, _, err := s.matchParam(c)
 	if err != nil {
 		return err
 	}
-	// A stored replay decoded once already; failing now is the server's
-	// fault (a game changed under it), hence no replayError.
-	l, err := replay.Decode(data)
+	logs, mem, err := s.decodeStored(c.Request().Context(), m.ID)
 	if err != nil {
-		return fmt.Errorf("decode stored replay %s: %w", m.ID, err)
+		return s.memoryFault(c, err)
 	}
-	text, err := l.EncodeText()
-	if err != nil {
+	defer mem.Release()
+	l := logs[0]
+	res := c.Response()
+	res.Header().Set(echo.HeaderContentType, "text/plain; charset=utf-8")
+	attachment(c, shortID(m.ID)+".rlog")
+	// WriteText checks the log before it writes, so a log that fails is
+	// still answered with the error; what fails later is the connection.
+	if err := l.WriteText(res); err != nil {
+		if res.Committed {
+			return &abortError{fmt.Errorf("write replay %s as text: %w", m.ID, err)}
+		}
 		return fmt.Errorf("encode replay %s as text: %w", m.ID, err)
 	}
-	attachment(c, shortID(m.ID)+".rlog")
-	return c.Blob(http.StatusOK, "text/plain; charset=utf-8", text)
+	return nil
 }
 
 // apiTurnsCSV streams the per-turn numbers of a match, one row per turn,

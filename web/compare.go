@@ -14,7 +14,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/replaylab/replaylab/analytics"
-	"github.com/replaylab/replaylab/replay"
 	"github.com/replaylab/replaylab/sim"
 	"github.com/replaylab/replaylab/sim/games"
 	"github.com/replaylab/replaylab/store"
@@ -502,21 +501,14 @@ func newBandJSON(b analytics.Band) bandJSON {
 }
 
 // diverge finds the first turn at which the commands of a pair's matches
-// differ, decoding both stored replays.
+// differ, decoding both stored replays within the memory budget.
 func (s *server) diverge(ctx context.Context, p analytics.SeedPair) (*divergence, error) {
 	d := &divergence{Seed: p.Seed, A: p.A, B: p.B, AURL: matchURL(p.A), BURL: matchURL(p.B), Commands: []commandDiff{}}
-	logs := make([]*replay.Log, 2)
-	for i, id := range []string{p.A, p.B} {
-		data, err := s.db.Replay(ctx, id)
-		if err != nil {
-			return nil, err
-		}
-		// A stored replay decoded once already; failing now is the
-		// server's fault.
-		if logs[i], err = replay.Decode(data); err != nil {
-			return nil, fmt.Errorf("decode stored replay %s: %w", id, err)
-		}
+	logs, mem, err := s.decodeStored(ctx, p.A, p.B)
+	if err != nil {
+		return nil, err
 	}
+	defer mem.Release()
 	a, b := logs[0].Turns, logs[1].Turns
 	for i := range min(len(a), len(b)) {
 		for seat := range min(len(a[i]), len(b[i])) {
@@ -561,7 +553,7 @@ func (s *server) comparison(c echo.Context) (compareRequest, comparison, error) 
 		return r, comparison{}, err
 	}
 	cmp, err := s.compare(c.Request().Context(), r)
-	return r, cmp, err
+	return r, cmp, s.memoryFault(c, err)
 }
 
 // comparePage shows the comparison with its charts.

@@ -105,9 +105,9 @@ func classify(err error) (status int, body errorBody, internal bool) {
 		if !ok {
 			msg = http.StatusText(he.Code)
 		}
-		// A server at its regeneration limit is working as told, not
-		// failing.
-		return he.Code, errorBody{Error: msg}, he.Code >= 500 && he != errBusy
+		// A server at its regeneration or memory limit is working as
+		// told, not failing.
+		return he.Code, errorBody{Error: msg}, he.Code >= 500 && he != errBusy && he != errMemoryBusy
 	case errors.As(err, &re):
 		body := errorBody{Error: re.err.Error()}
 		var rpl *replay.Error

@@ -51,6 +51,13 @@ type Config struct {
 	// MaxRegenerations bounds the uploads regenerated at once; more get
 	// 503 with Retry-After. Zero means the number of CPUs.
 	MaxRegenerations int
+	// MaxMemory bounds the server's memory: the decoded replays of
+	// uploads, inspector cursors, downloads and comparisons hold at most
+	// ReplayBudget of it, and work that finds no room waits a moment,
+	// then gets 503 with Retry-After. Zero means DefaultMaxMemory; less
+	// than MinMaxMemory is an error. The caller sets the Go runtime's
+	// limit (GoMemoryLimit).
+	MaxMemory int64
 	// fits gives the compare page its rating fits; tests set a fake.
 	fits fitter
 	// pace is the pace of upload bodies, regenerations the slots of
@@ -90,6 +97,9 @@ type server struct {
 	regenerations slots
 	summaries     summaryCache
 	frames        *regen.Frames
+	// memory is the budget of every decoded replay the server holds, the
+	// frames' cursors included.
+	memory *regen.Budget
 	// fits gives rating differences; nil means ratings not fitted yet.
 	fits  fitter
 	refit *analytics.Refitter // nil: nobody to notify
@@ -117,6 +127,15 @@ func New(cfg Config) (*echo.Echo, error) {
 	if cfg.pace.rate <= 0 {
 		cfg.pace = defaultPace
 	}
+	if cfg.MaxMemory == 0 {
+		cfg.MaxMemory = DefaultMaxMemory
+	}
+	if cfg.MaxMemory < MinMaxMemory {
+		return nil, fmt.Errorf("web: a memory bound of %s, less than the %s the largest replay needs", formatSize(cfg.MaxMemory), formatSize(MinMaxMemory))
+	}
+	// Kept inspector cursors may fill half the budget, which leaves the
+	// other half to uploads without dropping them.
+	memory := regen.NewBudget(ReplayBudget(cfg.MaxMemory), memoryWait)
 	guard, err := newHostGuard(cfg.Addr, cfg.PublicURLs)
 	if err != nil {
 		return nil, err
@@ -126,8 +145,8 @@ func New(cfg Config) (*echo.Echo, error) {
 		return nil, err
 	}
 	s := &server{db: cfg.DB, log: cfg.Log, tpl: tpl, maxUpload: cfg.MaxUpload, uploadToken: cfg.UploadToken,
-		pace: cfg.pace, regenerations: cfg.regenerations, frames: regen.NewFrames(cfg.DB, regen.DefaultCursors),
-		fits: cfg.fits, refit: cfg.Refitter, fill: cfg.Fill}
+		pace: cfg.pace, regenerations: cfg.regenerations, frames: regen.NewFrames(cfg.DB, memory, memory.Limit()/2),
+		memory: memory, fits: cfg.fits, refit: cfg.Refitter, fill: cfg.Fill}
 	if s.fits == nil && cfg.Refitter != nil {
 		s.fits = cfg.Refitter
 	}

@@ -1,6 +1,8 @@
 package web
 
 import (
+	"bufio"
+	"bytes"
 	"crypto/subtle"
 	"errors"
 	"fmt"
@@ -9,6 +11,7 @@ import (
 	"mime/multipart"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -30,11 +33,12 @@ const maxTokenField = 1 << 10
 //
 // Nothing is buffered before the upload is authorized (see openReplay).
 // The body is read through a cap of the server's MaxUpload and at a pace
-// (see bodyReader), and decoded as it streams in, so a body over the
-// replay format's own limit is refused as soon as it passes it. Only a
+// (see bodyReader), and a replay over the format's own limit for its
+// encoding is refused as soon as it passes it (see readReplay). Only a
 // replay in hand takes one of the server's regeneration slots, for its
-// regeneration and storing: a client sending slowly holds none, and when
-// none is free the upload is refused with 503.
+// decoding, regeneration and storing: a client sending slowly holds none,
+// and when none is free the upload is refused with 503. Decoding holds
+// the replay's share of the server's memory budget (decodeUpload).
 func (s *server) upload(c echo.Context) (id string, created bool, err error) {
 	r := c.Request()
 	if r.ContentLength > s.maxUpload {
@@ -48,10 +52,14 @@ func (s *server) upload(c echo.Context) (id string, created bool, err error) {
 		return "", false, s.bodyFault(body, err)
 	}
 	part := &bodyReader{r: src}
-	l, err := replay.Read(part)
+	data, held, err := s.readReplay(part)
 	if err != nil {
+		if errors.Is(err, errBodiesBusy) {
+			c.Response().Header().Set("Retry-After", retryAfter)
+		}
 		return "", false, s.bodyFault(body, replayFault(part, err))
 	}
+	defer held.release()
 	output, err := readOutputPart(form)
 	if err != nil {
 		return "", false, s.bodyFault(body, err)
@@ -65,6 +73,12 @@ func (s *server) upload(c echo.Context) (id string, created bool, err error) {
 		return "", false, err
 	}
 	defer release()
+	l, mem, err := s.decodeUpload(c, data)
+	if err != nil {
+		return "", false, err
+	}
+	defer mem.Release()
+	held.release() // the log holds what the bytes said
 	rec, err := regen.Build(c.Request().Context(), l)
 	if err != nil {
 		var re *replay.Error
@@ -82,21 +96,56 @@ func (s *server) upload(c echo.Context) (id string, created bool, err error) {
 	return rec.ID, created, err
 }
 
-// replayFault is the error of a replay that did not decode from part, the
-// reader of the replay in the body: a form's replay part that stopped
-// short of its closing boundary is a malformed form, a replay over the
-// format's limits is too large, and anything else is a replay refused
-// with its line and turn.
+// replayFault is the error of a replay that could not be read from part,
+// the reader of the replay in the body: a form's replay part that stopped
+// short of its closing boundary is a malformed form; anything else is as
+// readReplay says.
 func replayFault(part *bodyReader, err error) error {
-	switch {
-	case part.err != nil:
+	if part.err != nil {
 		return badInput("malformed multipart form: the replay part ends without its closing boundary (%s)", quoteShort(part.err.Error()))
-	case errors.Is(err, replay.ErrTooLarge):
-		return echo.NewHTTPError(http.StatusRequestEntityTooLarge, err.Error())
-	case errors.Is(err, replay.ErrNotReplay):
-		return &replayError{http.StatusBadRequest, err}
 	}
-	return &replayError{http.StatusUnprocessableEntity, err}
+	return err
+}
+
+// readReplay reads the replay r holds, whole, and returns its bytes with
+// their hold on the server's memory budget, for the caller to release. It
+// refuses with 413 a replay past the format's limit for its encoding
+// (replay.MaxEncodedBytes) as soon as it passes it, whatever the server's
+// MaxUpload, and with errBodiesBusy one the budget has no room for.
+func (s *server) readReplay(r io.Reader) ([]byte, *bodyHold, error) {
+	br := bufio.NewReader(r)
+	head, _ := br.Peek(len("RPL\x02"))
+	limit := replay.MaxEncodedBytes(head)
+	hold := &bodyHold{b: s.memory}
+	buf := make([]byte, 0, bytes.MinRead)
+	if !hold.grow(int64(cap(buf))) {
+		return nil, nil, errBodiesBusy
+	}
+	for {
+		if len(buf) == cap(buf) {
+			// Double it, as bytes.Buffer does, but not past the limit.
+			bigger := slices.Grow(buf, int(min(int64(len(buf)), limit+1-int64(len(buf)))))
+			if !hold.grow(int64(cap(bigger) - cap(buf))) {
+				hold.release()
+				return nil, nil, errBodiesBusy
+			}
+			buf = bigger
+		}
+		n, err := br.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if int64(len(buf)) > limit {
+			hold.release()
+			return nil, nil, echo.NewHTTPError(http.StatusRequestEntityTooLarge,
+				fmt.Sprintf("this replay is too large: the format limits replays of its encoding to %d MiB", limit>>20))
+		}
+		switch {
+		case err == io.EOF:
+			return buf, hold, nil
+		case err != nil:
+			hold.release()
+			return nil, nil, err
+		}
+	}
 }
 
 // openReplay checks the upload token and returns the reader of the replay

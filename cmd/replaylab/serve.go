@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"syscall"
@@ -29,6 +30,7 @@ const tokenEnv = "REPLAYLAB_UPLOAD_TOKEN"
 
 type serveFlags struct {
 	addr, dbPath, maxUpload, token, logLevel string
+	maxMemory                                string
 	publicURLs                               []string
 	maxRegenerations                         int
 	demo, allowAnonymous                     bool
@@ -81,6 +83,7 @@ which send neither header, are not affected.`,
 	fl.BoolVar(&f.allowAnonymous, "allow-anonymous-upload", false, "allow uploads without a token on a non-loopback address")
 	fl.StringSliceVar(&f.publicURLs, "public-url", nil, "`URL` users reach the server by, such as https://replays.example.org (repeatable or comma-separated): its host is served and its origin may upload")
 	fl.IntVar(&f.maxRegenerations, "max-regenerations", runtime.NumCPU(), "uploads regenerated at once; more get 503 with Retry-After")
+	fl.StringVar(&f.maxMemory, "max-memory", fmt.Sprintf("%dMiB", web.DefaultMaxMemory>>20), "memory the server may use: uploads, views and downloads that would take more wait a moment, then get 503 with Retry-After; also the Go runtime's limit unless GOMEMLIMIT is set")
 	fl.StringVar(&f.logLevel, "log-level", "info", "least important log lines shown: debug (one line per request), info, warn or error")
 	return cmd
 }
@@ -105,7 +108,12 @@ func serve(ctx context.Context, f *serveFlags, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	maxMemory, err := parseMaxMemory(f)
+	if err != nil {
+		return err
+	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	defer limitMemory(maxMemory, log)()
 
 	// The port first: a busy one fails at once, before any other work.
 	// The handler's Host checks need the real port (--addr may say 0);
@@ -126,7 +134,8 @@ func serve(ctx context.Context, f *serveFlags, stdout, stderr io.Writer) error {
 	}
 	refit := analytics.NewRefitter(db, log)
 	handler, err := web.New(web.Config{DB: db, Log: log, MaxUpload: maxUpload, UploadToken: f.token,
-		Addr: ln.Addr().String(), PublicURLs: f.publicURLs, MaxRegenerations: f.maxRegenerations, Refitter: refit, Fill: fill})
+		Addr: ln.Addr().String(), PublicURLs: f.publicURLs, MaxRegenerations: f.maxRegenerations, MaxMemory: maxMemory,
+		Refitter: refit, Fill: fill})
 	if err != nil {
 		return err
 	}
@@ -278,6 +287,30 @@ func checkServeFlags(f *serveFlags) (maxUpload int64, level slog.Level, err erro
 		return 0, 0, fmt.Errorf("--log-level %q: want debug, info, warn or error", f.logLevel)
 	}
 	return maxUpload, level, nil
+}
+
+// parseMaxMemory reads --max-memory.
+func parseMaxMemory(f *serveFlags) (int64, error) {
+	n, err := bytes.Parse(f.maxMemory)
+	if err != nil || n < web.MinMaxMemory {
+		return 0, fmt.Errorf("--max-memory %q: want a size of at least %dMiB, such as 512MiB or 2GiB", f.maxMemory, web.MinMaxMemory>>20)
+	}
+	return n, nil
+}
+
+// limitMemory sets the Go runtime's soft memory limit under --max-memory
+// (web.GoMemoryLimit) and returns the undoing of it. Without a limit the
+// collector lets the heap grow to twice what is live before it runs, which
+// alone would double the server's memory. A GOMEMLIMIT in the environment
+// is the operator's word on the runtime and is left to rule it; the budget
+// of replays still follows --max-memory.
+func limitMemory(maxMemory int64, log *slog.Logger) (undo func()) {
+	if v := os.Getenv("GOMEMLIMIT"); v != "" {
+		log.Info("the Go runtime's memory limit follows GOMEMLIMIT, not --max-memory", "GOMEMLIMIT", v)
+		return func() {}
+	}
+	old := debug.SetMemoryLimit(web.GoMemoryLimit(maxMemory))
+	return func() { debug.SetMemoryLimit(old) }
 }
 
 // restoreMatches regenerates the stored replays that have no match: a

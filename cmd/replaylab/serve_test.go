@@ -57,6 +57,8 @@ func TestServeRefuses(t *testing.T) {
 		{"bad address", []string{"--addr", "nowhere"}, "--addr"},
 		{"bad log level", []string{"--log-level", "loud"}, "--log-level"},
 		{"no regeneration", []string{"--max-regenerations", "0"}, "--max-regenerations"},
+		{"too little memory", []string{"--max-memory", "100MiB"}, "--max-memory"},
+		{"bad memory bound", []string{"--max-memory", "lots"}, "--max-memory"},
 		{"public url with a path", []string{"--public-url", "https://replays.example.org/dash"}, "--public-url"},
 	}
 	for _, tt := range tests {
