@@ -1,7 +1,7 @@
--- replaylab SQLite schema, version 11.
+-- replaylab SQLite schema, version 12.
 --
 -- store.Open applies this file to a fresh database inside one transaction
--- and then sets PRAGMA user_version to 11 and PRAGMA application_id to
+-- and then sets PRAGMA user_version to 12 and PRAGMA application_id to
 -- 0x52504c42 ("RPLB"), which marks the file as replaylab's: Open refuses an
 -- SQLite file with another application_id and tables of its own. A schema
 -- change edits this file and appends to store/upgrades.go the statements
@@ -156,6 +156,28 @@ CREATE TABLE events (
     PRIMARY KEY (match_seq, turn, pos)
 ) STRICT, WITHOUT ROWID;
 
+-- What went wrong for the bot of a seat (store.Troubles): the turn its
+-- process exited (0: it did not), how many time-outs, commands the game
+-- rejected and over-long answers it had, with the turn of the first of
+-- each (0: none). Ingest writes a row only for a seat that had any, from
+-- the match's events, so a list of the matches with trouble reads these
+-- few rows instead of every event. bot_id repeats the seat's bot, so the
+-- counts below need not find a seat that a deleted match took first.
+CREATE TABLE seat_trouble (
+    match_seq      INTEGER NOT NULL REFERENCES matches (seq) ON DELETE CASCADE,
+    seat           INTEGER NOT NULL CHECK (seat >= 0),
+    bot_id         INTEGER NOT NULL REFERENCES bots (id),
+    crash_turn     INTEGER NOT NULL CHECK (crash_turn >= 0),
+    timeouts       INTEGER NOT NULL CHECK (timeouts >= 0),
+    first_timeout  INTEGER NOT NULL CHECK (first_timeout >= 0),
+    invalid        INTEGER NOT NULL CHECK (invalid >= 0),
+    first_invalid  INTEGER NOT NULL CHECK (first_invalid >= 0),
+    oversize       INTEGER NOT NULL CHECK (oversize >= 0),
+    first_oversize INTEGER NOT NULL CHECK (first_oversize >= 0),
+    PRIMARY KEY (match_seq, seat),
+    CHECK (crash_turn > 0 OR timeouts > 0 OR invalid > 0 OR oversize > 0)
+) STRICT, WITHOUT ROWID;
+
 -- What an external bot wrote besides its answers in a turn: its standard
 -- error and stray standard output, as the recorder saved them (record's
 -- FILE.output.jsonl, which import reads beside FILE). The turn is the one
@@ -260,6 +282,53 @@ CREATE TRIGGER match_entries_uncount AFTER DELETE ON match_entries BEGIN
     WHERE (game, name) = (SELECT game, name FROM bots WHERE id = OLD.bot_id) AND matches = 0;
 END;
 
+-- How often a bot version's seats went wrong under one ruleset, over its
+-- seat_trouble rows: seats counts its seats with any trouble, crashed,
+-- timed_out, invalid_seats and oversized those with each kind, and
+-- timeouts, invalid and oversize add up their counts. A bot page divides
+-- them by the seats of its bot_records row. A version with no trouble has
+-- no row.
+CREATE TABLE bot_trouble (
+    bot_id        INTEGER NOT NULL REFERENCES bots (id),
+    ruleset       TEXT    NOT NULL,
+    seats         INTEGER NOT NULL CHECK (seats >= 0),
+    crashed       INTEGER NOT NULL,
+    timed_out     INTEGER NOT NULL,
+    timeouts      INTEGER NOT NULL,
+    invalid_seats INTEGER NOT NULL,
+    invalid       INTEGER NOT NULL,
+    oversized     INTEGER NOT NULL,
+    oversize      INTEGER NOT NULL,
+    PRIMARY KEY (bot_id, ruleset)
+) STRICT, WITHOUT ROWID;
+
+CREATE TRIGGER seat_trouble_count AFTER INSERT ON seat_trouble BEGIN
+    INSERT INTO bot_trouble (bot_id, ruleset, seats, crashed, timed_out, timeouts, invalid_seats, invalid, oversized, oversize)
+    SELECT NEW.bot_id, m.ruleset, 1, NEW.crash_turn > 0, NEW.timeouts > 0, NEW.timeouts,
+        NEW.invalid > 0, NEW.invalid, NEW.oversize > 0, NEW.oversize
+    FROM matches m WHERE m.seq = NEW.match_seq
+    ON CONFLICT (bot_id, ruleset) DO UPDATE SET seats = seats + 1, crashed = crashed + excluded.crashed,
+        timed_out = timed_out + excluded.timed_out, timeouts = timeouts + excluded.timeouts,
+        invalid_seats = invalid_seats + excluded.invalid_seats, invalid = invalid + excluded.invalid,
+        oversized = oversized + excluded.oversized, oversize = oversize + excluded.oversize;
+END;
+
+CREATE TRIGGER seat_trouble_uncount AFTER DELETE ON seat_trouble BEGIN
+    UPDATE bot_trouble SET seats = seats - 1, crashed = crashed - (OLD.crash_turn > 0),
+        timed_out = timed_out - (OLD.timeouts > 0), timeouts = timeouts - OLD.timeouts,
+        invalid_seats = invalid_seats - (OLD.invalid > 0), invalid = invalid - OLD.invalid,
+        oversized = oversized - (OLD.oversize > 0), oversize = oversize - OLD.oversize
+    WHERE bot_id = OLD.bot_id AND ruleset = (SELECT ruleset FROM matches WHERE seq = OLD.match_seq);
+    DELETE FROM bot_trouble WHERE bot_id = OLD.bot_id AND seats = 0;
+END;
+
+-- As with the entries, a cascade would delete a match's trouble after the
+-- match, when its ruleset can no longer be read: the match deletes it
+-- first.
+CREATE TRIGGER matches_uncount_trouble BEFORE DELETE ON matches BEGIN
+    DELETE FROM seat_trouble WHERE match_seq = OLD.seq;
+END;
+
 -- How each pair of bot versions did against each other under one ruleset,
 -- kept by the triggers below as matches come and go, so a head-to-head
 -- matrix reads one row per pair instead of every match. bot_a is the lower
@@ -346,6 +415,10 @@ CREATE TRIGGER match_entries_fixed BEFORE UPDATE ON match_entries
 BEGIN
     SELECT RAISE(ABORT, 'a match''s entries are fixed: delete the match and ingest it again');
 END;
+CREATE TRIGGER seat_trouble_fixed BEFORE UPDATE ON seat_trouble
+BEGIN
+    SELECT RAISE(ABORT, 'a match''s trouble is fixed: delete the match and ingest it again');
+END;
 
 -- The last rating fit of each game and ruleset (analytics.Refitter): over
 -- how many matches, up to which seq, and when. problem says why there are
@@ -413,6 +486,9 @@ CREATE TRIGGER data_version_player_deleted AFTER DELETE ON match_players BEGIN
     UPDATE data_version SET n = n + 1;
 END;
 CREATE TRIGGER data_version_entry_deleted AFTER DELETE ON match_entries BEGIN
+    UPDATE data_version SET n = n + 1;
+END;
+CREATE TRIGGER data_version_trouble_deleted AFTER DELETE ON seat_trouble BEGIN
     UPDATE data_version SET n = n + 1;
 END;
 CREATE TRIGGER data_version_fit_added AFTER INSERT ON rating_fits BEGIN

@@ -25,18 +25,32 @@ const entriesQuery = `
 	    WINDOW same AS (PARTITION BY mp.match_seq, mp.bot_id))
 	WHERE pick = 1`
 
+// recountTrouble counts every bot version's trouble under each ruleset
+// from the trouble of its seats.
+const recountTrouble = `
+	SELECT mp.bot_id, m.ruleset, count(*) FILTER (WHERE s.crash_turn > 0) AS crashed,
+		count(*) FILTER (WHERE s.timeouts > 0) AS timed_out, count(*) FILTER (WHERE s.invalid > 0) AS invalid_seats,
+		count(*) FILTER (WHERE s.oversize > 0) AS oversized,
+		sum(s.timeouts) AS timeouts, sum(s.invalid) AS invalid, sum(s.oversize) AS oversize
+	FROM seat_trouble s JOIN match_players mp ON mp.match_seq = s.match_seq AND mp.seat = s.seat
+	JOIN matches m ON m.seq = s.match_seq
+	GROUP BY mp.bot_id, m.ruleset`
+
 // recountBots counts every bot version's record from the seats of every
-// match: one match per version, at its best seat. The aggregates must
-// always equal it.
+// match: one match per version, at its best seat, and its trouble. The
+// aggregates must always equal it.
 const recountBots = `
 	SELECT b.game, m.ruleset, b.name, b.version, count(*), sum(e.seats),
 		count(*) FILTER (WHERE e.outcome = 'win'),
 		count(*) FILTER (WHERE e.outcome = 'draw'),
 		count(*) FILTER (WHERE e.outcome = 'loss'),
-		avg(e.score)
+		avg(e.score),
+		coalesce(t.crashed, 0), coalesce(t.timed_out, 0), coalesce(t.invalid_seats, 0), coalesce(t.oversized, 0),
+		coalesce(t.timeouts, 0), coalesce(t.invalid, 0), coalesce(t.oversize, 0)
 	FROM bots b
 	JOIN (` + entriesQuery + `) e ON e.bot_id = b.id
 	JOIN matches m ON m.seq = e.match_seq
+	LEFT JOIN (` + recountTrouble + `) t ON t.bot_id = b.id AND t.ruleset = m.ruleset
 	GROUP BY b.id, m.ruleset
 	ORDER BY b.game, m.ruleset, b.name, b.version`
 
@@ -83,7 +97,9 @@ func checkAggregates(t *testing.T, db *DB) {
 	for _, r := range queryRows(t, db, recountBots) {
 		want = append(want, BotSummary{Game: r[0].(string), Ruleset: r[1].(string), Name: r[2].(string), Version: r[3].(string),
 			Matches: int(r[4].(int64)), Seats: int(r[5].(int64)), Wins: int(r[6].(int64)), Draws: int(r[7].(int64)),
-			Losses: int(r[8].(int64)), MeanScore: r[9].(float64)})
+			Losses: int(r[8].(int64)), MeanScore: r[9].(float64),
+			Trouble: BotTrouble{Crashed: int(r[10].(int64)), TimedOut: int(r[11].(int64)), InvalidSeats: int(r[12].(int64)),
+				Oversized: int(r[13].(int64)), Timeouts: int(r[14].(int64)), Invalid: int(r[15].(int64)), Oversize: int(r[16].(int64))}})
 	}
 	if !reflect.DeepEqual(bots, want) {
 		t.Errorf("Bots:\n got %+v\nwant %+v (recounted)", bots, want)
@@ -178,7 +194,16 @@ func randomRecord(t *testing.T, r *rand.Rand, n int) *Record {
 		}
 		s.results = append(s.results, pr)
 	}
-	return makeRecord(t, s)
+	rec := makeRecord(t, s)
+	// Now and then a seat crashes, times out or is rejected, so the
+	// trouble counts come and go with the matches too.
+	for seat := range s.players {
+		if r.IntN(3) == 0 {
+			kind := []string{sim.EventCrash, sim.EventTimeout, sim.EventInvalid, sim.EventOversize}[r.IntN(4)]
+			rec.Events = append(rec.Events, TurnEvent{Turn: 1, Event: sim.Event{Seat: seat, Unit: sim.NoUnit, Kind: kind, Target: -1}})
+		}
+	}
+	return rec
 }
 
 // TestAggregatesEqualRecount ingests random matches and deletes random
@@ -211,7 +236,7 @@ func TestAggregatesEqualRecount(t *testing.T) {
 	if _, err := db.write.Exec("DELETE FROM replays"); err != nil {
 		t.Fatal(err)
 	}
-	for _, table := range []string{"bot_records", "bot_matches", "game_matches", "match_entries"} {
+	for _, table := range []string{"bot_records", "bot_matches", "game_matches", "match_entries", "seat_trouble", "bot_trouble"} {
 		if got := queryRows(t, db, "SELECT * FROM "+table); len(got) != 0 {
 			t.Errorf("%s after deleting every match: got %v, want no rows", table, got)
 		}

@@ -25,6 +25,9 @@ type BotSummary struct {
 	Seats               int
 	Wins, Draws, Losses int
 	MeanScore           float64
+	// Trouble counts the seats in which the version crashed, timed out,
+	// sent invalid commands or over-long answers (out of Seats).
+	Trouble BotTrouble
 }
 
 // Bots returns the record of every bot version of a game under each
@@ -34,8 +37,10 @@ type BotSummary struct {
 func (db *DB) Bots(ctx context.Context, game string) ([]BotSummary, error) {
 	rows, err := db.read.QueryContext(ctx, `
 		SELECT b.game, r.ruleset, b.name, b.version, r.matches, r.seats, r.wins, r.draws, r.losses,
-			r.score_sum / r.matches
+			r.score_sum / r.matches, coalesce(t.crashed, 0), coalesce(t.timed_out, 0), coalesce(t.invalid_seats, 0),
+			coalesce(t.oversized, 0), coalesce(t.timeouts, 0), coalesce(t.invalid, 0), coalesce(t.oversize, 0)
 		FROM bot_records r JOIN bots b ON b.id = r.bot_id
+		LEFT JOIN bot_trouble t ON t.bot_id = r.bot_id AND t.ruleset = r.ruleset
 		WHERE ?1 = '' OR b.game = ?1
 		ORDER BY b.game, r.ruleset, b.name, b.version`, game)
 	if err != nil {
@@ -45,7 +50,9 @@ func (db *DB) Bots(ctx context.Context, game string) ([]BotSummary, error) {
 	bs := []BotSummary{}
 	for rows.Next() {
 		var b BotSummary
-		if err := rows.Scan(&b.Game, &b.Ruleset, &b.Name, &b.Version, &b.Matches, &b.Seats, &b.Wins, &b.Draws, &b.Losses, &b.MeanScore); err != nil {
+		if err := rows.Scan(&b.Game, &b.Ruleset, &b.Name, &b.Version, &b.Matches, &b.Seats, &b.Wins, &b.Draws, &b.Losses, &b.MeanScore,
+			&b.Trouble.Crashed, &b.Trouble.TimedOut, &b.Trouble.InvalidSeats, &b.Trouble.Oversized,
+			&b.Trouble.Timeouts, &b.Trouble.Invalid, &b.Trouble.Oversize); err != nil {
 			return nil, fmt.Errorf("bots: %w", err)
 		}
 		bs = append(bs, b)

@@ -104,8 +104,8 @@ func (rec *Record) check() error {
 // the triggers it fires (the aggregates' of schema.sql), which costs as
 // much as running it for a match of a few turns.
 type ingestStmts struct {
-	exists, replay, match, player, entry, findBot, addBot *sql.Stmt
-	series, events                                        batchStmts
+	exists, replay, match, player, entry, findBot, addBot, trouble *sql.Stmt
+	series, events                                                 batchStmts
 }
 
 // batchStmts insert the rows of a batch: full a whole one, one a row.
@@ -144,6 +144,10 @@ func prepareIngest(ctx context.Context, w *sql.DB) (*ingestStmts, error) {
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`},
 		{&st.findBot, `SELECT id FROM bots WHERE game = ? AND name = ? AND version = ?`},
 		{&st.addBot, `INSERT INTO bots (game, name, version) VALUES (?, ?, ?) RETURNING id`},
+		{&st.trouble, `
+			INSERT INTO seat_trouble (match_seq, seat, bot_id, crash_turn, timeouts, first_timeout,
+				invalid, first_invalid, oversize, first_oversize)
+			VALUES (?1, ?2, (SELECT bot_id FROM match_players WHERE match_seq = ?1 AND seat = ?2), ?3, ?4, ?5, ?6, ?7, ?8, ?9)`},
 		{&st.series.full, insertSQL("series", seriesColumns, batchRows)},
 		{&st.series.one, insertSQL("series", seriesColumns, 1)},
 		{&st.events.full, insertSQL("events", eventColumns, batchRows)},
@@ -160,7 +164,7 @@ func prepareIngest(ctx context.Context, w *sql.DB) (*ingestStmts, error) {
 // close closes the statements prepared so far.
 func (st *ingestStmts) close() error {
 	var errs []error
-	for _, s := range []*sql.Stmt{st.exists, st.replay, st.match, st.player, st.entry, st.findBot, st.addBot,
+	for _, s := range []*sql.Stmt{st.exists, st.replay, st.match, st.player, st.entry, st.findBot, st.addBot, st.trouble,
 		st.series.full, st.series.one, st.events.full, st.events.one} {
 		if s != nil {
 			errs = append(errs, s.Close())
@@ -196,6 +200,9 @@ func (st *ingestStmts) ingest(ctx context.Context, tx *sql.Tx, rec *Record, now 
 		return false, err
 	}
 	if err := insertEvents(ctx, tx, st.events, rec, seq); err != nil {
+		return false, err
+	}
+	if err := st.insertTrouble(ctx, tx, rec, seq); err != nil {
 		return false, err
 	}
 	if err := insertOutput(ctx, tx, rec, seq); err != nil {

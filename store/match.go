@@ -41,6 +41,9 @@ type MatchSummary struct {
 	RegenTime     time.Duration
 	CreatedAt     time.Time
 	Players       []PlayerSummary // in seat order
+	// Trouble is what went wrong for the seats that had trouble (a crash,
+	// time-outs, invalid commands, over-long answers), in seat order.
+	Trouble []Trouble
 }
 
 // PlayerSummary is one seat of a match.
@@ -115,6 +118,9 @@ type MatchFilter struct {
 	// VsVersion needs Vs.
 	Vs        string
 	VsVersion string
+	// Trouble keeps the matches in which some seat had trouble of this
+	// kind (TroubleKinds).
+	Trouble TroubleKind
 	// Limit is the page size: DefaultLimit when 0, at most MaxLimit.
 	Limit  int
 	Offset int
@@ -157,6 +163,13 @@ func (f MatchFilter) where() (string, []any, error) {
 		sub, subArgs := f.meetings()
 		conds = append(conds, "m.seq IN ("+sub+")")
 		args = append(args, subArgs...)
+	}
+	if f.Trouble != "" {
+		sub, err := troubleMatches(f.Trouble)
+		if err != nil {
+			return "", nil, err
+		}
+		conds = append(conds, "m.seq IN ("+sub+")")
 	}
 	if len(conds) == 0 {
 		return "", nil, nil
@@ -238,11 +251,11 @@ func (db *DB) Matches(ctx context.Context, f MatchFilter) ([]MatchSummary, int, 
 		return nil, 0, err
 	}
 	defer tx.Rollback()
-	// Without a bot the filter names only columns game_matches has too,
-	// so the total is a sum over its few rows instead of a count of
-	// every selected match.
+	// Without a bot or trouble the filter names only columns
+	// game_matches has too, so the total is a sum over its few rows
+	// instead of a count of every selected match.
 	count := "SELECT count(*) FROM matches m"
-	if f.Bot == "" {
+	if f.Bot == "" && f.Trouble == "" {
 		count = "SELECT coalesce(sum(m.matches), 0) FROM game_matches m"
 	}
 	var total int
@@ -382,7 +395,8 @@ func scanMatch(row interface{ Scan(...any) error }) (MatchSummary, error) {
 	return m, nil
 }
 
-// findPlayers fills in the players of ms with one query.
+// findPlayers fills in the players of ms and their trouble, with a query
+// each.
 func findPlayers(ctx context.Context, tx *sql.Tx, ms []MatchSummary) error {
 	if len(ms) == 0 {
 		return nil
@@ -421,7 +435,7 @@ func findPlayers(ctx context.Context, tx *sql.Tx, ms []MatchSummary) error {
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("players: %w", err)
 	}
-	return nil
+	return findTroubles(ctx, tx, ms, index, args)
 }
 
 // CountMatches returns the number of stored matches, from the counts kept

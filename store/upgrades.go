@@ -436,4 +436,81 @@ var upgrades = []string{
 	CREATE TRIGGER data_version_entry_deleted AFTER DELETE ON match_entries BEGIN
 	    UPDATE data_version SET n = n + 1;
 	END;`,
+	// Version 12 keeps what went wrong for each seat (seat_trouble: a
+	// crash, time-outs, invalid commands, over-long answers, see
+	// schema.sql) and its counts per bot version (bot_trouble), and fills
+	// them from the events of the stored matches, as store.Troubles counts
+	// them in Go; the triggers, created first, count the rows it inserts.
+	`
+	CREATE TABLE seat_trouble (
+	    match_seq      INTEGER NOT NULL REFERENCES matches (seq) ON DELETE CASCADE,
+	    seat           INTEGER NOT NULL CHECK (seat >= 0),
+	    bot_id         INTEGER NOT NULL REFERENCES bots (id),
+	    crash_turn     INTEGER NOT NULL CHECK (crash_turn >= 0),
+	    timeouts       INTEGER NOT NULL CHECK (timeouts >= 0),
+	    first_timeout  INTEGER NOT NULL CHECK (first_timeout >= 0),
+	    invalid        INTEGER NOT NULL CHECK (invalid >= 0),
+	    first_invalid  INTEGER NOT NULL CHECK (first_invalid >= 0),
+	    oversize       INTEGER NOT NULL CHECK (oversize >= 0),
+	    first_oversize INTEGER NOT NULL CHECK (first_oversize >= 0),
+	    PRIMARY KEY (match_seq, seat),
+	    CHECK (crash_turn > 0 OR timeouts > 0 OR invalid > 0 OR oversize > 0)
+	) STRICT, WITHOUT ROWID;
+	CREATE TABLE bot_trouble (
+	    bot_id        INTEGER NOT NULL REFERENCES bots (id),
+	    ruleset       TEXT    NOT NULL,
+	    seats         INTEGER NOT NULL CHECK (seats >= 0),
+	    crashed       INTEGER NOT NULL,
+	    timed_out     INTEGER NOT NULL,
+	    timeouts      INTEGER NOT NULL,
+	    invalid_seats INTEGER NOT NULL,
+	    invalid       INTEGER NOT NULL,
+	    oversized     INTEGER NOT NULL,
+	    oversize      INTEGER NOT NULL,
+	    PRIMARY KEY (bot_id, ruleset)
+	) STRICT, WITHOUT ROWID;
+	CREATE TRIGGER seat_trouble_count AFTER INSERT ON seat_trouble BEGIN
+	    INSERT INTO bot_trouble (bot_id, ruleset, seats, crashed, timed_out, timeouts, invalid_seats, invalid, oversized, oversize)
+	    SELECT NEW.bot_id, m.ruleset, 1, NEW.crash_turn > 0, NEW.timeouts > 0, NEW.timeouts,
+	        NEW.invalid > 0, NEW.invalid, NEW.oversize > 0, NEW.oversize
+	    FROM matches m WHERE m.seq = NEW.match_seq
+	    ON CONFLICT (bot_id, ruleset) DO UPDATE SET seats = seats + 1, crashed = crashed + excluded.crashed,
+	        timed_out = timed_out + excluded.timed_out, timeouts = timeouts + excluded.timeouts,
+	        invalid_seats = invalid_seats + excluded.invalid_seats, invalid = invalid + excluded.invalid,
+	        oversized = oversized + excluded.oversized, oversize = oversize + excluded.oversize;
+	END;
+	CREATE TRIGGER seat_trouble_uncount AFTER DELETE ON seat_trouble BEGIN
+	    UPDATE bot_trouble SET seats = seats - 1, crashed = crashed - (OLD.crash_turn > 0),
+	        timed_out = timed_out - (OLD.timeouts > 0), timeouts = timeouts - OLD.timeouts,
+	        invalid_seats = invalid_seats - (OLD.invalid > 0), invalid = invalid - OLD.invalid,
+	        oversized = oversized - (OLD.oversize > 0), oversize = oversize - OLD.oversize
+	    WHERE bot_id = OLD.bot_id AND ruleset = (SELECT ruleset FROM matches WHERE seq = OLD.match_seq);
+	    DELETE FROM bot_trouble WHERE bot_id = OLD.bot_id AND seats = 0;
+	END;
+	CREATE TRIGGER matches_uncount_trouble BEFORE DELETE ON matches BEGIN
+	    DELETE FROM seat_trouble WHERE match_seq = OLD.seq;
+	END;
+	CREATE TRIGGER seat_trouble_fixed BEFORE UPDATE ON seat_trouble
+	BEGIN
+	    SELECT RAISE(ABORT, 'a match''s trouble is fixed: delete the match and ingest it again');
+	END;
+	CREATE TRIGGER data_version_trouble_deleted AFTER DELETE ON seat_trouble BEGIN
+	    UPDATE data_version SET n = n + 1;
+	END;
+	INSERT INTO seat_trouble (match_seq, seat, bot_id, crash_turn, timeouts, first_timeout,
+	    invalid, first_invalid, oversize, first_oversize)
+	SELECT t.match_seq, t.seat, mp.bot_id, t.crash_turn, t.timeouts, t.first_timeout,
+	    t.invalid, t.first_invalid, t.oversize, t.first_oversize
+	FROM (
+	    SELECT match_seq, seat,
+	        coalesce(min(turn) FILTER (WHERE kind = 'crash'), 0) AS crash_turn,
+	        count(*) FILTER (WHERE kind = 'timeout') AS timeouts,
+	        coalesce(min(turn) FILTER (WHERE kind = 'timeout'), 0) AS first_timeout,
+	        count(DISTINCT turn) FILTER (WHERE kind = 'invalid') AS invalid,
+	        coalesce(min(turn) FILTER (WHERE kind = 'invalid'), 0) AS first_invalid,
+	        count(*) FILTER (WHERE kind = 'oversize') AS oversize,
+	        coalesce(min(turn) FILTER (WHERE kind = 'oversize'), 0) AS first_oversize
+	    FROM events WHERE kind IN ('crash', 'timeout', 'invalid', 'oversize') AND seat >= 0
+	    GROUP BY match_seq, seat) t
+	JOIN match_players mp ON mp.match_seq = t.match_seq AND mp.seat = t.seat;`,
 }
