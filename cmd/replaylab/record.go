@@ -18,6 +18,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/replaylab/replaylab/regen"
 	"github.com/replaylab/replaylab/replay"
 	"github.com/replaylab/replaylab/sim"
 	"github.com/replaylab/replaylab/sim/games"
@@ -108,15 +109,31 @@ func record(ctx context.Context, f *recordFlags, stdout, stderr io.Writer) error
 		return usageError{err} // all from the flags: exit status 2, as tournament's
 	}
 	botOut := botOutputFor(f, slices.ContainsFunc(specs, isExternal))
-	if botOut != nil {
-		defer botOut.close(stderr)
-	}
+	// Saved whatever happens, so a failed match leaves the bots' last
+	// words; once saved, the trouble summary can name the file.
+	defer func() {
+		if botOut != nil {
+			botOut.close(stderr)
+		}
+	}()
 	start := time.Now()
 	l, err := recordMatch(ctx, g, h, specs, f, botOut)
 	if err != nil {
 		return err
 	}
-	return writeRecording(ctx, g, l, f, stdout, stderr, start)
+	rec, err := writeRecording(ctx, g, l, f, stdout, stderr, start)
+	if err != nil {
+		return err
+	}
+	output := ""
+	if botOut != nil {
+		if botOut.close(stderr) {
+			output = botOut.path
+		}
+		botOut = nil
+	}
+	writeTrouble(stderr, "", l.Header.Players, store.Troubles(len(rec.Players), rec.Events), output)
+	return nil
 }
 
 // recordMatch plays the match of h between agents started from specs, one
@@ -235,26 +252,47 @@ func play(ctx context.Context, h replay.Header, agents []replay.Agent, hashEvery
 }
 
 // writeRecording writes the replay (atomically, or to stdout for "-"),
-// checks that it regenerates, and says who won.
-func writeRecording(ctx context.Context, g *sim.Game, l *replay.Log, f *recordFlags, stdout, stderr io.Writer, start time.Time) error {
+// checks that it regenerates, says who won (unless the replay went to
+// stdout) and returns the regenerated match.
+func writeRecording(ctx context.Context, g *sim.Game, l *replay.Log, f *recordFlags, stdout, stderr io.Writer, start time.Time) (*store.Record, error) {
 	data, id, err := encodeFor(l, f.out)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if f.out == "-" {
 		_, err = stdout.Write(data)
-		return err
+	} else {
+		err = writeFileAtomic(f.out, data)
 	}
-	if err := writeFileAtomic(f.out, data); err != nil {
-		return err
-	}
-	m, err := replay.Run(ctx, l, nil)
 	if err != nil {
-		return fmt.Errorf("the recorded match does not regenerate (a simulator bug): %w", err)
+		return nil, err
 	}
-	fmt.Fprintf(stderr, "recorded %s %s: %d turns in %v, %s; id %s -> %s (%d bytes)\n",
-		g.Name, l.Header.Ruleset, len(l.Turns), time.Since(start).Round(time.Millisecond), describeResult(m.Result(), l.Header.Players), id[:12], f.out, len(data))
-	return nil
+	rec, err := regen.Build(ctx, l)
+	if err != nil {
+		return nil, fmt.Errorf("the recorded match does not regenerate (a simulator bug): %w", err)
+	}
+	if f.out != "-" {
+		fmt.Fprintf(stderr, "recorded %s %s: %d turns in %v, %s; id %s -> %s (%d bytes)\n",
+			g.Name, l.Header.Ruleset, len(l.Turns), time.Since(start).Round(time.Millisecond), describeResult(rec.Result, l.Header.Players), id[:12], f.out, len(data))
+	}
+	return rec, nil
+}
+
+// writeTrouble says what went wrong for each seat of a match that had
+// trouble (store.Troubles), one line a seat, each starting with indent,
+// and where the bots' output went when output is not empty. It writes
+// nothing for a match without trouble.
+func writeTrouble(w io.Writer, indent string, players []replay.Player, ts []store.Trouble, output string) {
+	for _, t := range ts {
+		name := ""
+		if t.Seat < len(players) {
+			name = " (" + botLabel(players[t.Seat].Name, players[t.Seat].Version) + ")"
+		}
+		fmt.Fprintf(w, "%s%s%s: %s\n", indent, seatName(t.Seat), name, t.Facts())
+	}
+	if len(ts) > 0 && output != "" {
+		fmt.Fprintf(w, "%sthe bots' stderr and stray output, turn by turn: %s\n", indent, output)
+	}
 }
 
 // closeAgents closes all agents at once, so the grace each process may
@@ -414,13 +452,16 @@ func (o *outputLog) add(turn, seat int, out replay.Output) {
 	}
 }
 
-func (o *outputLog) close(warn io.Writer) {
+// close saves the output, when there is any, and reports whether it did.
+func (o *outputLog) close(warn io.Writer) bool {
 	if len(o.lines) == 0 {
-		return
+		return false
 	}
 	var buf bytes.Buffer
 	store.WriteBotOutput(&buf, o.lines) // a bytes.Buffer takes every write
 	if err := os.WriteFile(o.path, buf.Bytes(), 0o644); err != nil {
 		fmt.Fprintf(warn, "save bot output: %v\n", err)
+		return false
 	}
+	return true
 }

@@ -437,6 +437,7 @@ func runTournament(ctx context.Context, f *tournamentFlags, stdout, stderr io.Wr
 	start := time.Now()
 	bar := newProgress(stderr, len(todo), "tournament", "matches")
 	stored, failed := 0, 0
+	var troubled []troubledMatch
 	buildAll(ctx, f.workers, todo, t.build, func(fx fixture, rec *store.Record, err error) {
 		if err == nil {
 			_, err = db.Ingest(ctx, rec)
@@ -444,6 +445,9 @@ func runTournament(ctx context.Context, f *tournamentFlags, stdout, stderr io.Wr
 		switch {
 		case err == nil:
 			stored++
+			if ts := store.Troubles(len(rec.Players), rec.Events); len(ts) > 0 {
+				troubled = append(troubled, troubledMatch{fx, rec.ID, ts})
+			}
 		case ctx.Err() != nil:
 			return // an interrupted match is neither played nor failed
 		default:
@@ -459,6 +463,7 @@ func runTournament(ctx context.Context, f *tournamentFlags, stdout, stderr io.Wr
 	elapsed := time.Since(start)
 	fmt.Fprintf(stdout, "played %d matches in %v (%.1f matches/s), %d failed\n",
 		stored, elapsed.Round(time.Millisecond), float64(stored)/max(elapsed.Seconds(), 1e-9), failed)
+	t.printTrouble(stdout, troubled, stored)
 
 	if played, err = t.stored(ctx, db); err != nil {
 		return err
@@ -470,6 +475,38 @@ func runTournament(ctx context.Context, f *tournamentFlags, stdout, stderr io.Wr
 		return exitError{1}
 	}
 	return nil
+}
+
+// troubledMatch is a match of the run in which some seat had trouble.
+type troubledMatch struct {
+	fx      fixture
+	id      string
+	trouble []store.Trouble
+}
+
+// maxTroubledShown bounds the matches printTrouble lists: a broken bot
+// may fail every match it plays, and the dashboard lists them all.
+const maxTroubledShown = 20
+
+// printTrouble says, match by match, what went wrong in the matches this
+// run stored, out of stored: which seat crashed, timed out or sent
+// invalid commands, and where to read the bots' output.
+func (t *tournament) printTrouble(w io.Writer, troubled []troubledMatch, stored int) {
+	if len(troubled) == 0 {
+		return
+	}
+	slices.SortFunc(troubled, func(a, b troubledMatch) int {
+		return cmp.Or(cmp.Compare(a.fx.seed, b.fx.seed), cmp.Compare(a.fx.lineup, b.fx.lineup), cmp.Compare(a.fx.rotation, b.fx.rotation))
+	})
+	fmt.Fprintf(w, "trouble in %d of the %d matches played; each one's bot output is stored with it (replaylab serve, then /matches/ID):\n", len(troubled), stored)
+	for _, m := range troubled[:min(len(troubled), maxTroubledShown)] {
+		h, _ := t.header(m.fx)
+		fmt.Fprintf(w, "  seed %d, %s, match %s:\n", m.fx.seed, t.describe(m.fx), m.id[:12])
+		writeTrouble(w, "    ", h.Players, m.trouble, "")
+	}
+	if n := len(troubled) - maxTroubledShown; n > 0 {
+		fmt.Fprintf(w, "  and %d more: the dashboard lists them all at /matches?trouble=any\n", n)
+	}
 }
 
 // describe names the bots of a fixture in seat order.
