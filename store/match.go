@@ -119,7 +119,7 @@ type MatchFilter struct {
 	Vs        string
 	VsVersion string
 	// Trouble keeps the matches in which some seat had trouble of this
-	// kind (TroubleKinds).
+	// kind (TroubleKinds); with Bot, a seat of that bot (and Version).
 	Trouble TroubleKind
 	// Limit is the page size: DefaultLimit when 0, at most MaxLimit.
 	Limit  int
@@ -165,11 +165,12 @@ func (f MatchFilter) where() (string, []any, error) {
 		args = append(args, subArgs...)
 	}
 	if f.Trouble != "" {
-		sub, err := troubleMatches(f.Trouble)
+		sub, subArgs, err := f.troubleMatches()
 		if err != nil {
 			return "", nil, err
 		}
 		conds = append(conds, "m.seq IN ("+sub+")")
+		args = append(args, subArgs...)
 	}
 	if len(conds) == 0 {
 		return "", nil, nil

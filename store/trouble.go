@@ -80,13 +80,20 @@ func count(n, first *int, turn int) {
 	*n++
 }
 
-// Facts says what went wrong in words, without the seat: "crashed at turn
-// 20, 3 time-outs (first at turn 5), 19 invalid commands (first at turn
-// 21)". The dashboard shows the same facts, each linked to its turn.
-func (t Trouble) Facts() string {
-	var facts []string
+// TroubleFact is one fact of a seat's trouble, in words, and the turn it
+// happened at (of the first, when it happened several times).
+type TroubleFact struct {
+	Text string
+	Turn int
+}
+
+// Facts says what went wrong, without the seat: "crashed at turn 20",
+// "19 invalid commands (first at turn 21)"... The dashboard links each
+// to its turn; String joins them for the command line.
+func (t Trouble) Facts() []TroubleFact {
+	var facts []TroubleFact
 	if t.CrashTurn > 0 {
-		facts = append(facts, fmt.Sprintf("crashed at turn %d", t.CrashTurn))
+		facts = append(facts, TroubleFact{fmt.Sprintf("crashed at turn %d", t.CrashTurn), t.CrashTurn})
 	}
 	for _, f := range []struct {
 		n, first  int
@@ -98,12 +105,22 @@ func (t Trouble) Facts() string {
 	} {
 		switch {
 		case f.n == 1:
-			facts = append(facts, fmt.Sprintf("1 %s at turn %d", f.one, f.first))
+			facts = append(facts, TroubleFact{fmt.Sprintf("1 %s at turn %d", f.one, f.first), f.first})
 		case f.n > 1:
-			facts = append(facts, fmt.Sprintf("%d %s (first at turn %d)", f.n, f.many, f.first))
+			facts = append(facts, TroubleFact{fmt.Sprintf("%d %s (first at turn %d)", f.n, f.many, f.first), f.first})
 		}
 	}
-	return strings.Join(facts, ", ")
+	return facts
+}
+
+// String joins the Facts: "crashed at turn 20, 19 invalid commands (first
+// at turn 21)".
+func (t Trouble) String() string {
+	var texts []string
+	for _, f := range t.Facts() {
+		texts = append(texts, f.Text)
+	}
+	return strings.Join(texts, ", ")
 }
 
 // TroubleKind selects matches by what went wrong in them (MatchFilter).
@@ -130,15 +147,29 @@ var troubleConds = map[TroubleKind]string{
 	TroubleOversize: "s.oversize > 0",
 }
 
-// troubleMatches returns a query of the seqs of the matches with trouble
-// of kind k. seat_trouble holds a row only for a seat with trouble, so
-// the query reads those rows alone, however many matches went well.
-func troubleMatches(k TroubleKind) (string, error) {
-	cond, ok := troubleConds[k]
+// troubleMatches returns a query of the seqs of the matches with the
+// filter's trouble, and its arguments: trouble of any seat, or with a bot
+// in the filter, of that bot's own seats (of its version, when given), so
+// a bot page's link lists the matches in which that bot crashed.
+// seat_trouble holds a row only for a seat with trouble, so the query
+// reads those rows alone, however many matches went well.
+func (f MatchFilter) troubleMatches() (string, []any, error) {
+	cond, ok := troubleConds[f.Trouble]
 	if !ok {
-		return "", invalidf("trouble %q: want one of %s", k, joinKinds())
+		return "", nil, invalidf("trouble %q: want one of %s", f.Trouble, joinKinds())
 	}
-	return "SELECT s.match_seq FROM seat_trouble s WHERE " + cond, nil
+	if f.Bot == "" {
+		return "SELECT s.match_seq FROM seat_trouble s WHERE " + cond, nil, nil
+	}
+	sub := "SELECT s.match_seq FROM seat_trouble s JOIN bots b ON b.id = s.bot_id WHERE " + cond + " AND b.name = ?"
+	args := []any{f.Bot}
+	for _, c := range []struct{ cond, value string }{{" AND b.game = ?", f.Game}, {" AND b.version = ?", f.Version}} {
+		if c.value != "" {
+			sub += c.cond
+			args = append(args, c.value)
+		}
+	}
+	return sub, args, nil
 }
 
 func joinKinds() string {

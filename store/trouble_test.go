@@ -46,7 +46,7 @@ func TestTroubles(t *testing.T) {
 	}
 }
 
-func TestTroubleFacts(t *testing.T) {
+func TestTroubleString(t *testing.T) {
 	tests := []struct {
 		t    Trouble
 		want string
@@ -56,7 +56,7 @@ func TestTroubleFacts(t *testing.T) {
 		{Trouble{}, ""},
 	}
 	for _, tt := range tests {
-		if got := tt.t.Facts(); got != tt.want {
+		if got := tt.t.String(); got != tt.want {
 			t.Errorf("%+v: got %q, want %q", tt.t, got, tt.want)
 		}
 	}
@@ -111,7 +111,13 @@ func TestMatchesFilterTrouble(t *testing.T) {
 		{MatchFilter{Trouble: TroubleInvalid}, []int{1}},
 		{MatchFilter{Trouble: TroubleOversize}, []int{3}},
 		{MatchFilter{Trouble: TroubleTimeout, Game: "snake"}, []int{3}},
-		{MatchFilter{Trouble: TroubleCrash, Bot: "alpha"}, []int{1}},
+		{MatchFilter{Trouble: TroubleCrash, Bot: "beta"}, []int{1}},
+		{MatchFilter{Trouble: TroubleCrash, Bot: "beta", Version: "2", Game: "worms"}, []int{1}},
+		{MatchFilter{Trouble: TroubleCrash, Bot: "beta", Version: "1"}, nil},
+		// alpha played match 1, where beta crashed, and crashed nowhere.
+		{MatchFilter{Trouble: TroubleCrash, Bot: "alpha"}, nil},
+		{MatchFilter{Trouble: TroubleInvalid, Bot: "alpha"}, []int{1}},
+		{MatchFilter{Trouble: TroubleTimeout, Bot: "alpha"}, []int{3}},
 		{MatchFilter{Trouble: TroubleCrash, Game: "snake"}, nil},
 		{MatchFilter{}, []int{3, 2, 1}},
 	}

@@ -288,7 +288,7 @@ func writeTrouble(w io.Writer, indent string, players []replay.Player, ts []stor
 		if t.Seat < len(players) {
 			name = " (" + botLabel(players[t.Seat].Name, players[t.Seat].Version) + ")"
 		}
-		fmt.Fprintf(w, "%s%s%s: %s\n", indent, seatName(t.Seat), name, t.Facts())
+		fmt.Fprintf(w, "%s%s%s: %s\n", indent, seatName(t.Seat), name, t)
 	}
 	if len(ts) > 0 && output != "" {
 		fmt.Fprintf(w, "%sthe bots' stderr and stray output, turn by turn: %s\n", indent, output)
