@@ -66,6 +66,7 @@ func matchFilter(c echo.Context, defLimit int) (store.MatchFilter, error) {
 		Outcome:   sim.Outcome(c.QueryParam("result")),
 		Vs:        c.QueryParam("vs"),
 		VsVersion: c.QueryParam("vs_version"),
+		Trouble:   store.TroubleKind(c.QueryParam("trouble")),
 	}
 	var err error
 	if f.Rank, err = intQuery(c, "rank", 0); err != nil {

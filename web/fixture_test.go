@@ -65,6 +65,13 @@ func (s *syncBuffer) String() string {
 // recordToad plays a River Toad match with a built-in bot.
 func recordToad(t testing.TB, seed uint64, bot, name, config string) *replay.Log {
 	t.Helper()
+	return recordToadWith(t, seed, bot, name, config, nil)
+}
+
+// recordToadWith plays a River Toad match with a built-in bot, wrapped by
+// wrap unless it is nil.
+func recordToadWith(t testing.TB, seed uint64, bot, name, config string, wrap func(replay.Agent) replay.Agent) *replay.Log {
+	t.Helper()
 	h := replay.NewHeader(toad.Game, "", seed, json.RawMessage(config))
 	h.Players = []replay.Player{{Name: name, Version: "v1"}}
 	if _, err := h.Check(); err != nil {
@@ -73,6 +80,9 @@ func recordToad(t testing.TB, seed uint64, bot, name, config string) *replay.Log
 	agent, err := replay.NewBuiltin(toad.Game, bot, h.Setup(), 0)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if wrap != nil {
+		agent = wrap(agent)
 	}
 	rec := replay.Recorder{Header: h, Agents: []replay.Agent{agent}, HashEvery: 10}
 	l, err := rec.Record(context.Background())

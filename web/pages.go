@@ -127,6 +127,44 @@ type matchData struct {
 	GameTitle string
 	Config    string // the setup config, cut to maxConfigShown bytes
 	Charts    []chartView
+	Trouble   []troubleView // the banner's lines, one per seat with trouble
+}
+
+// troubleView is a seat's line of a match page's trouble banner: the
+// seat, its bot and what went wrong, each fact linked to its turn in the
+// inspector.
+type troubleView struct {
+	Seat  int
+	Label string // "Seat 2 · name version" (playerName)
+	Facts []store.TroubleFact
+}
+
+// troubleViews lists the trouble of m for its page.
+func troubleViews(m store.MatchSummary) []troubleView {
+	var out []troubleView
+	for _, t := range m.Trouble {
+		v := troubleView{Seat: t.Seat, Label: seatName(t.Seat), Facts: t.Facts()}
+		if t.Seat < len(m.Players) {
+			v.Label = playerName(m.Players[t.Seat])
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// troubleOption is a choice of the match list's trouble filter.
+type troubleOption struct {
+	Kind  store.TroubleKind
+	Label string
+}
+
+// troubleOptions label store.TroubleKinds for the match list's form.
+var troubleOptions = []troubleOption{
+	{store.TroubleAny, "any"},
+	{store.TroubleCrash, "a crash"},
+	{store.TroubleTimeout, "time-outs"},
+	{store.TroubleInvalid, "invalid commands"},
+	{store.TroubleOversize, "over-long answers"},
 }
 
 // HasTeams reports whether some seats of the match played together, so
@@ -200,6 +238,7 @@ func (s *server) matchPage(c echo.Context) error {
 		GameTitle: gameTitle(g, m.Game),
 		Config:    shownConfig(m.Config),
 		Charts:    charts,
+		Trouble:   troubleViews(m),
 	}
 	return s.render(c, http.StatusOK, "match", d)
 }

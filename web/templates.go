@@ -119,9 +119,10 @@ var funcs = template.FuncMap{
 	"matchRows": func(ms []store.MatchSummary, bot string) matchRows {
 		return matchRows{ms, bot}
 	},
-	"query":    query,
-	"static":   staticURL,
-	"outcomes": func() []sim.Outcome { return []sim.Outcome{sim.Win, sim.Draw, sim.Loss} },
+	"query":        query,
+	"static":       staticURL,
+	"outcomes":     func() []sim.Outcome { return []sim.Outcome{sim.Win, sim.Draw, sim.Loss} },
+	"troubleKinds": func() []troubleOption { return troubleOptions },
 }
 
 // shortIDLen is how many hex digits of a match id pages and URLs show: 64
@@ -155,7 +156,7 @@ func query(kv ...any) template.URL {
 // at offset, keeping every filter.
 func matchesURL(f store.MatchFilter, offset int) template.URL {
 	return "/matches" + query("game", f.Game, "ruleset", f.Ruleset, "bot", f.Bot, "version", f.Version,
-		"vs", f.Vs, "vs_version", f.VsVersion, "result", f.Outcome, "rank", f.Rank, "offset", offset)
+		"vs", f.Vs, "vs_version", f.VsVersion, "result", f.Outcome, "rank", f.Rank, "trouble", f.Trouble, "offset", offset)
 }
 
 func matchURL(id string) string { return "/matches/" + shortID(id) }

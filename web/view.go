@@ -79,6 +79,21 @@ type matchJSON struct {
 	RegenMS       float64         `json:"regen_ms"`
 	CreatedAt     time.Time       `json:"created_at"`
 	Players       []playerJSON    `json:"players"`
+	// Trouble is what went wrong for each seat that had trouble; empty
+	// when nothing did.
+	Trouble []troubleJSON `json:"trouble"`
+}
+
+// troubleJSON is store.Trouble: turns count from 1, and 0 means never.
+type troubleJSON struct {
+	SeatIndex         int `json:"seat_index"` // 0-based
+	CrashTurn         int `json:"crash_turn"`
+	Timeouts          int `json:"timeouts"`
+	FirstTimeoutTurn  int `json:"first_timeout_turn"`
+	InvalidCommands   int `json:"invalid_commands"`
+	FirstInvalidTurn  int `json:"first_invalid_turn"`
+	OversizeAnswers   int `json:"oversize_answers"`
+	FirstOversizeTurn int `json:"first_oversize_turn"`
 }
 
 type playerJSON struct {
@@ -94,9 +109,12 @@ type playerJSON struct {
 func newMatchJSON(m store.MatchSummary) matchJSON {
 	j := matchJSON{ID: m.ID, URL: matchURL(m.ID), Game: m.Game, Ruleset: m.Ruleset, Seed: m.Seed, Config: m.Config,
 		Turns: m.Turns, Winner: m.Winner, Reason: m.Reason, EngineVersion: m.EngineVersion,
-		RegenMS: float64(m.RegenTime.Microseconds()) / 1000, CreatedAt: m.CreatedAt, Players: []playerJSON{}}
+		RegenMS: float64(m.RegenTime.Microseconds()) / 1000, CreatedAt: m.CreatedAt, Players: []playerJSON{}, Trouble: []troubleJSON{}}
 	for _, p := range m.Players {
 		j.Players = append(j.Players, playerJSON{p.Seat, p.Name, p.Version, p.Score, p.Rank, string(p.Outcome), seatColor(p.Seat)})
+	}
+	for _, t := range m.Trouble {
+		j.Trouble = append(j.Trouble, troubleJSON{t.Seat, t.CrashTurn, t.Timeouts, t.FirstTimeout, t.Invalid, t.FirstInvalid, t.Oversize, t.FirstOversize})
 	}
 	return j
 }
@@ -253,6 +271,30 @@ type standingJSON struct {
 	// Rating and RatingCI are null until the version is rated.
 	Rating   *float64    `json:"rating"`
 	RatingCI *[2]float64 `json:"rating_ci95"`
+	// Of its seats, how many crashed, timed out at least once and sent at
+	// least one invalid command, and those shares of Seats (0 to 1); how
+	// many time-outs and invalid commands in all (store.BotTrouble).
+	CrashedSeats    int     `json:"crashed_seats"`
+	TimedOutSeats   int     `json:"timed_out_seats"`
+	InvalidSeats    int     `json:"invalid_seats"`
+	CrashRate       float64 `json:"crash_rate"`
+	TimeoutRate     float64 `json:"timeout_rate"`
+	InvalidRate     float64 `json:"invalid_rate"`
+	Timeouts        int     `json:"timeouts"`
+	InvalidCommands int     `json:"invalid_commands"`
+}
+
+// HasTrouble reports whether some seat of the version went wrong.
+func (s standingJSON) HasTrouble() bool {
+	return s.CrashedSeats+s.TimedOutSeats+s.InvalidSeats > 0
+}
+
+// share is n of seats as a fraction, 0 without seats.
+func share(n, seats int) float64 {
+	if seats == 0 {
+		return 0
+	}
+	return float64(n) / float64(seats)
 }
 
 // boardView is a leaderboard as pages show it: its standings in their
@@ -278,8 +320,13 @@ func boardViews(bs []analytics.Board) []boardView {
 func standingsJSON(ss []analytics.Standing) []standingJSON {
 	out := make([]standingJSON, len(ss))
 	for i, s := range ss {
-		out[i] = standingJSON{s.Game, s.Ruleset, s.Name, s.Version, botURL(s.Game, s.Name), s.Matches, s.Seats, s.Wins, s.Draws, s.Losses,
-			s.WinRate, [2]float64{s.WinCI.Low, s.WinCI.High}, s.MeanScore, nil, nil}
+		t := s.Trouble
+		out[i] = standingJSON{Game: s.Game, Ruleset: s.Ruleset, Name: s.Name, Version: s.Version, URL: botURL(s.Game, s.Name),
+			Matches: s.Matches, Seats: s.Seats, Wins: s.Wins, Draws: s.Draws, Losses: s.Losses,
+			WinRate: s.WinRate, WinCI: [2]float64{s.WinCI.Low, s.WinCI.High}, MeanScore: s.MeanScore,
+			CrashedSeats: t.Crashed, TimedOutSeats: t.TimedOut, InvalidSeats: t.InvalidSeats,
+			CrashRate: share(t.Crashed, s.Seats), TimeoutRate: share(t.TimedOut, s.Seats), InvalidRate: share(t.InvalidSeats, s.Seats),
+			Timeouts: t.Timeouts, InvalidCommands: t.Invalid}
 		if s.Rated {
 			out[i].Rating, out[i].RatingCI = &s.Rating, &[2]float64{s.RatingCI.Low, s.RatingCI.High}
 		}
