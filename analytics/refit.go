@@ -81,6 +81,8 @@ type Refitter struct {
 
 	mu   sync.Mutex
 	fits map[rulesetKey]*RatingFit
+	// stale are the rulesets Changed named since the last pass began.
+	stale map[rulesetKey]bool
 }
 
 type rulesetKey struct{ game, ruleset string }
@@ -88,7 +90,7 @@ type rulesetKey struct{ game, ruleset string }
 // NewRefitter returns a Refitter of db's ratings that logs to log.
 func NewRefitter(db *store.DB, log *slog.Logger) *Refitter {
 	return &Refitter{db: db, log: log, wake: make(chan struct{}, 1),
-		seen: map[rulesetKey]store.RulesetCount{}, fits: map[rulesetKey]*RatingFit{}}
+		seen: map[rulesetKey]store.RulesetCount{}, fits: map[rulesetKey]*RatingFit{}, stale: map[rulesetKey]bool{}}
 }
 
 // Notify tells Run that matches were stored. It never blocks: notices
@@ -99,6 +101,18 @@ func (r *Refitter) Notify() {
 	case r.wake <- struct{}{}:
 	default:
 	}
+}
+
+// Changed tells Run that matches of a game and ruleset were deleted, and
+// never blocks. The next pass refits that ruleset whatever its count and
+// last seq say: they can be what the last fit saw when matches were stored
+// after the delete, as SQLite numbers a new match one past the largest
+// seq, which was the deleted last match's.
+func (r *Refitter) Changed(game, ruleset string) {
+	r.mu.Lock()
+	r.stale[rulesetKey{game, ruleset}] = true
+	r.mu.Unlock()
+	r.Notify()
 }
 
 // Run refits at once, which rates the matches stored before it started,
@@ -123,25 +137,79 @@ func (r *Refitter) Run(ctx context.Context) {
 
 // Refit refits, now and in the caller's goroutine, every game and ruleset
 // whose stored match count or last match changed since its last fit by r
-// (all of them on r's first pass), and stores the ratings and history.
+// (all of them on r's first pass) or that Changed named, and stores the
+// ratings and history. A ruleset whose matches are all gone is forgotten:
+// its stored fit went with its last match (store.DB.DeleteMatches).
 func (r *Refitter) Refit(ctx context.Context) error {
+	r.pass.Lock()
+	defer r.pass.Unlock()
+	r.mu.Lock()
+	stale := r.stale
+	r.stale = map[rulesetKey]bool{}
+	r.mu.Unlock()
+	counts, err := r.db.RulesetCounts(ctx)
+	if err != nil {
+		r.markStale(stale)
+		return err
+	}
+	var errs []error
+	for _, c := range counts {
+		k := rulesetKey{c.Game, c.Ruleset}
+		if seen, ok := r.seen[k]; ok && seen == c && !stale[k] {
+			continue
+		}
+		if err := r.refit(ctx, c); err != nil {
+			errs = append(errs, err)
+			r.markStale(map[rulesetKey]bool{k: stale[k]})
+		}
+	}
+	r.forgetGone(counts)
+	return errors.Join(errs...)
+}
+
+// RefitRuleset refits one game and ruleset now, in the caller's
+// goroutine, whatever its counts say: what a program that deleted some of
+// its matches does rather than wait for a server's pass. A ruleset left
+// without matches has nothing to fit.
+func (r *Refitter) RefitRuleset(ctx context.Context, game, ruleset string) error {
 	r.pass.Lock()
 	defer r.pass.Unlock()
 	counts, err := r.db.RulesetCounts(ctx)
 	if err != nil {
 		return err
 	}
-	var errs []error
 	for _, c := range counts {
-		k := rulesetKey{c.Game, c.Ruleset}
-		if seen, ok := r.seen[k]; ok && seen == c {
-			continue
-		}
-		if err := r.refit(ctx, c); err != nil {
-			errs = append(errs, err)
+		if c.Game == game && c.Ruleset == ruleset {
+			return r.refit(ctx, c)
 		}
 	}
-	return errors.Join(errs...)
+	r.forgetGone(counts)
+	return nil
+}
+
+// markStale puts back the rulesets of stale a failed pass was to refit
+// for Changed's reason, so the next pass refits them.
+func (r *Refitter) markStale(stale map[rulesetKey]bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for k, ok := range stale {
+		if ok {
+			r.stale[k] = true
+		}
+	}
+}
+
+// forgetGone drops what r keeps of the rulesets that are not in counts
+// any more. It runs under pass.
+func (r *Refitter) forgetGone(counts []store.RulesetCount) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for k := range r.seen {
+		if !slices.ContainsFunc(counts, func(c store.RulesetCount) bool { return c.Game == k.game && c.Ruleset == k.ruleset }) {
+			delete(r.seen, k)
+			delete(r.fits, k)
+		}
+	}
 }
 
 // Fit returns the latest fit of a game and ruleset, whose players are

@@ -36,9 +36,9 @@ func openStore(t *testing.T) *store.DB {
 	return db
 }
 
-// storeMatch stores a match of game and ruleset with the given seats; n
-// makes its id.
-func storeMatch(t *testing.T, db *store.DB, n int, game, ruleset string, seats []seated) {
+// storeMatch stores a match of game and ruleset with the given seats and
+// returns its id, which n makes.
+func storeMatch(t *testing.T, db *store.DB, n int, game, ruleset string, seats []seated) string {
 	t.Helper()
 	sum := sha256.Sum256(fmt.Appendf(nil, "%s %s %d", game, ruleset, n))
 	rec := &store.Record{ID: hex.EncodeToString(sum[:]), Game: game, Ruleset: ruleset, Config: []byte("{}"),
@@ -57,6 +57,7 @@ func storeMatch(t *testing.T, db *store.DB, n int, game, ruleset string, seats [
 	if _, err := db.Ingest(context.Background(), rec); err != nil {
 		t.Fatal(err)
 	}
+	return rec.ID
 }
 
 // randomSeats plays n matches of two or three seats among bot versions.
@@ -307,6 +308,54 @@ func TestRefitOnlyChanged(t *testing.T) {
 	}
 	if got := storedRatings(t, db, "worms", "base"); got.Matches != 2 {
 		t.Errorf("base: got %d matches, want 2", got.Matches)
+	}
+}
+
+// TestRefitAfterDelete deletes the last match of a ruleset and stores
+// another in its place, which leaves the ruleset's count and last
+// seq as the last fit saw them: after Changed, a pass rates it exactly as
+// a fresh database holding the same matches. A ruleset whose matches are
+// all deleted has no fit left, stored or kept.
+func TestRefitAfterDelete(t *testing.T) {
+	ctx := context.Background()
+	db := openStore(t)
+	ms := randomSeats(rand.New(rand.NewPCG(3, 4)), 60)
+	var ids []string
+	for i, m := range ms {
+		ids = append(ids, storeMatch(t, db, i, "worms", "base", m))
+	}
+	final := storeMatch(t, db, 0, "worms", "final", []seated{{"a", "1", 1}, {"b", "1", 2}})
+	r := newTestRefitter(db)
+	if err := r.Refit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.DeleteMatches(ctx, []string{ids[len(ids)-1], final}); err != nil {
+		t.Fatal(err)
+	}
+	ms = ms[:len(ms)-1]
+	// The first of the same bots to win every match: the ratings move.
+	ms = append(ms, []seated{{"random", "", 1}, {"astar", "v2", 2}})
+	storeMatch(t, db, 1000, "worms", "base", ms[len(ms)-1])
+	r.Changed("worms", "base")
+	r.Changed("worms", "final")
+	if err := r.Refit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	fresh := openStore(t)
+	for i, m := range ms {
+		storeMatch(t, fresh, i, "worms", "base", m)
+	}
+	if err := newTestRefitter(fresh).Refit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := storedRatings(t, db, "worms", "base"), storedRatings(t, fresh, "worms", "base"); !reflect.DeepEqual(got, want) {
+		t.Errorf("ratings after the delete:\n got %+v\nwant %+v (a fresh database of the same matches)", got, want)
+	}
+	if bs, err := db.Ratings(ctx, "worms", "final"); len(bs) != 0 || err != nil {
+		t.Errorf("stored fits of worms/final, all its matches deleted: got %+v, %v; want none", bs, err)
+	}
+	if _, ok := r.Fit("worms", "final"); ok {
+		t.Error("kept fit of worms/final, all its matches deleted: got one, want none")
 	}
 }
 

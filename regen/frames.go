@@ -184,6 +184,17 @@ func (f *Frames) cursor(ctx context.Context, matchID string) (*cursor, error) {
 	return c, nil
 }
 
+// Forget drops the kept cursor of a match, if any: a deleted match must
+// not go on serving frames, nor hold memory. A request using the cursor
+// finishes with it.
+func (f *Frames) Forget(matchID string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if e, ok := f.cursors[matchID]; ok {
+		f.drop(e)
+	}
+}
+
 // use returns the kept cursor of a match, counting its user, or nil.
 func (f *Frames) use(matchID string) *cursor {
 	f.mu.Lock()

@@ -58,6 +58,62 @@ func (db *DB) IngestMany(ctx context.Context, recs []*Record) (created int, err 
 	return created, nil
 }
 
+// OutputFate is what Upload did with a record's bot output.
+type OutputFate int
+
+const (
+	// NoOutput: the record carried none.
+	NoOutput OutputFate = iota
+	// OutputStored: it is stored, with the new match or attached to the
+	// stored match, which had none.
+	OutputStored
+	// OutputKept: the stored match has output already, which it keeps;
+	// the record's was not stored.
+	OutputKept
+)
+
+// Upload writes rec as Ingest does and, when its match is stored already,
+// attaches rec's bot output to the match if the match has none: an upload
+// of a replay with its output file completes a match stored without it.
+// Both happen in one transaction, so a delete of the match at the same
+// time finds it either whole or not at all.
+func (db *DB) Upload(ctx context.Context, rec *Record) (created bool, output OutputFate, err error) {
+	defer func() { err = busyIf(err) }()
+	if err := rec.check(); err != nil {
+		return false, NoOutput, err
+	}
+	tx, err := db.write.BeginTx(ctx, nil)
+	if err != nil {
+		return false, NoOutput, fmt.Errorf("ingest: %w", err)
+	}
+	defer tx.Rollback()
+	created, err = db.ingest.ingest(ctx, tx, rec, time.Now())
+	if err != nil {
+		return false, NoOutput, fmt.Errorf("ingest %s: %w", rec.ID, err)
+	}
+	attached := created && len(rec.Output) > 0
+	if !created {
+		if attached, err = attachOutput(ctx, tx, rec.ID, rec.Output); err != nil {
+			return false, NoOutput, err
+		}
+	}
+	switch {
+	case len(rec.Output) == 0:
+		output = NoOutput
+	case attached:
+		output = OutputStored
+	default:
+		output = OutputKept
+	}
+	if !created && !attached {
+		return false, output, nil
+	}
+	if err := tx.Commit(); err != nil {
+		return false, NoOutput, fmt.Errorf("ingest: %w", err)
+	}
+	return created, output, nil
+}
+
 // check rejects a Record whose parts disagree with each other, before any
 // of it is written. What the schema enforces anyway (key uniqueness, value
 // ranges) is left to the schema.
@@ -205,7 +261,7 @@ func (st *ingestStmts) ingest(ctx context.Context, tx *sql.Tx, rec *Record, now 
 	if err := st.insertTrouble(ctx, tx, rec, seq); err != nil {
 		return false, err
 	}
-	if err := insertOutput(ctx, tx, rec, seq); err != nil {
+	if err := insertOutput(ctx, tx, seq, rec.Output); err != nil {
 		return false, err
 	}
 	return true, nil

@@ -299,6 +299,17 @@ func (db *DB) Match(ctx context.Context, id string) (MatchSummary, error) {
 	return ms[0], nil
 }
 
+// HasMatch reports whether the match with the full id id is stored. A
+// match can be deleted, by this process or another writing the file, so
+// what is kept of one in memory is checked with this first.
+func (db *DB) HasMatch(ctx context.Context, id string) (bool, error) {
+	var has bool
+	if err := db.read.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM matches WHERE id = ?)`, id).Scan(&has); err != nil {
+		return false, fmt.Errorf("match %s: %w", id, err)
+	}
+	return has, nil
+}
+
 // listMatches runs a query built on matchSelect.
 func listMatches(ctx context.Context, tx *sql.Tx, query string, args ...any) ([]MatchSummary, error) {
 	rows, err := tx.QueryContext(ctx, query, args...)

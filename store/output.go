@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"unicode/utf8"
 
@@ -33,22 +34,30 @@ type BotOutput struct {
 // checkOutput reports the first of rec.Output that does not fit rec, or
 // that repeats the turn, seat and stream of another.
 func (rec *Record) checkOutput() error {
-	seen := make(map[outputKey]bool, len(rec.Output))
-	for _, o := range rec.Output {
+	return checkOutput(rec.ID, rec.Turns, len(rec.Players), rec.Output)
+}
+
+// checkOutput reports the first piece of out that does not fit the match
+// id of turns turns and seats seats, or that repeats the turn, seat and
+// stream of another: the checks of a new match's output and of output
+// attached to a stored match are the same.
+func checkOutput(id string, turns, seats int, out []BotOutput) error {
+	seen := make(map[outputKey]bool, len(out))
+	for _, o := range out {
 		k := keyOf(o)
 		switch {
-		case o.Turn < 0 || o.Turn > rec.Turns:
-			return invalidf("record %s: bot output at turn %d, want 0..%d", rec.ID, o.Turn, rec.Turns)
-		case o.Seat < 0 || o.Seat >= len(rec.Players):
-			return invalidf("record %s: bot output of seat %d, want 0..%d", rec.ID, o.Seat, len(rec.Players)-1)
+		case o.Turn < 0 || o.Turn > turns:
+			return invalidf("record %s: bot output at turn %d, want 0..%d", id, o.Turn, turns)
+		case o.Seat < 0 || o.Seat >= seats:
+			return invalidf("record %s: bot output of seat %d, want 0..%d", id, o.Seat, seats-1)
 		case o.Stream != Stdout && o.Stream != Stderr:
-			return invalidf("record %s: bot output stream %q, want stdout or stderr", rec.ID, o.Stream)
+			return invalidf("record %s: bot output stream %q, want stdout or stderr", id, o.Stream)
 		case len(o.Text) > MaxBotOutput:
-			return invalidf("record %s: bot output of seat %d at turn %d holds %d bytes, want at most %d", rec.ID, o.Seat, o.Turn, len(o.Text), MaxBotOutput)
+			return invalidf("record %s: bot output of seat %d at turn %d holds %d bytes, want at most %d", id, o.Seat, o.Turn, len(o.Text), MaxBotOutput)
 		case !utf8.ValidString(o.Text):
-			return invalidf("record %s: bot output of seat %d at turn %d is not UTF-8", rec.ID, o.Seat, o.Turn)
+			return invalidf("record %s: bot output of seat %d at turn %d is not UTF-8", id, o.Seat, o.Turn)
 		case seen[k]:
-			return invalidf("record %s: bot output of seat %d at turn %d has two %s pieces, want one", rec.ID, o.Seat, o.Turn, o.Stream)
+			return invalidf("record %s: bot output of seat %d at turn %d has two %s pieces, want one", id, o.Seat, o.Turn, o.Stream)
 		}
 		seen[k] = true
 	}
@@ -63,10 +72,10 @@ type outputKey struct {
 
 func keyOf(o BotOutput) outputKey { return outputKey{o.Turn, o.Seat, o.Stream} }
 
-// insertOutput writes rec.Output, checked to hold one piece per turn, seat
-// and stream.
-func insertOutput(ctx context.Context, tx *sql.Tx, rec *Record, seq int64) error {
-	for _, o := range rec.Output {
+// insertOutput writes out as the output of the match seq, checked to
+// hold one piece per turn, seat and stream.
+func insertOutput(ctx context.Context, tx *sql.Tx, seq int64, out []BotOutput) error {
+	for _, o := range out {
 		if _, err := tx.ExecContext(ctx, `
 			INSERT INTO bot_output (match_seq, turn, seat, stream, text) VALUES (?, ?, ?, ?, ?)`,
 			seq, o.Turn, o.Seat, o.Stream, o.Text); err != nil {
@@ -74,6 +83,37 @@ func insertOutput(ctx context.Context, tx *sql.Tx, rec *Record, seq int64) error
 		}
 	}
 	return nil
+}
+
+// attachOutput stores out as the output of the stored match id unless the
+// match has some already, and reports whether it did. The pieces are
+// checked against the match as stored, as a new match's are against its
+// record. A match keeps the output it has: a second file of one match
+// is either the same or from another run that only looked alike, and
+// mixing two runs' lines would show what no run printed.
+func attachOutput(ctx context.Context, tx *sql.Tx, id string, out []BotOutput) (attached bool, err error) {
+	var (
+		seq          int64
+		turns, seats int
+		has          bool
+	)
+	err = tx.QueryRowContext(ctx, `
+		SELECT seq, turns, (SELECT count(*) FROM match_players WHERE match_seq = m.seq),
+			EXISTS (SELECT 1 FROM bot_output WHERE match_seq = m.seq)
+		FROM matches m WHERE id = ?`, id).Scan(&seq, &turns, &seats, &has)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, notFoundf("match %s not found", id)
+	}
+	if err != nil {
+		return false, fmt.Errorf("bot output of %s: %w", id, err)
+	}
+	if has || len(out) == 0 {
+		return false, nil
+	}
+	if err := checkOutput(id, turns, seats, out); err != nil {
+		return false, err
+	}
+	return true, insertOutput(ctx, tx, seq, out)
 }
 
 // BotOutputAt returns what the bots of match matchID wrote besides their

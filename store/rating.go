@@ -166,12 +166,8 @@ func (db *DB) SaveRatings(ctx context.Context, f *FittedRatings) (err error) {
 }
 
 func saveRatings(ctx context.Context, tx *sql.Tx, f *FittedRatings) error {
-	for _, table := range []string{"ratings", "rating_history"} {
-		// The table name is one of two constants, not input.
-		if _, err := tx.ExecContext(ctx, `DELETE FROM `+table+`
-			WHERE ruleset = ? AND bot_id IN (SELECT id FROM bots WHERE game = ?)`, f.Ruleset, f.Game); err != nil {
-			return err
-		}
+	if err := clearRatings(ctx, tx, f.Game, f.Ruleset); err != nil {
+		return err
 	}
 	if _, err := tx.ExecContext(ctx, `
 		INSERT OR REPLACE INTO rating_fits (game, ruleset, matches, last_seq, fitted_at, problem)
@@ -199,6 +195,19 @@ func saveRatings(ctx context.Context, tx *sql.Tx, f *FittedRatings) error {
 	for _, r := range f.History {
 		if _, err := history.ExecContext(ctx, r.BotID, f.Ruleset, r.Upto, r.Rating, r.Low, r.High, r.Matches); err != nil {
 			return fmt.Errorf("bot %d after %d matches: %w", r.BotID, r.Upto, err)
+		}
+	}
+	return nil
+}
+
+// clearRatings deletes the ratings and rating history of a game and
+// ruleset, not its fit.
+func clearRatings(ctx context.Context, tx *sql.Tx, game, ruleset string) error {
+	for _, table := range []string{"ratings", "rating_history"} {
+		// The table name is one of two constants, not input.
+		if _, err := tx.ExecContext(ctx, `DELETE FROM `+table+`
+			WHERE ruleset = ? AND bot_id IN (SELECT id FROM bots WHERE game = ?)`, ruleset, game); err != nil {
+			return err
 		}
 	}
 	return nil

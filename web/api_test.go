@@ -194,7 +194,7 @@ func TestAPI(t *testing.T) {
 		{name: "bot", url: "/api/v1/bots/toad/astar", status: 200, want: []string{`"name":"astar"`, `"versions":[{`, `"matches":1`, f.won}},
 		{name: "bot unknown", url: "/api/v1/bots/toad/nobody", status: 404, want: []string{`"error":"no bot \"nobody\" has played toad"`}},
 		{name: "unknown endpoint", url: "/api/v1/nothing", status: 404, want: []string{`{"error":"Not Found"}`}},
-		{name: "wrong method", method: http.MethodDelete, url: api, status: 405, want: []string{`"error"`}},
+		{name: "wrong method", method: http.MethodPut, url: api, status: 405, want: []string{`"error"`}},
 	} {
 		t.Run(sc.name, func(t *testing.T) { sc.run(t, f.e) })
 	}

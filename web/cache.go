@@ -21,7 +21,10 @@ const summaryCacheSize = 4096
 // every match route starts by finding its match and that lookup is most of
 // the cost of the small ones (a summary, a turn). A stored match never
 // changes: its id is the hash of its replay and nothing updates a stored
-// match, so an entry cannot go stale.
+// match. It can be deleted, though, by this server (forget) or by another
+// process writing the file, so a kept summary is served only while its
+// match is stored (store.DB.HasMatch: one lookup of the id's index, far
+// cheaper than the summary).
 //
 // Entries are keyed by the id as requested. Only ids of shortIDLen digits
 // or more are kept: the short ids pages link to, and full ids. A shorter
@@ -43,7 +46,11 @@ func (c *summaryCache) match(ctx context.Context, db *store.DB, id string) (stor
 		m, ok := c.m[key]
 		c.mu.Unlock()
 		if ok {
-			return m, nil
+			stored, err := db.HasMatch(ctx, m.ID)
+			if err != nil || stored {
+				return m, err
+			}
+			c.forget(m.ID)
 		}
 	}
 	m, err := db.Match(ctx, id)
@@ -63,6 +70,18 @@ func (c *summaryCache) match(ctx context.Context, db *store.DB, id string) (stor
 	}
 	c.m[key] = m
 	return m, nil
+}
+
+// forget drops the summary of the match id, a full id, under every key
+// that names it.
+func (c *summaryCache) forget(id string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for k := range c.m {
+		if strings.HasPrefix(id, k) {
+			delete(c.m, k)
+		}
+	}
 }
 
 // keptPages are the routes whose answers pageCache keeps: the pages and

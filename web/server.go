@@ -64,9 +64,9 @@ type Config struct {
 	// uploads being regenerated; tests set their own.
 	pace          pace
 	regenerations slots
-	// Refitter, when not nil, is notified of every stored upload; the
-	// caller runs it (Refitter.Run) for as long as the server runs.
-	// Pages only read the ratings it stores.
+	// Refitter, when not nil, is notified of every stored upload and
+	// deleted match; the caller runs it (Refitter.Run) for as long as
+	// the server runs. Pages only read the ratings it stores.
 	Refitter *analytics.Refitter
 	// Fill, when not nil, is a fill of the database running beside the
 	// server (serve --demo), whose progress the overview shows.
@@ -215,6 +215,7 @@ func (s *server) routes(e *echo.Echo) {
 	api.GET("/bots/:game/:name/ratings", s.apiBotRatings)
 	api.GET("/ratings", s.apiRatings)
 	api.POST("/replays", s.apiUpload)
+	api.DELETE("/matches/:id", s.apiDelete)
 
 	static, err := fs.Sub(assets, "static")
 	if err != nil {

@@ -29,7 +29,8 @@ const maxTokenField = 1 << 10
 // "replay" of a multipart form, with the bots' output when the form's
 // "output" file field follows it. It regenerates the match before storing
 // it, so a replay that does not regenerate is refused with its turn and
-// line, and returns the match id and whether it is new.
+// line, and returns the match id, whether it is new and what became of
+// the output: a stored match without output gets it attached.
 //
 // Nothing is buffered before the upload is authorized (see openReplay).
 // The body is read through a cap of the server's MaxUpload and at a pace
@@ -39,17 +40,17 @@ const maxTokenField = 1 << 10
 // decoding, regeneration and storing: a client sending slowly holds none,
 // and when none is free the upload is refused with 503. Decoding holds
 // the replay's share of the server's memory budget (decodeUpload).
-func (s *server) upload(c echo.Context) (id string, created bool, err error) {
+func (s *server) upload(c echo.Context) (id string, created bool, fate store.OutputFate, err error) {
 	r := c.Request()
 	if r.ContentLength > s.maxUpload {
-		return "", false, s.tooLarge()
+		return "", false, store.NoOutput, s.tooLarge()
 	}
 	// The ResponseWriter lets MaxBytesReader close the connection after
 	// the answer to an oversized body, instead of reading it all.
 	body := newBodyReader(http.MaxBytesReader(c.Response().Writer, r.Body, s.maxUpload), c.Response(), s.pace)
 	src, form, err := s.openReplay(r, body)
 	if err != nil {
-		return "", false, s.bodyFault(body, err)
+		return "", false, store.NoOutput, s.bodyFault(body, err)
 	}
 	part := &bodyReader{r: src}
 	data, held, err := s.readReplay(part)
@@ -57,25 +58,25 @@ func (s *server) upload(c echo.Context) (id string, created bool, err error) {
 		if errors.Is(err, errBodiesBusy) {
 			c.Response().Header().Set("Retry-After", retryAfter)
 		}
-		return "", false, s.bodyFault(body, replayFault(part, err))
+		return "", false, store.NoOutput, s.bodyFault(body, replayFault(part, err))
 	}
 	defer held.release()
 	output, err := readOutputPart(form)
 	if err != nil {
-		return "", false, s.bodyFault(body, err)
+		return "", false, store.NoOutput, s.bodyFault(body, err)
 	}
 	if err := r.Context().Err(); err != nil {
-		return "", false, err // the client is gone: do not regenerate for nobody
+		return "", false, store.NoOutput, err // the client is gone: do not regenerate for nobody
 	}
 	release, err := s.regenerations.take()
 	if err != nil {
 		c.Response().Header().Set("Retry-After", retryAfter)
-		return "", false, err
+		return "", false, store.NoOutput, err
 	}
 	defer release()
 	l, mem, err := s.decodeUpload(c, data)
 	if err != nil {
-		return "", false, err
+		return "", false, store.NoOutput, err
 	}
 	defer mem.Release()
 	held.release() // the log holds what the bytes said
@@ -84,16 +85,16 @@ func (s *server) upload(c echo.Context) (id string, created bool, err error) {
 		var re *replay.Error
 		var de *replay.DivergenceError
 		if errors.As(err, &re) || errors.As(err, &de) {
-			return "", false, &replayError{http.StatusUnprocessableEntity, err}
+			return "", false, store.NoOutput, &replayError{http.StatusUnprocessableEntity, err}
 		}
-		return "", false, err
+		return "", false, store.NoOutput, err
 	}
 	rec.Output = output
-	created, err = s.db.Ingest(r.Context(), rec)
+	created, fate, err = s.db.Upload(r.Context(), rec)
 	if created {
 		s.matchesStored()
 	}
-	return rec.ID, created, err
+	return rec.ID, created, fate, err
 }
 
 // replayFault is the error of a replay that could not be read from part,
@@ -367,15 +368,31 @@ func (s slots) take() (release func(), err error) {
 }
 
 // uploadAnswer is the API's answer to an accepted upload. Duplicate says
-// the replay was stored already, as the match at URL.
+// the replay was stored already, as the match at URL; Output what became
+// of the bot output that came with it (outputWord).
 type uploadAnswer struct {
 	ID        string `json:"id"`
 	URL       string `json:"url"`
 	Duplicate bool   `json:"duplicate"`
+	Output    string `json:"output"`
+}
+
+// outputWord names what became of an upload's bot output in its answer:
+// "attached" (stored, with a new match or added to a stored one that had
+// none), "unchanged" (the stored match has output already, which it
+// keeps) or "none" (the upload carried none).
+func outputWord(f store.OutputFate) string {
+	switch f {
+	case store.OutputStored:
+		return "attached"
+	case store.OutputKept:
+		return "unchanged"
+	}
+	return "none"
 }
 
 func (s *server) apiUpload(c echo.Context) error {
-	id, created, err := s.upload(c)
+	id, created, output, err := s.upload(c)
 	if err != nil {
 		return err
 	}
@@ -384,13 +401,15 @@ func (s *server) apiUpload(c echo.Context) error {
 		status = http.StatusCreated
 		c.Response().Header().Set(echo.HeaderLocation, matchURL(id))
 	}
-	return c.JSON(status, uploadAnswer{ID: id, URL: matchURL(id), Duplicate: !created})
+	return c.JSON(status, uploadAnswer{ID: id, URL: matchURL(id), Duplicate: !created, Output: outputWord(output)})
 }
 
-// duplicateData is the page answering the upload of a stored replay.
+// duplicateData is the page answering the upload of a stored replay, and
+// what became of the bot output that came with it (outputWord).
 type duplicateData struct {
 	page
-	ID string
+	ID     string
+	Output string
 }
 
 // uploadForm is the overview's upload form: a new match sends the browser
@@ -398,12 +417,12 @@ type duplicateData struct {
 // to the match, and a refused replay gets the error page with its turn and
 // line.
 func (s *server) uploadForm(c echo.Context) error {
-	id, created, err := s.upload(c)
+	id, created, output, err := s.upload(c)
 	if err != nil {
 		return err
 	}
 	if !created {
-		return s.render(c, http.StatusOK, "duplicate", duplicateData{page: page{Title: "Already stored"}, ID: id})
+		return s.render(c, http.StatusOK, "duplicate", duplicateData{page: page{Title: "Already stored"}, ID: id, Output: outputWord(output)})
 	}
 	return c.Redirect(http.StatusSeeOther, matchURL(id))
 }

@@ -152,4 +152,24 @@ func TestBrowserDropUpload(t *testing.T) {
 		}
 		b.checkQuiet(t)
 	})
+
+	t.Run("bot output of a stored match", func(t *testing.T) {
+		f, srv := newLiveFixtureWith(t, func(*Config) {})
+		stored, err := f.db.Replay(t.Context(), f.won)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var output bytes.Buffer
+		if err := store.WriteBotOutput(&output, []store.BotOutput{{Turn: 1, Seat: 0, Stream: store.Stderr, Text: "late\n"}}); err != nil {
+			t.Fatal(err)
+		}
+		b.do(t, "open", chromedp.Navigate(srv.URL+"/"), chromedp.WaitReady(chromedp.CSS("footer")))
+		for _, want := range []string{"now attached", "which was not changed"} {
+			state, text := dropFiles(t, b, droppedFile{"w.rpl", stored}, droppedFile{"w.rpl.output.jsonl", output.Bytes()})
+			if state != "duplicate" || !strings.Contains(text, want) {
+				t.Errorf("got state %q, panel %q, want duplicate saying %q", state, text, want)
+			}
+		}
+		b.checkQuiet(t)
+	})
 }

@@ -67,6 +67,7 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		newInspectCmd(),
 		newViewCmd(),
 		newExportCmd(),
+		newDeleteCmd(),
 		newServeCmd(),
 	)
 	return root

@@ -63,7 +63,13 @@
     if ((xhr.status === 200 || xhr.status === 201) && answer && answer.url) {
       var p = el('p', '', answer.duplicate ? name + ' is already stored: match ' : name + ' is stored as match ');
       p.appendChild(matchLink(answer));
-      show([p], answer.duplicate ? 'duplicate' : 'stored');
+      var parts = [p];
+      if (answer.duplicate && answer.output === 'attached') {
+        parts.push(el('p', '', 'Its bot output was missing and is now attached.'));
+      } else if (answer.duplicate && answer.output === 'unchanged') {
+        parts.push(el('p', '', 'It has bot output already, which was not changed.'));
+      }
+      show(parts, answer.duplicate ? 'duplicate' : 'stored');
       return;
     }
     if (xhr.status === 401) {
