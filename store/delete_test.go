@@ -36,6 +36,13 @@ var contentQueries = []struct{ name, query string }{
 	{"bot_records", `
 		SELECT b.game, r.ruleset, b.name, b.version, r.matches, r.seats, r.wins, r.draws, r.losses, r.score_sum
 		FROM bot_records r JOIN bots b ON b.id = r.bot_id ORDER BY 1, 2, 3, 4`},
+	{"seat_trouble", `
+		SELECT m.id, t.seat, b.name, b.version, t.crash_turn, t.timeouts, t.first_timeout, t.invalid, t.first_invalid, t.oversize, t.first_oversize
+		FROM seat_trouble t JOIN matches m ON m.seq = t.match_seq JOIN bots b ON b.id = t.bot_id
+		ORDER BY m.id, t.seat`},
+	{"bot_trouble", `
+		SELECT b.game, t.ruleset, b.name, b.version, t.seats, t.crashed, t.timed_out, t.timeouts, t.invalid_seats, t.invalid, t.oversized, t.oversize
+		FROM bot_trouble t JOIN bots b ON b.id = t.bot_id ORDER BY 1, 2, 3, 4`},
 	{"bot_matches", `SELECT game, name, matches FROM bot_matches ORDER BY game, name`},
 	{"game_matches", `SELECT game, ruleset, matches FROM game_matches ORDER BY game, ruleset`},
 	{"pair_records", `
