@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/replaylab/replaylab/replay"
+	"github.com/replaylab/replaylab/sim"
 )
 
 // MaxBotOutput bounds the text of one stream of one seat in one turn, in
@@ -40,15 +41,15 @@ func (rec *Record) checkOutput() error {
 		case o.Turn < 0 || o.Turn > rec.Turns:
 			return invalidf("record %s: bot output at turn %d, want 0..%d", rec.ID, o.Turn, rec.Turns)
 		case o.Seat < 0 || o.Seat >= len(rec.Players):
-			return invalidf("record %s: bot output of seat %d, want 0..%d", rec.ID, o.Seat, len(rec.Players)-1)
+			return invalidf("record %s: bot output of seat index %d, want 0..%d", rec.ID, o.Seat, len(rec.Players)-1)
 		case o.Stream != Stdout && o.Stream != Stderr:
 			return invalidf("record %s: bot output stream %q, want stdout or stderr", rec.ID, o.Stream)
 		case len(o.Text) > MaxBotOutput:
-			return invalidf("record %s: bot output of seat %d at turn %d holds %d bytes, want at most %d", rec.ID, o.Seat, o.Turn, len(o.Text), MaxBotOutput)
+			return invalidf("record %s: bot output of %s at turn %d holds %d bytes, want at most %d", rec.ID, sim.SeatName(o.Seat), o.Turn, len(o.Text), MaxBotOutput)
 		case !utf8.ValidString(o.Text):
-			return invalidf("record %s: bot output of seat %d at turn %d is not UTF-8", rec.ID, o.Seat, o.Turn)
+			return invalidf("record %s: bot output of %s at turn %d is not UTF-8", rec.ID, sim.SeatName(o.Seat), o.Turn)
 		case seen[k]:
-			return invalidf("record %s: bot output of seat %d at turn %d has two %s pieces, want one", rec.ID, o.Seat, o.Turn, o.Stream)
+			return invalidf("record %s: bot output of %s at turn %d has two %s pieces, want one", rec.ID, sim.SeatName(o.Seat), o.Turn, o.Stream)
 		}
 		seen[k] = true
 	}

@@ -317,12 +317,8 @@ func (s *server) apiTurnsCSV(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var metrics []sim.MetricDef
-	if g != nil {
-		metrics = g.Metrics
-	}
 	res := c.Response()
-	return s.db.ExportTurns(c.Request().Context(), m.ID, metrics, "csv", res, func() {
+	return s.db.ExportTurns(c.Request().Context(), m.ID, g, "csv", res, func() {
 		res.Header().Set(echo.HeaderContentType, "text/csv; charset=utf-8")
 		attachment(c, shortID(m.ID)+".csv")
 		res.WriteHeader(http.StatusOK)
