@@ -128,7 +128,7 @@ func recordMatch(ctx context.Context, g *sim.Game, h replay.Header, specs []stri
 	for s, spec := range specs {
 		a, err := newAgent(ctx, g, spec, h.Setup(), s, f)
 		if err != nil {
-			return nil, fmt.Errorf("seat %d: %w", s, err)
+			return nil, fmt.Errorf("%s: %w", sim.SeatName(s), err)
 		}
 		agents = append(agents, a)
 	}
@@ -382,7 +382,7 @@ func describeResult(r sim.Result, players []replay.Player) string {
 	var b strings.Builder
 	switch {
 	case r.Winner >= 0 && r.Winner < len(players):
-		fmt.Fprintf(&b, "winner seat %d (%s)", r.Winner, players[r.Winner].Name)
+		fmt.Fprintf(&b, "winner %s (%s)", sim.SeatName(r.Winner), players[r.Winner].Name)
 	case len(players) == 1 && len(r.Players) == 1:
 		fmt.Fprintf(&b, "%s", r.Players[0].Outcome)
 	default:
@@ -392,7 +392,7 @@ func describeResult(r sim.Result, players []replay.Player) string {
 		fmt.Fprintf(&b, ", %s", r.Reason)
 	}
 	for s, p := range r.Players {
-		fmt.Fprintf(&b, "; seat %d score %g", s, p.Score)
+		fmt.Fprintf(&b, "; %s score %g", sim.SeatName(s), p.Score)
 	}
 	return b.String()
 }
