@@ -470,12 +470,12 @@ func (s *server) apiBot(c echo.Context) error {
 
 // lineName labels a chart line: the player, and the unit where it is one.
 func lineName(m store.MatchSummary, l analytics.Line) string {
-	name := seatName(l.Seat)
+	name := sim.SeatName(l.Seat)
 	if l.Seat < len(m.Players) {
 		name = playerName(m.Players[l.Seat])
 	}
 	if l.Unit != sim.NoUnit {
-		name += " · " + unitName(m.Game, l.Unit)
+		name += " · " + unitName(m.Game, l.Seat, l.Unit)
 	}
 	return name
 }

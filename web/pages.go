@@ -141,11 +141,11 @@ func (d matchData) TeamName(team int) string {
 	var seats []string
 	for _, p := range d.Match.Players {
 		if p.Team == team {
-			seats = append(seats, strconv.Itoa(seatNumber(p.Seat)))
+			seats = append(seats, strconv.Itoa(sim.SeatNumber(p.Seat)))
 		}
 	}
 	if len(seats) == 1 {
-		return seatName(team)
+		return sim.SeatName(team)
 	}
 	return "Seats " + strings.Join(seats[:len(seats)-1], ", ") + " and " + seats[len(seats)-1]
 }
