@@ -653,7 +653,7 @@ func (l *Log) decodeCommands(stream string, lits []string, nTurns, seats int, al
 			switch {
 			case sym == symEscape:
 				if next == len(lits) {
-					return &Error{Turn: t + 1, Reason: fmt.Sprintf("seat %d: escape with no literal left", s)}
+					return &Error{Turn: t + 1, Reason: fmt.Sprintf("%s: escape with no literal left", sim.SeatName(s))}
 				}
 				cmds[s] = lits[next]
 				next++
@@ -661,7 +661,7 @@ func (l *Log) decodeCommands(stream string, lits []string, nTurns, seats int, al
 			case sym < uint64(len(d.words)):
 				cmds[s] = d.words[sym]
 			default:
-				return &Error{Turn: t + 1, Reason: fmt.Sprintf("seat %d: symbol %d outside a dictionary of %d", s, sym, len(d.words))}
+				return &Error{Turn: t + 1, Reason: fmt.Sprintf("%s: symbol %d outside a dictionary of %d", sim.SeatName(s), sym, len(d.words))}
 			}
 		}
 		l.Turns[t] = cmds

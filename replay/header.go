@@ -114,10 +114,10 @@ func (h *Header) start() (*sim.Game, sim.Match, error) {
 	}
 	for i, p := range h.Players {
 		if err := checkName(p.Name, true); err != nil {
-			return nil, nil, headerErrorf(nil, "player %d name: %v", i, err)
+			return nil, nil, headerErrorf(nil, "%s name: %v", playerField(i), err)
 		}
 		if err := checkName(p.Version, false); err != nil {
-			return nil, nil, headerErrorf(nil, "player %d version: %v", i, err)
+			return nil, nil, headerErrorf(nil, "%s version: %v", playerField(i), err)
 		}
 	}
 	cfg, err := sim.CanonicalConfig(h.Config)
@@ -240,7 +240,7 @@ func decodeHeader(b []byte) (Header, error) {
 	for i, raw := range players {
 		p := &h.Players[i]
 		if err := decodeObject(raw, []field{{"name", &p.Name, true}, {"version", &p.Version, false}}); err != nil {
-			return h, headerErrorf(err, "player %d: %v", i, err)
+			return h, headerErrorf(err, "%s: %v", playerField(i), err)
 		}
 	}
 	return h, nil
@@ -314,3 +314,10 @@ func headerErrorf(cause error, format string, args ...any) *Error {
 // maxReason bounds an error reason built from a cause whose text may quote
 // input at length (a JSON or setup error).
 const maxReason = 300
+
+// playerField names the header's entry of seat for an error: by its index
+// in the JSON, as the person fixes it there, and by the seat's name, as
+// every other message calls that seat ("players[0] (Seat 1)").
+func playerField(seat int) string {
+	return fmt.Sprintf("players[%d] (%s)", seat, sim.SeatName(seat))
+}

@@ -86,7 +86,7 @@ func (l *Log) check() (*sim.Game, sim.Match, error) {
 		}
 		for s, c := range cmds {
 			if len(c) > MaxCommandBytes {
-				return nil, nil, &Error{Turn: i + 1, Reason: fmt.Sprintf("seat %d: command of %d bytes, at most %d", s, len(c), MaxCommandBytes)}
+				return nil, nil, &Error{Turn: i + 1, Reason: fmt.Sprintf("%s: command of %d bytes, at most %d", sim.SeatName(s), len(c), MaxCommandBytes)}
 			}
 			if total += len(c); total > MaxLogCommandBytes {
 				return nil, nil, commandBytesError()
@@ -106,7 +106,7 @@ func (l *Log) check() (*sim.Game, sim.Match, error) {
 			return nil, nil, &Error{Reason: fmt.Sprintf("%s note for turn %d, but the log has %d turns", quote(n.Kind), n.Turn, len(l.Turns))}
 		}
 		if n.Seat < 0 || n.Seat >= seats {
-			return nil, nil, &Error{Turn: n.Turn, Reason: fmt.Sprintf("%s note for seat %d of %d", quote(n.Kind), n.Seat, seats)}
+			return nil, nil, &Error{Turn: n.Turn, Reason: fmt.Sprintf("%s note for %s of a match of %d seats", quote(n.Kind), sim.SeatName(n.Seat), seats)}
 		}
 		if noteKind(n.Kind) < 0 {
 			return nil, nil, &Error{Turn: n.Turn, Reason: fmt.Sprintf("unknown note kind %s", quote(n.Kind))}
@@ -379,10 +379,10 @@ func (d *textDecoder) decodeLine(text string) *Error {
 	for s, f := range fields[1:] {
 		c, err := unescape(f)
 		if err != nil {
-			return &Error{Turn: turn, Reason: fmt.Sprintf("seat %d: %v", s, err)}
+			return &Error{Turn: turn, Reason: fmt.Sprintf("%s: %v", sim.SeatName(s), err)}
 		}
 		if len(c) > MaxCommandBytes {
-			return &Error{Turn: turn, Reason: fmt.Sprintf("seat %d: command of %d bytes, at most %d", s, len(c), MaxCommandBytes)}
+			return &Error{Turn: turn, Reason: fmt.Sprintf("%s: command of %d bytes, at most %d", sim.SeatName(s), len(c), MaxCommandBytes)}
 		}
 		if d.cmdBytes += len(c); d.cmdBytes > MaxLogCommandBytes {
 			return commandBytesError()
@@ -422,7 +422,7 @@ func (d *textDecoder) decodeDirective(fields []string) *Error {
 	case dirTimeout, dirCrash, dirOversize:
 		seat, err := strconv.Atoi(fields[2])
 		if err != nil || seat < 0 || seat >= d.seats {
-			return &Error{Turn: turn, Reason: fmt.Sprintf("%s: seat %s is not a seat from 0 to %d", name, quote(fields[2]), d.seats-1)}
+			return &Error{Turn: turn, Reason: fmt.Sprintf("%s: seat index %s is not from 0 to %d (the seats of a log count from 0)", name, quote(fields[2]), d.seats-1)}
 		}
 		if turn == 0 {
 			return &Error{Reason: fmt.Sprintf("%s for turn 0: notes are for turns from 1", name)}

@@ -41,6 +41,9 @@ type Game struct {
 	// Metrics lists, in display order, the per-turn numbers the game reports
 	// in Stat.Values. Only these are stored and charted.
 	Metrics []MetricDef
+	// Units says how people call the units of games that report metrics
+	// per unit; the zero value numbers them from 0 as "unit 0".
+	Units UnitNaming
 	// Alphabet lists the game's common commands. The binary replay encodes a
 	// command found here as its index, so frequent commands cost a few bits;
 	// anything else is stored as escaped raw text. Append only: reordering

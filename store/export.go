@@ -12,13 +12,22 @@ import (
 )
 
 // ExportTurns streams a match's per-turn numbers to w, one record per turn,
-// seat and unit (unit -1 = the player as a whole), with turn, seat, unit,
-// alive and then the given metrics (the game's list, which names the
-// stored metric numbers) by name. format is "csv" (with a header
-// row) or "jsonl". begin, if set, runs once just before the first byte is
-// written, so an HTTP handler can still answer with an error when the query
-// fails at once.
-func (db *DB) ExportTurns(ctx context.Context, matchID string, metrics []sim.MetricDef, format string, w io.Writer, begin func()) error {
+// seat and unit, with turn, seat, unit, alive and then the metrics of g
+// (the match's game, which names the stored metric numbers; nil for a
+// game this build does not know, exported without metrics) by name.
+// format is "csv" (with a header row) or "jsonl". The CSV is for people
+// and spreadsheets: its seat counts from 1 and its unit is the number the
+// game gives the unit (Worms' 11 to 23), empty for the player as a whole.
+// JSON lines keep the indexes of the rest of the JSON: seat from 0, unit
+// from 0 and -1 for the player as a whole. begin, if set, runs once just
+// before the first byte is written, so an HTTP handler can still answer
+// with an error when the query fails at once.
+func (db *DB) ExportTurns(ctx context.Context, matchID string, g *sim.Game, format string, w io.Writer, begin func()) error {
+	var metrics []sim.MetricDef
+	var units sim.UnitNaming
+	if g != nil {
+		metrics, units = g.Metrics, g.Units
+	}
 	if format != "csv" && format != "jsonl" {
 		return invalidf("export format %q: want csv or jsonl", format)
 	}
@@ -39,7 +48,11 @@ func (db *DB) ExportTurns(ctx context.Context, matchID string, metrics []sim.Met
 			return cw.Write(head)
 		}
 		write = func(ts TurnStat) error {
-			row[0], row[1], row[2], row[3] = strconv.Itoa(ts.Turn), strconv.Itoa(ts.Seat), strconv.Itoa(ts.Unit), strconv.FormatBool(ts.Alive)
+			unit := ""
+			if ts.Unit != sim.NoUnit {
+				unit = strconv.Itoa(units.Number(ts.Seat, ts.Unit))
+			}
+			row[0], row[1], row[2], row[3] = strconv.Itoa(ts.Turn), strconv.Itoa(sim.SeatNumber(ts.Seat)), unit, strconv.FormatBool(ts.Alive)
 			for i := range metrics {
 				row[4+i] = strconv.FormatFloat(ts.value(i), 'g', -1, 64)
 			}

@@ -17,12 +17,13 @@ func TestExportTurns(t *testing.T) {
 	rec := makeRecord(t, recordSpec{id: testID(1), turns: 10, units: 2})
 	mustIngest(t, db, rec)
 	metrics := []sim.MetricDef{{Name: "energy"}, {Name: "hp"}}
+	g := &sim.Game{Metrics: metrics, Units: sim.UnitNaming{Noun: "worm", First: 11, PerSeat: 10}}
 	stats := wantStats(10, 2, 2)
 	ctx := context.Background()
 
 	var buf bytes.Buffer
 	begun := 0
-	if err := db.ExportTurns(ctx, rec.ID, metrics, "csv", &buf, func() { begun++ }); err != nil {
+	if err := db.ExportTurns(ctx, rec.ID, g, "csv", &buf, func() { begun++ }); err != nil {
 		t.Fatal(err)
 	}
 	rows, err := csv.NewReader(&buf).ReadAll()
@@ -35,15 +36,22 @@ func TestExportTurns(t *testing.T) {
 	if got, want := len(rows)-1, len(stats); got != want || begun != 1 {
 		t.Errorf("%d rows and %d begins, want %d rows and 1 begin", got, begun, want)
 	}
-	first := stats[0]
-	want := []string{strconv.Itoa(first.Turn), strconv.Itoa(first.Seat), strconv.Itoa(first.Unit), strconv.FormatBool(first.Alive),
-		strconv.FormatFloat(first.Values[0], 'g', -1, 64), strconv.FormatFloat(first.Values[1], 'g', -1, 64)}
-	if got := rows[1]; strings.Join(got, ",") != strings.Join(want, ",") {
-		t.Errorf("first row starts %v, want %v", got, want)
+	// People read the CSV: seats from 1, units as the game numbers them
+	// (seat 0's unit 1 is 12 here, seat 1's is 22), none for a player.
+	for i, s := range stats[:min(len(stats), len(rows)-1)] {
+		unit := ""
+		if s.Unit != sim.NoUnit {
+			unit = strconv.Itoa(11 + 10*s.Seat + s.Unit)
+		}
+		want := []string{strconv.Itoa(s.Turn), strconv.Itoa(s.Seat + 1), unit, strconv.FormatBool(s.Alive),
+			strconv.FormatFloat(s.Values[0], 'g', -1, 64), strconv.FormatFloat(s.Values[1], 'g', -1, 64)}
+		if got := rows[1+i]; strings.Join(got, ",") != strings.Join(want, ",") {
+			t.Fatalf("row %d is %v, want %v", 1+i, got, want)
+		}
 	}
 
 	buf.Reset()
-	if err := db.ExportTurns(ctx, rec.ID, metrics, "jsonl", &buf, nil); err != nil {
+	if err := db.ExportTurns(ctx, rec.ID, g, "jsonl", &buf, nil); err != nil {
 		t.Fatal(err)
 	}
 	if got := strings.Count(buf.String(), "\n"); got != len(stats) || !strings.Contains(buf.String(), `"hp":`) {
@@ -60,7 +68,7 @@ func TestExportTurns(t *testing.T) {
 	} {
 		buf.Reset()
 		begun = 0
-		err := db.ExportTurns(ctx, tt.id, metrics, tt.format, &buf, func() { begun++ })
+		err := db.ExportTurns(ctx, tt.id, g, tt.format, &buf, func() { begun++ })
 		if !errors.Is(err, tt.want) || buf.Len() != 0 || begun != 0 {
 			t.Errorf("export %s as %s: err %v, %d bytes, %d begins; want %v and nothing written", tt.id[:8], tt.format, err, buf.Len(), begun, tt.want)
 		}

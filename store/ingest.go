@@ -132,16 +132,16 @@ func (rec *Record) check() error {
 	}
 	for seat, p := range rec.Players {
 		if p.Name == "" {
-			return invalidf("record %s: seat %d has no bot name", rec.ID, seat)
+			return invalidf("record %s: %s has no bot name", rec.ID, sim.SeatName(seat))
 		}
 		switch o := rec.Result.Players[seat].Outcome; o {
 		case sim.Win, sim.Loss, sim.Draw:
 		default:
-			return invalidf("record %s: seat %d has outcome %q, want win, loss or draw", rec.ID, seat, o)
+			return invalidf("record %s: %s has outcome %q, want win, loss or draw", rec.ID, sim.SeatName(seat), o)
 		}
 	}
 	if w := rec.Result.Winner; w < -1 || w >= len(rec.Players) {
-		return invalidf("record %s: winner seat %d out of range", rec.ID, w)
+		return invalidf("record %s: winner seat index %d out of range", rec.ID, w)
 	}
 	if rec.Turns < 0 {
 		return invalidf("record %s: %d turns", rec.ID, rec.Turns)

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/replaylab/replaylab/replay"
+	"github.com/replaylab/replaylab/sim"
 )
 
 // MaxBotOutput bounds the text of one stream of one seat in one turn, in
@@ -49,15 +50,15 @@ func checkOutput(id string, turns, seats int, out []BotOutput) error {
 		case o.Turn < 0 || o.Turn > turns:
 			return invalidf("record %s: bot output at turn %d, want 0..%d", id, o.Turn, turns)
 		case o.Seat < 0 || o.Seat >= seats:
-			return invalidf("record %s: bot output of seat %d, want 0..%d", id, o.Seat, seats-1)
+			return invalidf("record %s: bot output of seat index %d, want 0..%d", id, o.Seat, seats-1)
 		case o.Stream != Stdout && o.Stream != Stderr:
 			return invalidf("record %s: bot output stream %q, want stdout or stderr", id, o.Stream)
 		case len(o.Text) > MaxBotOutput:
-			return invalidf("record %s: bot output of seat %d at turn %d holds %d bytes, want at most %d", id, o.Seat, o.Turn, len(o.Text), MaxBotOutput)
+			return invalidf("record %s: bot output of %s at turn %d holds %d bytes, want at most %d", id, sim.SeatName(o.Seat), o.Turn, len(o.Text), MaxBotOutput)
 		case !utf8.ValidString(o.Text):
-			return invalidf("record %s: bot output of seat %d at turn %d is not UTF-8", id, o.Seat, o.Turn)
+			return invalidf("record %s: bot output of %s at turn %d is not UTF-8", id, sim.SeatName(o.Seat), o.Turn)
 		case seen[k]:
-			return invalidf("record %s: bot output of seat %d at turn %d has two %s pieces, want one", id, o.Seat, o.Turn, o.Stream)
+			return invalidf("record %s: bot output of %s at turn %d has two %s pieces, want one", id, sim.SeatName(o.Seat), o.Turn, o.Stream)
 		}
 		seen[k] = true
 	}

@@ -45,11 +45,11 @@ func TestIngestRefusesBadBotOutput(t *testing.T) {
 		msg  string
 	}{
 		{"turn past the end", BotOutput{Turn: 6, Seat: 0, Stream: Stderr, Text: "x"}, "turn 6"},
-		{"seat out of range", BotOutput{Turn: 1, Seat: 2, Stream: Stderr, Text: "x"}, "seat 2"},
+		{"seat out of range", BotOutput{Turn: 1, Seat: 2, Stream: Stderr, Text: "x"}, "seat index 2"},
 		{"unknown stream", BotOutput{Turn: 1, Seat: 0, Stream: "stdin", Text: "x"}, `stream "stdin"`},
 		{"too long", BotOutput{Turn: 1, Seat: 0, Stream: Stdout, Text: strings.Repeat("x", MaxBotOutput+1)}, "at most"},
 		{"not UTF-8", BotOutput{Turn: 1, Seat: 0, Stream: Stdout, Text: "\xff"}, "UTF-8"},
-		{"two pieces", BotOutput{Turn: 2, Seat: 1, Stream: Stderr, Text: "bye"}, "seat 1 at turn 2 has two stderr pieces"},
+		{"two pieces", BotOutput{Turn: 2, Seat: 1, Stream: Stderr, Text: "bye"}, "Seat 2 at turn 2 has two stderr pieces"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			db := openTest(t)

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+
+	"github.com/replaylab/replaylab/sim"
 )
 
 // MaxBotOutputFile bounds a bot output file, in bytes: the recorder keeps
@@ -55,10 +57,10 @@ func ReadBotOutput(r io.Reader) ([]BotOutput, error) {
 		}
 		o := BotOutput{Turn: l.Turn, Seat: l.Seat, Stream: l.Stream, Text: l.Text}
 		if len(o.Text) > MaxBotOutput {
-			return nil, fmt.Errorf("bot output: line %d: turn %d, seat %d: %d bytes of %s, want at most %d", n, o.Turn, o.Seat, len(o.Text), o.Stream, MaxBotOutput)
+			return nil, fmt.Errorf("bot output: line %d: turn %d, %s: %d bytes of %s, want at most %d", n, o.Turn, sim.SeatName(o.Seat), len(o.Text), o.Stream, MaxBotOutput)
 		}
 		if at, ok := first[keyOf(o)]; ok {
-			return nil, fmt.Errorf("bot output: line %d: turn %d, seat %d: %s again (first on line %d), want one line each", n, o.Turn, o.Seat, o.Stream, at)
+			return nil, fmt.Errorf("bot output: line %d: turn %d, %s: %s again (first on line %d), want one line each", n, o.Turn, sim.SeatName(o.Seat), o.Stream, at)
 		}
 		first[keyOf(o)] = n
 		out = append(out, o)

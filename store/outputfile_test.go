@@ -36,9 +36,9 @@ func TestReadBotOutputRefuses(t *testing.T) {
 		{"not JSON", `{"turn":1,"seat":0,"stream":"stdout","text":"a"}` + "\nhello\n", "line 2"},
 		{"wrong type", `{"turn":"one"}` + "\n", "line 1"},
 		{"line over the bound", `{"text":"` + strings.Repeat("x", 8*MaxBotOutput) + `"}` + "\n", "token too long"},
-		{"text over the bound", `{"turn":3,"seat":1,"stream":"stderr","text":"` + strings.Repeat("x", MaxBotOutput+1) + `"}` + "\n", "line 1: turn 3, seat 1"},
+		{"text over the bound", `{"turn":3,"seat":1,"stream":"stderr","text":"` + strings.Repeat("x", MaxBotOutput+1) + `"}` + "\n", "line 1: turn 3, Seat 2"},
 		{"a key twice", `{"turn":1,"seat":0,"stream":"stdout","text":"a"}` + "\n" + `{"turn":1,"seat":0,"stream":"stderr","text":"a"}` + "\n" +
-			`{"turn":1,"seat":0,"stream":"stdout","text":"b"}` + "\n", "line 3: turn 1, seat 0: stdout again"},
+			`{"turn":1,"seat":0,"stream":"stdout","text":"b"}` + "\n", "line 3: turn 1, Seat 1: stdout again"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := ReadBotOutput(strings.NewReader(tt.file))

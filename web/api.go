@@ -318,12 +318,8 @@ func (s *server) apiTurnsCSV(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var metrics []sim.MetricDef
-	if g != nil {
-		metrics = g.Metrics
-	}
 	res := c.Response()
-	return s.db.ExportTurns(c.Request().Context(), m.ID, metrics, "csv", res, func() {
+	return s.db.ExportTurns(c.Request().Context(), m.ID, g, "csv", res, func() {
 		res.Header().Set(echo.HeaderContentType, "text/csv; charset=utf-8")
 		attachment(c, shortID(m.ID)+".csv")
 		res.WriteHeader(http.StatusOK)
@@ -475,12 +471,12 @@ func (s *server) apiBot(c echo.Context) error {
 
 // lineName labels a chart line: the player, and the unit where it is one.
 func lineName(m store.MatchSummary, l analytics.Line) string {
-	name := seatName(l.Seat)
+	name := sim.SeatName(l.Seat)
 	if l.Seat < len(m.Players) {
 		name = playerName(m.Players[l.Seat])
 	}
 	if l.Unit != sim.NoUnit {
-		name += " · " + unitName(m.Game, l.Unit)
+		name += " · " + unitName(m.Game, l.Seat, l.Unit)
 	}
 	return name
 }

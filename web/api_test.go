@@ -185,7 +185,7 @@ func TestAPI(t *testing.T) {
 		{name: "replay text", url: api + "/replay.rlog", status: 200, want: []string{`{"format":"replaylab/2","game":"toad"`, "#hash\t10\t"},
 			wantHeaders: map[string]string{"Content-Disposition": won + `.rlog"`, "Content-Type": "text/plain"}},
 		{name: "replay missing", url: "/api/v1/matches/0123456789abcdef/replay.rpl", status: 404},
-		{name: "csv", url: api + "/turns.csv", status: 200, want: []string{"turn,seat,unit,alive,hp,score,collisions,flies,snakes,danger,hp_spent\n0,0,-1,true,20,20,0,0,0,5,0\n"},
+		{name: "csv", url: api + "/turns.csv", status: 200, want: []string{"turn,seat,unit,alive,hp,score,collisions,flies,snakes,danger,hp_spent\n0,1,,true,20,20,0,0,0,5,0\n"},
 			wantHeaders: map[string]string{"Content-Type": "text/csv", "Content-Disposition": won + `.csv"`}},
 		{name: "csv missing", url: "/api/v1/matches/0123456789abcdef/turns.csv", status: 404, want: []string{`"error"`}},
 		{name: "bots", url: "/api/v1/bots", status: 200, want: []string{`"toad":[`, `"name":"astar"`, `"win_rate_ci95":[`, `"url":"/bots/toad/astar"`}},
@@ -313,9 +313,9 @@ func TestUploadKeepsBotOutput(t *testing.T) {
 		want   string
 	}{
 		{"not JSON lines", []field{replayField, {"output", []byte("thinking\n")}}, `bot output: line 1`},
-		{"a seat the match lacks", []field{replayField, {"output", []byte(`{"turn":3,"seat":5,"stream":"stderr","text":"x"}`)}}, `seat 5`},
+		{"a seat the match lacks", []field{replayField, {"output", []byte(`{"turn":3,"seat":5,"stream":"stderr","text":"x"}`)}}, `seat index 5`},
 		{"a turn past the end", []field{replayField, {"output", []byte(`{"turn":99,"seat":0,"stream":"stderr","text":"x"}`)}}, `turn 99`},
-		{"a turn's stream twice", []field{replayField, {"output", bytes.Repeat(file.Bytes(), 2)}}, `line 2: turn 3, seat 0: stderr again`},
+		{"a turn's stream twice", []field{replayField, {"output", bytes.Repeat(file.Bytes(), 2)}}, `line 2: turn 3, Seat 1: stderr again`},
 		{"two files", []field{replayField, {"output", file.Bytes()}, {"output", file.Bytes()}}, `more than one \"output\"`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

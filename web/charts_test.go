@@ -114,10 +114,11 @@ func TestLineChartSeats(t *testing.T) {
 			lines: []analytics.Line{
 				{Seat: 0, Unit: 1, Values: []float64{0.5, 1, 1, 2}},
 				{Seat: 0, Unit: 2, Values: []float64{0, 0, 0, 0}},
-				{Seat: 1, Unit: 4, Values: []float64{1, 2, 3, 4}},
+				{Seat: 1, Unit: 2, Values: []float64{1, 2, 3, 4}},
 			},
-			wantNames:  []string{"Seat 1 · alpha · worm 2", "Seat 1 · alpha · worm 3", "Seat 2 · beta v2 · worm 5"},
-			wantHidden: []string{"Seat 1 · alpha · worm 3"},
+			// Worms' worms by the engine's ids: a seat's tens, then the worm.
+			wantNames:  []string{"Seat 1 · alpha · worm 12", "Seat 1 · alpha · worm 13", "Seat 2 · beta v2 · worm 23"},
+			wantHidden: []string{"Seat 1 · alpha · worm 13"},
 			wantDashes: []string{"solid", "dashed", "solid"},
 		},
 	}

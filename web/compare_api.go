@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/replaylab/replaylab/sim"
 )
 
 // compareTables are the CSV tables of a comparison, by name: a header and
@@ -92,7 +94,7 @@ func pairRows(cmp comparison) [][]string {
 	for _, p := range cmp.Pairs {
 		seats := make([]string, len(p.Seats))
 		for i, s := range p.Seats {
-			seats[i] = strconv.Itoa(s)
+			seats[i] = strconv.Itoa(sim.SeatNumber(s))
 		}
 		rows = append(rows, []string{strconv.FormatUint(p.Seed, 10), p.A, p.B, strings.Join(seats, " "),
 			strconv.Itoa(p.ARank), cell(&p.AScore), strconv.Itoa(p.BRank), cell(&p.BScore), p.Better})

@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -257,7 +258,8 @@ func TestCompare(t *testing.T) {
 		{name: "rating difference", url: "/compare?game=worms&a=tactical&b=random", status: 200,
 			want: []string{`<dd id="rating-difference">` + strings.ReplaceAll(signed(math.Round(rd.Diff), 0), "+", "&#43;")}},
 		{name: "csv pairs", url: "/api/v1/compare?game=worms&a=tactical&b=random&format=csv&table=pairs", status: 200,
-			want:        []string{"seed,a_match,b_match,seats,a_rank,a_score,b_rank,b_score,better\n", got.Pairs[0].A},
+			// People read the CSV: its seats count from 1, the JSON's from 0.
+			want:        []string{"seed,a_match,b_match,seats,a_rank,a_score,b_rank,b_score,better\n", got.Pairs[0].A + "," + got.Pairs[0].B + "," + seatNumbers(got.Pairs[0].Seats) + ","},
 			wantHeaders: map[string]string{"Content-Type": "text/csv", "Content-Disposition": "compare-pairs.csv"}},
 		{name: "csv summary", url: "/api/v1/compare?game=worms&a=tactical&b=random&format=csv&table=summary", status: 200,
 			want: []string{"quantity,value,ci95_low,ci95_high,note\n", "a_bot,,,,tactical v1\n", fmt.Sprintf("pairs,%d,", len(compareSeeds))}},
@@ -402,4 +404,13 @@ func TestCompareVersions(t *testing.T) {
 	if got.A.Matches != 2*len(compareSeeds) || got.B.Matches != len(compareSeeds) {
 		t.Errorf("got %d and %d matches, want %d and %d", got.A.Matches, got.B.Matches, 2*len(compareSeeds), len(compareSeeds))
 	}
+}
+
+// seatNumbers is how a CSV lists seats: their numbers from 1, spaced.
+func seatNumbers(seats []int) string {
+	n := make([]string, len(seats))
+	for i, s := range seats {
+		n[i] = strconv.Itoa(s + 1)
+	}
+	return strings.Join(n, " ")
 }

@@ -143,7 +143,7 @@ type troubleView struct {
 func troubleViews(m store.MatchSummary) []troubleView {
 	var out []troubleView
 	for _, t := range m.Trouble {
-		v := troubleView{Seat: t.Seat, Label: seatName(t.Seat), Facts: t.Facts()}
+		v := troubleView{Seat: t.Seat, Label: sim.SeatName(t.Seat), Facts: t.Facts()}
 		if t.Seat < len(m.Players) {
 			v.Label = playerName(m.Players[t.Seat])
 		}
@@ -179,11 +179,11 @@ func (d matchData) TeamName(team int) string {
 	var seats []string
 	for _, p := range d.Match.Players {
 		if p.Team == team {
-			seats = append(seats, strconv.Itoa(seatNumber(p.Seat)))
+			seats = append(seats, strconv.Itoa(sim.SeatNumber(p.Seat)))
 		}
 	}
 	if len(seats) == 1 {
-		return seatName(team)
+		return sim.SeatName(team)
 	}
 	return "Seats " + strings.Join(seats[:len(seats)-1], ", ") + " and " + seats[len(seats)-1]
 }

@@ -1,6 +1,11 @@
 package web
 
-import "strconv"
+import (
+	"cmp"
+
+	"github.com/replaylab/replaylab/sim"
+	"github.com/replaylab/replaylab/sim/games"
+)
 
 // seatColors is the one palette of the dashboard's seats: the match
 // charts colour a seat's lines with it, the players' tables mark a seat
@@ -20,43 +25,32 @@ func seatColor(seat int) string {
 	return seatColors[max(seat, 0)%len(seatColors)]
 }
 
-// seatNumber numbers a seat for people, counting from 1 as every table
-// and chart does: seat 0 is number 1.
-func seatNumber(seat int) int {
-	return seat + 1
-}
-
-// seatName names a seat for people: seat 0 is "Seat 1".
-func seatName(seat int) string {
-	return "Seat " + strconv.Itoa(seatNumber(seat))
-}
-
-// unitNaming is how a game's board names its units: a noun and the
-// number of unit 0.
+// unitNaming is how a game names its units (sim.Game.Units), as the
+// inspector's script reads it from the page's meta: unit u of seat s is
+// noun + " " + (first + per_seat·s + u), "worm 21" for Worms' seat 1
+// unit 0.
 type unitNaming struct {
-	Noun  string `json:"noun"`
-	First int    `json:"first"`
+	Noun    string `json:"noun"`
+	First   int    `json:"first"`
+	PerSeat int    `json:"per_seat"`
 }
 
-// unitNamings says how the games whose metrics are reported per unit
-// name their units on their boards (a Worms worm's unit is its id − 1; a
-// Career Fair team bot's is its position, 0 the main bot); others say
-// "unit 0".
-var unitNamings = map[string]unitNaming{
-	"worms":      {"worm", 1},
-	"careerfair": {"bot", 0},
-}
-
-// unitNamingOf returns how game names its units.
-func unitNamingOf(game string) unitNaming {
-	if n, ok := unitNamings[game]; ok {
-		return n
+// unitsOf returns how game names its units: as "unit 0" up when this
+// build does not know the game.
+func unitsOf(game string) sim.UnitNaming {
+	if g, err := games.Lookup(game); err == nil {
+		return g.Units
 	}
-	return unitNaming{"unit", 0}
+	return sim.UnitNaming{}
 }
 
-// unitName names a unit as its game's board does.
-func unitName(game string, unit int) string {
-	n := unitNamingOf(game)
-	return n.Noun + " " + strconv.Itoa(n.First+unit)
+// unitNamingOf returns how game names its units, for the page's meta.
+func unitNamingOf(game string) unitNaming {
+	n := unitsOf(game)
+	return unitNaming{cmp.Or(n.Noun, "unit"), n.First, n.PerSeat}
+}
+
+// unitName names a unit as its game does: "worm 21".
+func unitName(game string, seat, unit int) string {
+	return unitsOf(game).Name(seat, unit)
 }

@@ -102,8 +102,8 @@ var funcs = template.FuncMap{
 	"matchesURL": matchesURL,
 	"h2hURL":     h2hURL,
 	"botLabel":   botLabel,
-	"seatName":   seatName,
-	"seatNumber": seatNumber,
+	"seatName":   sim.SeatName,
+	"seatNumber": sim.SeatNumber,
 	"seatColor":  seatColor,
 	"pct": func(x float64) string {
 		return strconv.FormatFloat(100*x, 'f', 0, 64) + "%"

@@ -336,7 +336,7 @@ func standingsJSON(ss []analytics.Standing) []standingJSON {
 
 // playerName labels a seat in charts and tables: "Seat 1 · name version".
 func playerName(p store.PlayerSummary) string {
-	s := seatName(p.Seat) + " · " + p.Name
+	s := sim.SeatName(p.Seat) + " · " + p.Name
 	if p.Version != "" {
 		s += " " + p.Version
 	}

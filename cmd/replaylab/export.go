@@ -45,5 +45,5 @@ func export(ctx context.Context, dbPath, id, format string, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return db.ExportTurns(ctx, m.ID, g.Metrics, format, w, nil)
+	return db.ExportTurns(ctx, m.ID, g, format, w, nil)
 }

@@ -72,7 +72,7 @@ func printTurn(w io.Writer, g *sim.Game, l *replay.Log, tv *replay.TurnView) {
 	fmt.Fprintf(w, "%s/%s (%s) seed %d, turn %d of %d\n", h.Game, h.Ruleset, rules, h.Seed, tv.Turn, len(l.Turns))
 	if tv.Turn > 0 {
 		for s, c := range tv.Commands {
-			fmt.Fprintf(w, "seat %d %-12s command %q\n", s, h.Players[s].Name, c)
+			fmt.Fprintf(w, "%-7s %-12s command %q\n", sim.SeatName(s), h.Players[s].Name, c)
 		}
 	}
 	if r, ok := tv.Match.(sim.Renderer); ok {
@@ -89,9 +89,9 @@ func printTurn(w io.Writer, g *sim.Game, l *replay.Log, tv *replay.TurnView) {
 	for _, s := range tv.Match.AppendStats(nil) {
 		unit := "-"
 		if s.Unit != sim.NoUnit {
-			unit = fmt.Sprint(s.Unit)
+			unit = fmt.Sprint(g.Units.Number(s.Seat, s.Unit))
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%v", s.Seat, unit, s.Alive)
+		fmt.Fprintf(tw, "%d\t%s\t%v", sim.SeatNumber(s.Seat), unit, s.Alive)
 		for _, v := range s.Values {
 			fmt.Fprintf(tw, "\t%g", v)
 		}
@@ -103,9 +103,12 @@ func printTurn(w io.Writer, g *sim.Game, l *replay.Log, tv *replay.TurnView) {
 		for _, e := range tv.Events {
 			who := "game"
 			if e.Seat >= 0 {
-				who = fmt.Sprintf("seat %d", e.Seat)
+				who = sim.SeatName(e.Seat)
+				if e.Unit != sim.NoUnit {
+					who += " " + g.Units.Name(e.Seat, e.Unit)
+				}
 			}
-			fmt.Fprintf(w, "  %-8s %-10s", who, e.Kind)
+			fmt.Fprintf(w, "  %-15s %-10s", who, e.Kind)
 			if e.Amount != 0 {
 				fmt.Fprintf(w, " amount %g", e.Amount)
 			}

@@ -145,7 +145,7 @@ func recordMatch(ctx context.Context, g *sim.Game, h replay.Header, specs []stri
 	for s, spec := range specs {
 		a, err := newAgent(ctx, g, spec, h.Setup(), s, f)
 		if err != nil {
-			return nil, fmt.Errorf("seat %d: %w", s, err)
+			return nil, fmt.Errorf("%s: %w", sim.SeatName(s), err)
 		}
 		agents = append(agents, a)
 	}
@@ -288,7 +288,7 @@ func writeTrouble(w io.Writer, indent string, players []replay.Player, ts []stor
 		if t.Seat < len(players) {
 			name = " (" + botLabel(players[t.Seat].Name, players[t.Seat].Version) + ")"
 		}
-		fmt.Fprintf(w, "%s%s%s: %s\n", indent, seatName(t.Seat), name, t)
+		fmt.Fprintf(w, "%s%s%s: %s\n", indent, sim.SeatName(t.Seat), name, t)
 	}
 	if len(ts) > 0 && output != "" {
 		fmt.Fprintf(w, "%sthe bots' stderr and stray output, turn by turn: %s\n", indent, output)
@@ -420,7 +420,7 @@ func describeResult(r sim.Result, players []replay.Player) string {
 	var b strings.Builder
 	switch {
 	case r.Winner >= 0 && r.Winner < len(players):
-		fmt.Fprintf(&b, "winner seat %d (%s)", r.Winner, players[r.Winner].Name)
+		fmt.Fprintf(&b, "winner %s (%s)", sim.SeatName(r.Winner), players[r.Winner].Name)
 	case len(players) == 1 && len(r.Players) == 1:
 		fmt.Fprintf(&b, "%s", r.Players[0].Outcome)
 	default:
@@ -430,7 +430,7 @@ func describeResult(r sim.Result, players []replay.Player) string {
 		fmt.Fprintf(&b, ", %s", r.Reason)
 	}
 	for s, p := range r.Players {
-		fmt.Fprintf(&b, "; seat %d score %g", s, p.Score)
+		fmt.Fprintf(&b, "; %s score %g", sim.SeatName(s), p.Score)
 	}
 	return b.String()
 }

@@ -102,7 +102,7 @@ func TestTournamentBadInput(t *testing.T) {
 		{"unknown built-in", []string{"--game", "worms", "--bot", "builtin:random", "--bot", "builtin:nobody"}, `bot 2 (builtin:nobody): game worms has no built-in bot "nobody"`},
 		{"unknown program", []string{"--game", "worms", "--bot", "builtin:random", "--bot", "/nonexistent/bot"}, "bot 2 (/nonexistent/bot)"},
 		{"same bot twice", []string{"--game", "worms", "--bot", "builtin:random", "--bot", "builtin:random"}, "bots 1 and 2 are both random@builtin"},
-		{"bad name", append([]string{"--game", "worms", "--name", "a\tb"}, two...), "bot 1 (builtin:random): header: player 0 name: control character"},
+		{"bad name", append([]string{"--game", "worms", "--name", "a\tb"}, two...), "bot 1 (builtin:random): header: players[0] (Seat 1) name: control character"},
 		{"more names than bots", append([]string{"--game", "worms", "--name", "a", "--name", "b", "--name", "c"}, two...), "3 --name and 0 --version flags for 2 bots"},
 		{"seats over bots", append([]string{"--game", "snake", "--seats", "3"}, two[0], "builtin:random", two[2], "builtin:greedy"), "--seats 3: more seats than the 2 bots"},
 		{"seats over the game's", append([]string{"--game", "worms", "--seats", "3"}, two...), "game worms seats 2 to 2 players, a tournament match 3"},

@@ -27,10 +27,11 @@ func newViewCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "view --game G [--ruleset R] [--seed N] [--players P] [--config JSON] [--seat S] [--turn N] [--raw | --fields]",
 		Short: "Print the request an external bot gets, or what each of its fields means",
-		Long: `Print the line the recorder writes to an external bot in seat S before
-turn N, {"turn":N,"player":S,"view":{...}}, from a real match: the game's
+		Long: `Print the line the recorder writes to the external bot of Seat S before
+turn N, {"turn":N,"player":S-1,"view":{...}}, from a real match: the game's
 last built-in bot (see 'replaylab games') plays every seat of the turns
-before it. The same flags give the same match, so the output can be
+before it. Seats count from 1 here as everywhere people read them; the
+request's "player", like every index in JSON, counts from 0. The same flags give the same match, so the output can be
 compared with what a bot parses.
 
 The request is printed indented, each value that fits on a line kept on
@@ -40,7 +41,7 @@ for a game that draws its board as text, every glyph), as Markdown
 tables: those of --ruleset, or of every ruleset with the fields only some
 rulesets have marked.`,
 		Example: `  replaylab view --game worms --turn 20
-  replaylab view --game snake --seat 1 --turn 30 --raw | python3 mybot.py
+  replaylab view --game snake --seat 2 --turn 30 --raw | python3 mybot.py
   replaylab view --game worms --ruleset final --fields`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -51,7 +52,7 @@ rulesets have marked.`,
 	fl := cmd.Flags()
 	fl.Uint64Var(&f.seed, "seed", 1, "match seed")
 	fl.IntVar(&f.players, "players", 0, "number of seats (default: the game's default count, see 'replaylab games')")
-	fl.IntVar(&f.seat, "seat", 0, "seat whose request to print, from 0")
+	fl.IntVar(&f.seat, "seat", 1, "seat whose request to print, from 1 (its request says \"player\": seat − 1)")
 	fl.IntVar(&f.turn, "turn", 1, "turn whose request to print, from 1")
 	fl.BoolVar(&f.raw, "raw", false, "print the request exactly as sent: one line")
 	fl.BoolVar(&f.fields, "fields", false, "print what every field of the view means instead of a request")
@@ -104,8 +105,9 @@ func viewRequest(ctx context.Context, g *sim.Game, f *viewFlags) ([]byte, error)
 	if err != nil {
 		return nil, usageError{err}
 	}
-	if f.seat < 0 || f.seat >= len(specs) {
-		return nil, usagef("--seat %d: the match has seats 0 to %d", f.seat, len(specs)-1)
+	seat := f.seat - 1
+	if seat < 0 || seat >= len(specs) {
+		return nil, usagef("--seat %d: the match has seats 1 to %d", f.seat, len(specs))
 	}
 	setup := h.Setup()
 	m, err := g.New(setup)
@@ -117,7 +119,7 @@ func viewRequest(ctx context.Context, g *sim.Game, f *viewFlags) ([]byte, error)
 	for s, spec := range specs {
 		a, err := newAgent(ctx, g, spec, setup, s, &f.recordFlags)
 		if err != nil {
-			return nil, fmt.Errorf("seat %d: %w", s, err)
+			return nil, fmt.Errorf("%s: %w", sim.SeatName(s), err)
 		}
 		agents = append(agents, a)
 	}
@@ -134,7 +136,7 @@ func viewRequest(ctx context.Context, g *sim.Game, f *viewFlags) ([]byte, error)
 		return nil, usagef("--turn %d: the match is over after turn %d", f.turn, m.Turn())
 	}
 	var buf bytes.Buffer
-	if err := replay.WriteRequest(&buf, f.turn, f.seat, m.View(f.seat)); err != nil {
+	if err := replay.WriteRequest(&buf, f.turn, seat, m.View(seat)); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil

@@ -48,7 +48,7 @@ func TestViewIsTheRecordedMatch(t *testing.T) {
 				record := append([]string{"record", "--players", strconv.Itoa(g.DefaultPlayers), "--bot", "builtin:" + g.Bots[len(g.Bots)-1].Name, "-o", out}, args...)
 				mustCLI(t, record...)
 				want := requestAt(t, out, turn, seat)
-				viewArgs := append([]string{"view", "--turn", strconv.Itoa(turn), "--seat", strconv.Itoa(seat)}, args...)
+				viewArgs := append([]string{"view", "--turn", strconv.Itoa(turn), "--seat", strconv.Itoa(seat + 1)}, args...)
 				if got := mustCLI(t, append(viewArgs, "--raw")...); got != want {
 					t.Errorf("view --raw printed\n%.300s\nthe recorded match's request is\n%.300s", got, want)
 				}
@@ -113,7 +113,8 @@ func TestViewErrors(t *testing.T) {
 	}{
 		{[]string{"--game", "chess"}, `unknown game "chess"`},
 		{[]string{"--game", "toad", "--turn", "0"}, "--turn 0: turns count from 1"},
-		{[]string{"--game", "worms", "--seat", "2"}, "--seat 2: the match has seats 0 to 1"},
+		{[]string{"--game", "worms", "--seat", "3"}, "--seat 3: the match has seats 1 to 2"},
+		{[]string{"--game", "worms", "--seat", "0"}, "--seat 0: the match has seats 1 to 2"},
 		{[]string{"--game", "toad", "--config", `{"turns":3}`, "--turn", "5"}, "--turn 5: the match is over after turn 3"},
 		{[]string{"--game", "toad", "--ruleset", "modern"}, `no ruleset "modern"`},
 		{[]string{"--game", "toad", "--ruleset", "modern", "--fields"}, `no ruleset "modern"`},

@@ -343,7 +343,10 @@ var Game = &sim.Game{
 	MinPlayers:     1,
 	MaxPlayers:     2,
 	DefaultPlayers: 2,
-	Alphabet:       alphabet(),
+	// A team's bots by position, 0 the main bot and 1 to 3 its helpers,
+	// as the original's team lists.
+	Units:    sim.UnitNaming{Noun: "bot"},
+	Alphabet: alphabet(),
 	// In the order of the metric indexes below.
 	Metrics: []sim.MetricDef{
 		{Name: "score", Label: "Score", Unit: "points", Kind: sim.Gauge, Integer: true},

@@ -532,7 +532,7 @@ func (m *match) Render() string {
 	}
 	for ti := range m.teams {
 		t := &m.teams[ti]
-		fmt.Fprintf(&s, "team %d score %d:", ti, t.score)
+		fmt.Fprintf(&s, "%s score %d:", sim.SeatName(ti), t.score)
 		for id, i := range t.bots {
 			bt := &m.bots[i]
 			x, y := b.rc(bt.loc)

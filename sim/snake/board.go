@@ -657,8 +657,8 @@ func (m *match) Render() string {
 	fmt.Fprintf(&b, "turn %d  round %d/%d  %s\n", m.turn, m.round, roundsPerMatch, m.phase())
 	for i := range m.snakes {
 		s := &m.snakes[i]
-		fmt.Fprintf(&b, "seat %d: %-8s len %2d  score %4d  stones %d  fury %2d  kills %d  deaths %d",
-			i, m.state(s), len(s.body), s.score, s.stones, s.fury, s.kills, s.deaths)
+		fmt.Fprintf(&b, "%s: %-8s len %2d  score %4d  stones %d  fury %2d  kills %d  deaths %d",
+			sim.SeatName(i), m.state(s), len(s.body), s.score, s.stones, s.fury, s.kills, s.deaths)
 		if len(s.body) > 0 {
 			x, y := m.xy(s.head())
 			fmt.Fprintf(&b, "  head (%d,%d) %s", x, y, dirNames[s.dir])

@@ -502,7 +502,7 @@ func tallyRound(m *match, cmds [numSeats]string, active [numSeats]int, seen map[
 		seen[e.Kind]++
 		switch {
 		case e.Kind == EventHit:
-			hitBy[e.Target*wormsPerPlayer+slices.Index(wormNames[:], e.Detail)] |= 1 << e.Seat
+			hitBy[slices.Index(wormNames[:], e.Detail)] |= 1 << e.Seat
 		case e.Kind == EventKill && e.Seat >= 0:
 			killers[e.Seat] = true
 		case e.Kind == EventDeath:

@@ -149,7 +149,7 @@ func (m *match) selects(sels *[numSeats]command, has *[numSeats]bool) {
 		p.tokens--
 		p.active = id - 1
 		w := &m.worms[s*wormsPerPlayer+p.active]
-		m.event(s, p.active, EventSelect, s, 0, w.x, w.y, wormNames[p.active])
+		m.event(s, p.active, EventSelect, s, 0, w.x, w.y, wormNames[s*wormsPerPlayer+p.active])
 		p.last.sel = id
 	}
 }
@@ -465,7 +465,7 @@ func (m *match) snowball(s, g, x, y int) int {
 			}
 			m.worms[o].frozen = snowballFreeze
 			m.shots[shot].Hits++
-			m.event(s, unit, EventFreeze, o/wormsPerPlayer, snowballFreeze, cx, cy, wormNames[o%wormsPerPlayer])
+			m.event(s, unit, EventFreeze, o/wormsPerPlayer, snowballFreeze, cx, cy, wormNames[o])
 			if o/wormsPerPlayer == s {
 				net--
 			} else {
@@ -485,7 +485,7 @@ func (m *match) damage(g, amount, attacker int) {
 	w.hp -= amount
 	if attacker >= 0 {
 		w.attackers |= 1 << attacker
-		m.event(attacker, sim.NoUnit, EventHit, g/wormsPerPlayer, float64(amount), w.x, w.y, wormNames[g%wormsPerPlayer])
+		m.event(attacker, sim.NoUnit, EventHit, g/wormsPerPlayer, float64(amount), w.x, w.y, wormNames[g])
 	}
 	if wasAlive && !w.alive() {
 		m.event(g/wormsPerPlayer, g%wormsPerPlayer, EventDeath, g/wormsPerPlayer, 0, w.x, w.y, "")
@@ -545,7 +545,7 @@ func (m *match) killPoints() {
 				}
 				m.players[s].cmdScore += scoreKillShot
 				m.players[s].kills++
-				m.event(s, sim.NoUnit, EventKill, victim, scoreKillShot, w.x, w.y, wormNames[g%wormsPerPlayer])
+				m.event(s, sim.NoUnit, EventKill, victim, scoreKillShot, w.x, w.y, wormNames[g])
 			}
 		}
 		w.attackers = 0
@@ -585,8 +585,14 @@ func (m *match) checkEnd() {
 	}
 }
 
-// wormNames are event details naming a worm by id.
-var wormNames = [wormsPerPlayer]string{"worm 1", "worm 2", "worm 3"}
+// wormNames are event details naming each worm (by its index in
+// match.worms) as the engine does: "worm 11" to "worm 23".
+var wormNames = func() (names [numWorms]string) {
+	for g := range names {
+		names[g] = units.Name(g/wormsPerPlayer, g%wormsPerPlayer)
+	}
+	return names
+}()
 
 // event records one event of the round.
 func (m *match) event(seat, unit int, kind string, target int, amount float64, x, y int, detail string) {

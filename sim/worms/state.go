@@ -38,9 +38,9 @@ func (m *match) Result() sim.Result {
 			r.Winner = 1
 		}
 		loser := 1 - r.Winner
-		r.Reason = "player " + strconv.Itoa(loser+1) + " has no worms left"
+		r.Reason = sim.SeatName(loser) + " has no worms left"
 		if m.disqualified(loser) {
-			r.Reason = "player " + strconv.Itoa(loser+1) + " disqualified for doing nothing"
+			r.Reason = sim.SeatName(loser) + " disqualified for doing nothing"
 		}
 	default:
 		s0, s1 := m.score(0), m.score(1)
@@ -300,7 +300,7 @@ func (m *match) Render() string {
 	}
 	for s := range numSeats {
 		p := &m.players[s]
-		fmt.Fprintf(&b, "player %d: score %d health %d worm %d streak %d", s+1, m.score(s), m.health(s), p.active+1, p.streak)
+		fmt.Fprintf(&b, "%s: score %d health %d %s active, streak %d", sim.SeatName(s), m.score(s), m.health(s), wormNames[s*wormsPerPlayer+p.active], p.streak)
 		if m.rules.final {
 			fmt.Fprintf(&b, " tokens %d", p.tokens)
 		}

@@ -38,7 +38,7 @@ var viewDoc = sim.ViewDoc{Fields: []sim.ViewField{
 	{Path: "currentWormId", Meaning: "Id of the bot's worm that acts this round (as myPlayer.currentWormId)."},
 	{Path: "consecutiveDoNothingCount", Meaning: fmt.Sprintf("The bot's rounds in a row of nothing, an invalid command or no answer; the %dth in a row disqualifies it.", maxDoNothings+1)},
 	{Path: "myPlayer", Meaning: "The bot's own player."},
-	{Path: "myPlayer.id", Meaning: "Player id: 1 for seat 0, 2 for seat 1."},
+	{Path: "myPlayer.id", Meaning: "Player id: 1 for Seat 1, 2 for Seat 2."},
 	{Path: "myPlayer.score", Meaning: "Score so far: the points of every command played plus a third (rounded down) of the health of the player's living worms."},
 	{Path: "myPlayer.health", Meaning: "Sum of the health of the player's living worms (shown for the bot's own player only)."},
 	{Path: "myPlayer.currentWormId", Meaning: "Id of the player's worm that acts this round."},

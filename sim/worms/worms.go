@@ -54,6 +54,11 @@ import (
 	"github.com/replaylab/replaylab/sim/rng"
 )
 
+// units names the worms as the engine's map and console do: a worm is its
+// player's id then its own, 11 to 13 for the first seat's worms and 21 to
+// 23 for the second's.
+var units = sim.UnitNaming{Noun: "worm", First: 11, PerSeat: 10}
+
 // Geometry and the constants of rules §3. Coordinates are (x, y), 0..32,
 // y down; a cell's index is y*mapSize + x.
 const (
@@ -183,6 +188,7 @@ var Game = &sim.Game{
 	MinPlayers:     2,
 	MaxPlayers:     2,
 	DefaultPlayers: 2,
+	Units:          units,
 	Alphabet: []string{
 		"nothing",
 		"shoot N", "shoot NE", "shoot E", "shoot SE", "shoot S", "shoot SW", "shoot W", "shoot NW",

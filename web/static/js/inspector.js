@@ -60,9 +60,10 @@
     return 'Seat ' + (seat + 1) + (name ? ' · ' + name : '');
   }
 
-  // unitLabel names a unit as the game's board does: "worm 2".
-  function unitLabel(unit) {
-    return meta.unit.noun + ' ' + (meta.unit.first + unit);
+  // unitLabel names a seat's unit as the game does (sim.UnitNaming):
+  // "worm 21" is Worms' second seat's first worm.
+  function unitLabel(seat, unit) {
+    return meta.unit.noun + ' ' + (meta.unit.first + meta.unit.per_seat * seat + unit);
   }
 
   function describe(e) {
@@ -103,7 +104,7 @@
     t.stats.forEach(function (s) {
       var th = document.createElement('th');
       th.className = 'num';
-      th.textContent = seatLabel(s.seat) + (s.unit < 0 ? '' : ' · ' + unitLabel(s.unit));
+      th.textContent = seatLabel(s.seat) + (s.unit < 0 ? '' : ' · ' + unitLabel(s.seat, s.unit));
       hr.appendChild(th);
     });
     head.replaceChildren(hr);
@@ -128,7 +129,7 @@
     t.events.forEach(function (e) {
       var li = document.createElement('li');
       var who = document.createElement('span');
-      who.textContent = (e.seat < 0 ? 'game' : seatLabel(e.seat)) + (e.unit >= 0 ? ' · ' + unitLabel(e.unit) : '') + ': ';
+      who.textContent = (e.seat < 0 ? 'game' : seatLabel(e.seat)) + (e.unit >= 0 ? ' · ' + unitLabel(e.seat, e.unit) : '') + ': ';
       var kind = document.createElement('span');
       kind.className = 'kind';
       kind.textContent = describe(e);

@@ -128,7 +128,7 @@
     var max = MAX_HP[w.profession] || 150, f = Math.max(0, Math.min(1, w.hp / max));
     e.appendChild(el('rect', { x: w.x * C + 1.5, y: w.y * C + 0.5, width: C - 3, height: 3.5, fill: '#000', 'fill-opacity': 0.55 }));
     if (f > 0) e.appendChild(el('rect', { x: w.x * C + 1.5, y: w.y * C + 0.5, width: (C - 3) * f, height: 3.5, fill: hpColor(f), 'data-hp': w.hp }));
-    var tip = 'worm ' + wormLabel(w) + ' (seat ' + (w.player + 1) + ' ' + w.profession + ') ' + w.hp + '/' + max + ' HP at (' + w.x + ', ' + w.y + ')';
+    var tip = 'worm ' + wormLabel(w) + ' (Seat ' + (w.player + 1) + ' ' + w.profession + ') ' + w.hp + '/' + max + ' HP at (' + w.x + ', ' + w.y + ')';
     if (w.active) tip += ', active';
     if (w.frozen > 0) tip += ', frozen ' + w.frozen;
     if (!w.alive) tip += ', dead';
@@ -140,7 +140,7 @@
     var x1 = mid(s.from.x), y1 = mid(s.from.y), x2 = mid(s.to.x), y2 = mid(s.to.y);
     var dx = x2 - x1, dy = y2 - y1, len = Math.sqrt(dx * dx + dy * dy) || 1;
     var e = el('g', { 'data-shot': s.kind, 'data-result': s.result });
-    e.appendChild(el('title', {}, 'seat ' + (s.seat + 1) + ' worm ' + (s.seat + 1) + s.worm + ': ' + s.kind + ' to (' + s.to.x + ', ' + s.to.y + ') ' + s.result + (s.hits ? ', ' + s.hits + ' worm' + (s.hits > 1 ? 's' : '') + ' hit' : '')));
+    e.appendChild(el('title', {}, 'Seat ' + (s.seat + 1) + ' worm ' + (s.seat + 1) + s.worm + ': ' + s.kind + ' to (' + s.to.x + ', ' + s.to.y + ') ' + s.result + (s.hits ? ', ' + s.hits + ' worm' + (s.hits > 1 ? 's' : '') + ' hit' : '')));
     if (s.kind === 'shoot') {
       // Start and, on a hit, end at the badges' edges, so both ids stay
       // readable; the hit's burst is drawn under the target (impact).
