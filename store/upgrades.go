@@ -436,4 +436,14 @@ var upgrades = []string{
 	CREATE TRIGGER data_version_entry_deleted AFTER DELETE ON match_entries BEGIN
 	    UPDATE data_version SET n = n + 1;
 	END;`,
+	// Version 12 is another change for issue 22, on its own branch: this
+	// empty step stands in for it until the two are merged.
+	``,
+	// Version 13 keeps the fingerprint of the code that played each seat
+	// (the replay header's), so a tournament can tell a bot version that
+	// was edited without a new version. Stored matches keep '': their
+	// replays were recorded before fingerprints.
+	`
+	ALTER TABLE match_players ADD COLUMN fingerprint TEXT NOT NULL DEFAULT '';
+	CREATE INDEX match_players_fingerprints ON match_players (bot_id, fingerprint) WHERE fingerprint <> '';`,
 }
