@@ -1,7 +1,7 @@
--- replaylab SQLite schema, version 12.
+-- replaylab SQLite schema, version 13.
 --
 -- store.Open applies this file to a fresh database inside one transaction
--- and then sets PRAGMA user_version to 12 and PRAGMA application_id to
+-- and then sets PRAGMA user_version to 13 and PRAGMA application_id to
 -- 0x52504c42 ("RPLB"), which marks the file as replaylab's: Open refuses an
 -- SQLite file with another application_id and tables of its own. A schema
 -- change edits this file and appends to store/upgrades.go the statements
@@ -82,7 +82,10 @@ CREATE TABLE bots (
 -- Who sat where and how it ended for them. team is the lowest seat of
 -- the seat's team (sim.Result.TeamOf): seats with the same team played
 -- together (FoodFight TEAM: seats 0 and 1, 2 and 3); a seat alone is its
--- own team.
+-- own team. fingerprint is the replay header's fingerprint of the code
+-- that played the seat ('' for a built-in bot or a replay without one):
+-- a tournament refuses to play a bot version whose stored matches were
+-- played by other code (store.Fingerprints).
 CREATE TABLE match_players (
     match_seq INTEGER NOT NULL REFERENCES matches (seq) ON DELETE CASCADE,
     seat      INTEGER NOT NULL CHECK (seat >= 0),
@@ -91,11 +94,16 @@ CREATE TABLE match_players (
     rank      INTEGER NOT NULL CHECK (rank >= 1),
     outcome   TEXT    NOT NULL CHECK (outcome IN ('win', 'loss', 'draw')),
     team      INTEGER NOT NULL CHECK (team >= 0 AND team <= seat),
+    fingerprint TEXT  NOT NULL DEFAULT '',
     PRIMARY KEY (match_seq, seat)
 ) STRICT, WITHOUT ROWID;
 
 -- A bot's recent matches are the last entries of its range.
 CREATE INDEX match_players_by_bot ON match_players (bot_id, match_seq);
+
+-- The fingerprints each bot version was played with, read without
+-- visiting its matches; partial, so seats without one cost nothing.
+CREATE INDEX match_players_fingerprints ON match_players (bot_id, fingerprint) WHERE fingerprint <> '';
 
 -- A match as each bot version in it counts it: one row per match and bot
 -- version, holding its best seat (a win beats a draw beats a loss, then

@@ -59,6 +59,7 @@ func Build(ctx context.Context, l *replay.Log) (*store.Record, error) {
 	}
 	for _, p := range l.Header.Players {
 		rec.Players = append(rec.Players, store.Player{Name: p.Name, Version: p.Version})
+		rec.Fingerprints = append(rec.Fingerprints, p.Fingerprint)
 	}
 	lines := lineSet{game: g}
 	start := time.Now()

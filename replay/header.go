@@ -119,6 +119,9 @@ func (h *Header) start() (*sim.Game, sim.Match, error) {
 		if err := checkName(p.Version, false); err != nil {
 			return nil, nil, headerErrorf(nil, "%s version: %v", playerField(i), err)
 		}
+		if err := checkName(p.Fingerprint, false); err != nil {
+			return nil, nil, headerErrorf(nil, "%s fingerprint: %v", playerField(i), err)
+		}
 	}
 	cfg, err := sim.CanonicalConfig(h.Config)
 	if err != nil {
@@ -214,7 +217,8 @@ func encodeHeader(h *Header) []byte {
 // required field is an error, and so is trailing data. format, game, seed
 // and players are required; a missing ruleset means the game's default, a
 // missing revision revision 1 and a missing config the defaults. In a
-// player, name is required and version may be left out (empty).
+// player, name is required and version and fingerprint may be left out
+// (empty).
 func decodeHeader(b []byte) (Header, error) {
 	var h Header
 	if len(b) > MaxHeaderBytes {
@@ -239,7 +243,7 @@ func decodeHeader(b []byte) (Header, error) {
 	h.Players = make([]Player, len(players))
 	for i, raw := range players {
 		p := &h.Players[i]
-		if err := decodeObject(raw, []field{{"name", &p.Name, true}, {"version", &p.Version, false}}); err != nil {
+		if err := decodeObject(raw, []field{{"name", &p.Name, true}, {"version", &p.Version, false}, {"fingerprint", &p.Fingerprint, false}}); err != nil {
 			return h, headerErrorf(err, "%s: %v", playerField(i), err)
 		}
 	}

@@ -37,6 +37,13 @@ type Header struct {
 type Player struct {
 	Name    string `json:"name"`
 	Version string `json:"version"`
+	// Fingerprint identifies the code that played the seat: for an
+	// external bot the recorder writes Fingerprint of its command line;
+	// a built-in bot has none, its code being the build's. It is opaque
+	// printable text, so a harness may write its own (a commit id).
+	// Omitted when empty, so replays written before fingerprints keep
+	// their bytes and match ids.
+	Fingerprint string `json:"fingerprint,omitempty"`
 }
 
 // Log is a whole replay: the header, the commands and the recorder's notes.

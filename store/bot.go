@@ -151,3 +151,48 @@ func int64s(rows *sql.Rows, err error) ([]int64, error) {
 	}
 	return vs, rows.Err()
 }
+
+// BotFingerprint is a fingerprint of the code a bot version was played
+// with (replay.Player.Fingerprint) and in how many stored matches.
+type BotFingerprint struct {
+	Version     string
+	Fingerprint string
+	Matches     int
+}
+
+// Fingerprints returns the fingerprints every version of a bot of this
+// name was played with in game, by version, each version's in the order
+// they were first stored. Seats without one (built-in bots, replays
+// recorded before fingerprints) are left out, so a version played only
+// by those has none; a version with two was edited without a new version
+// number. The partial index on fingerprints answers it without visiting
+// the version's matches.
+func (db *DB) Fingerprints(ctx context.Context, game, name string) ([]BotFingerprint, error) {
+	rows, err := db.read.QueryContext(ctx, fingerprintsQuery, game, name)
+	if err != nil {
+		return nil, fmt.Errorf("fingerprints: %w", err)
+	}
+	defer rows.Close()
+	fps := []BotFingerprint{}
+	for rows.Next() {
+		var f BotFingerprint
+		if err := rows.Scan(&f.Version, &f.Fingerprint, &f.Matches); err != nil {
+			return nil, fmt.Errorf("fingerprints: %w", err)
+		}
+		fps = append(fps, f)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("fingerprints: %w", err)
+	}
+	return fps, nil
+}
+
+// fingerprintsQuery lists a bot's fingerprints by version (Fingerprints);
+// its term that the fingerprint is not empty lets SQLite use the
+// partial index.
+const fingerprintsQuery = `
+	SELECT b.version, p.fingerprint, count(DISTINCT p.match_seq)
+	FROM bots b JOIN match_players p ON p.bot_id = b.id
+	WHERE b.game = ? AND b.name = ? AND p.fingerprint <> ''
+	GROUP BY b.version, p.fingerprint
+	ORDER BY b.version, min(p.match_seq)`

@@ -23,7 +23,7 @@ var contentQueries = []struct{ name, query string }{
 	{"matches", `SELECT id, game, ruleset, turns, winner, reason, engine_version FROM matches ORDER BY id`},
 	{"bots", `SELECT game, name, version FROM bots ORDER BY game, name, version`},
 	{"match_players", `
-		SELECT m.id, p.seat, b.name, b.version, p.score, p.rank, p.outcome, p.team
+		SELECT m.id, p.seat, b.name, b.version, p.score, p.rank, p.outcome, p.team, p.fingerprint
 		FROM match_players p JOIN matches m ON m.seq = p.match_seq JOIN bots b ON b.id = p.bot_id
 		ORDER BY m.id, p.seat`},
 	{"match_entries", `

@@ -130,6 +130,9 @@ func (rec *Record) check() error {
 	if len(rec.Players) == 0 || len(rec.Result.Players) != len(rec.Players) {
 		return invalidf("record %s has %d players and %d results", rec.ID, len(rec.Players), len(rec.Result.Players))
 	}
+	if rec.Fingerprints != nil && len(rec.Fingerprints) != len(rec.Players) {
+		return invalidf("record %s has %d players and %d fingerprints", rec.ID, len(rec.Players), len(rec.Fingerprints))
+	}
 	for seat, p := range rec.Players {
 		if p.Name == "" {
 			return invalidf("record %s: %s has no bot name", rec.ID, sim.SeatName(seat))
@@ -193,8 +196,8 @@ func prepareIngest(ctx context.Context, w *sql.DB) (*ingestStmts, error) {
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
 			RETURNING seq`},
 		{&st.player, `
-			INSERT INTO match_players (match_seq, seat, bot_id, score, rank, outcome, team)
-			VALUES (?, ?, ?, ?, ?, ?, ?)`},
+			INSERT INTO match_players (match_seq, seat, bot_id, score, rank, outcome, team, fingerprint)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`},
 		{&st.entry, `
 			INSERT INTO match_entries (match_seq, bot_id, seat, seats, team, score, rank, outcome)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`},
@@ -322,7 +325,7 @@ func (st *ingestStmts) insertPlayers(ctx context.Context, tx *sql.Tx, rec *Recor
 			}
 			bots[seat] = bot
 			r := rec.Result.Players[seat]
-			if _, err := s.ExecContext(ctx, seq, seat, bot, r.Score, r.Rank, string(r.Outcome), rec.Result.TeamOf(seat)); err != nil {
+			if _, err := s.ExecContext(ctx, seq, seat, bot, r.Score, r.Rank, string(r.Outcome), rec.Result.TeamOf(seat), rec.fingerprint(seat)); err != nil {
 				return fmt.Errorf("seat %d: %w", seat, err)
 			}
 		}
@@ -339,6 +342,14 @@ func (st *ingestStmts) insertPlayers(ctx context.Context, tx *sql.Tx, rec *Recor
 		}
 		return nil
 	})
+}
+
+// fingerprint returns the fingerprint of a seat's code, "" when none.
+func (rec *Record) fingerprint(seat int) string {
+	if seat < len(rec.Fingerprints) {
+		return rec.Fingerprints[seat]
+	}
+	return ""
 }
 
 // seats returns the seats of rec as a stored match lists them.

@@ -18,7 +18,11 @@ type Record struct {
 	Seed    uint64
 	Config  json.RawMessage // canonical JSON object ("{}" when empty)
 	Players []Player
-	Encoded []byte // the binary replay (.rpl bytes)
+	// Fingerprints holds, seat by seat, the fingerprint of the code that
+	// played it (the replay header's, "" when it has none), or nil for
+	// none at all.
+	Fingerprints []string
+	Encoded      []byte // the binary replay (.rpl bytes)
 
 	Turns         int // turns played
 	Result        sim.Result

@@ -513,4 +513,11 @@ var upgrades = []string{
 	    FROM events WHERE kind IN ('crash', 'timeout', 'invalid', 'oversize') AND seat >= 0
 	    GROUP BY match_seq, seat) t
 	JOIN match_players mp ON mp.match_seq = t.match_seq AND mp.seat = t.seat;`,
+	// Version 13 keeps the fingerprint of the code that played each seat
+	// (the replay header's), so a tournament can tell a bot version that
+	// was edited without a new version. Stored matches keep '': their
+	// replays were recorded before fingerprints.
+	`
+	ALTER TABLE match_players ADD COLUMN fingerprint TEXT NOT NULL DEFAULT '';
+	CREATE INDEX match_players_fingerprints ON match_players (bot_id, fingerprint) WHERE fingerprint <> '';`,
 }

@@ -395,8 +395,11 @@ type botProfile struct {
 	Boards []boardView
 	Recent []store.MatchSummary
 	Total  int
-	Charts []chartView
-	Assets []string // the scripts the charts need
+	// Fingerprints are the codes each version was played with; a version
+	// with two was changed without a new version number.
+	Fingerprints []store.BotFingerprint
+	Charts       []chartView
+	Assets       []string // the scripts the charts need
 }
 
 // recentLimit is how many recent matches overview and bot pages list.
@@ -447,8 +450,18 @@ func (s *server) botProfile(c echo.Context) (botProfile, error) {
 		return p, err
 	}
 	p.Charts, p.Assets = ratingCharts(game, name, history)
+	if p.Fingerprints, err = s.db.Fingerprints(ctx, game, name); err != nil {
+		return p, err
+	}
 	p.Recent, p.Total, err = s.db.BotMatches(ctx, p.Game, p.Name, recentLimit)
 	return p, err
+}
+
+// fingerprintJSON is one code a bot version was played with.
+type fingerprintJSON struct {
+	Version     string `json:"version"`
+	Fingerprint string `json:"fingerprint"`
+	Matches     int    `json:"matches"`
 }
 
 func (s *server) apiBot(c echo.Context) error {
@@ -460,13 +473,18 @@ func (s *server) apiBot(c echo.Context) error {
 	for _, b := range p.Boards {
 		versions = append(versions, b.Standings...)
 	}
+	fps := make([]fingerprintJSON, len(p.Fingerprints))
+	for i, f := range p.Fingerprints {
+		fps[i] = fingerprintJSON(f)
+	}
 	return c.JSON(http.StatusOK, struct {
-		Game     string         `json:"game"`
-		Name     string         `json:"name"`
-		Versions []standingJSON `json:"versions"`
-		Matches  int            `json:"matches"`
-		Recent   []matchJSON    `json:"recent"`
-	}{p.Game, p.Name, versions, p.Total, matchesJSON(p.Recent)})
+		Game         string            `json:"game"`
+		Name         string            `json:"name"`
+		Versions     []standingJSON    `json:"versions"`
+		Fingerprints []fingerprintJSON `json:"fingerprints"`
+		Matches      int               `json:"matches"`
+		Recent       []matchJSON       `json:"recent"`
+	}{p.Game, p.Name, versions, fps, p.Total, matchesJSON(p.Recent)})
 }
 
 // lineName labels a chart line: the player, and the unit where it is one.

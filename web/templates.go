@@ -14,6 +14,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/replaylab/replaylab/replay"
 	"github.com/replaylab/replaylab/sim"
 	"github.com/replaylab/replaylab/store"
 )
@@ -96,6 +97,7 @@ func (s *server) render(c echo.Context, status int, page string, data any) error
 // funcs are the helpers templates may call.
 var funcs = template.FuncMap{
 	"short":      shortID,
+	"shortCode":  replay.ShortFingerprint,
 	"matchURL":   matchURL,
 	"turnURL":    turnURL,
 	"botURL":     botURL,

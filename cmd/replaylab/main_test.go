@@ -235,7 +235,7 @@ func TestRecordErrors(t *testing.T) {
 		{[]string{"record", "--game", "toad", "--bot", "builtin:astar", "--bot", "builtin:astar", "-o", out}, "takes 1 players, got 2"},
 		{[]string{"record", "--game", "toad", "--bot", "builtin:astar", "--config", `{"rolls":[40]}`, "-o", out}, "config.rolls"},
 		{[]string{"record", "--game", "toad", "--bot", "builtin:astar", "--ruleset", "modern", "-o", out}, `no ruleset "modern"`},
-		{[]string{"record", "--game", "toad", "--bot", "/nonexistent/bot", "-o", out}, "Seat 1: start bot"},
+		{[]string{"record", "--game", "toad", "--bot", "/nonexistent/bot", "-o", out}, "bot 1 (/nonexistent/bot): exec"},
 		{[]string{"record", "--game", "toad", "-o", out}, "no --bot given"},
 	}
 	for _, tt := range tests {

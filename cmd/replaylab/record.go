@@ -59,6 +59,11 @@ Each bot runs in its own process group, ended when the match ends: input
 closed, 1 s grace, SIGTERM, 0.5 s, SIGKILL. On Ctrl-C or SIGTERM the match
 stops, the bots are ended the same way and no replay is written.
 
+The replay's header holds each external bot's fingerprint: a digest of
+its command line and of the files it names (the program, found on PATH,
+and every argument that is a file, such as the script in "python3
+bot.py"), so the code that played can be told apart from an edited one.
+
 The output is a binary replay (.rpl) unless FILE ends in .rlog or is "-"
 (text to standard output).`,
 		Example: `  replaylab record --game toad --seed 7 --bot builtin:astar -o m.rpl
@@ -190,11 +195,20 @@ func recordHeader(f *recordFlags, stderr io.Writer) (*sim.Game, replay.Header, [
 		f.seed = binary.LittleEndian.Uint64(b[:]) >> 11 // fits a JSON number exactly
 		fmt.Fprintf(stderr, "seed %d\n", f.seed)
 	}
+	fps := make([]string, len(f.bots))
+	for i, spec := range f.bots {
+		if fps[i], err = botFingerprint(spec); err != nil {
+			return nil, replay.Header{}, nil, fmt.Errorf("bot %d (%s): %w", i+1, spec, err)
+		}
+	}
 	h := replay.NewHeader(g, f.ruleset, f.seed, config)
 	specs := make([]string, players)
 	for s := range specs {
-		specs[s] = f.bots[min(s, len(f.bots)-1)]
-		h.Players = append(h.Players, playerFor(specs[s], s, f))
+		b := min(s, len(f.bots)-1)
+		specs[s] = f.bots[b]
+		p := playerFor(specs[s], s, f)
+		p.Fingerprint = fps[b]
+		h.Players = append(h.Players, p)
 	}
 	if _, err := h.Check(); err != nil {
 		return nil, replay.Header{}, nil, err
@@ -365,6 +379,16 @@ func playerFor(spec string, seat int, f *recordFlags) replay.Player {
 		p.Version = f.versions[seat]
 	}
 	return p
+}
+
+// botFingerprint returns the fingerprint of the code of the bot a spec
+// starts (replay.Fingerprint), or "" for a built-in bot, whose code is
+// this build's and whose version says so ("builtin").
+func botFingerprint(spec string) (string, error) {
+	if !isExternal(spec) {
+		return "", nil
+	}
+	return replay.Fingerprint(strings.Fields(spec))
 }
 
 // isExternal reports whether a bot spec is an external program's command

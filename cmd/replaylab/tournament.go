@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os/exec"
 	"runtime"
 	"slices"
 	"strings"
@@ -46,6 +45,9 @@ type tournamentFlags struct {
 	seedFrom uint64
 	seats    int
 	workers  int
+	// newVersion plays a bot whose version is stored with other code as
+	// a version of its own (tournament.checkFingerprints).
+	newVersion bool
 }
 
 func newTournamentCmd() *cobra.Command {
@@ -66,7 +68,15 @@ inspector's bot output panel.
 Matches are played by parallel workers, regenerated and stored as each
 finishes. A run again with the same game, ruleset, config and seeds skips
 the matches already stored (the same bots by name and version in the same
-seats on the same seed), so an interrupted tournament resumes. At the end
+seats on the same seed), so an interrupted tournament resumes.
+
+A bot's identity is its code: each match stores the fingerprint of every
+external bot (a digest of its command line, its program and every file
+named on the command line, such as the script in "python3 bot.py"). A run
+in which a bot's name and version are stored with another fingerprint
+stops before playing and says so: give the changed bot a new --version,
+or add --new-version to play it as VERSION+FINGERPRINT (e.g. 2+1a2b3c4d5e6f),
+which the same code with --new-version finds again. At the end
 it prints the standings: matches, wins-draws-losses, win rate with its
 Wilson 95% interval and a rating with its 95% interval, fitted to all of
 the tournament's stored matches.
@@ -92,6 +102,7 @@ A command line mistake exits with status 2; a failed match with 1.`,
 	fl.Uint64Var(&f.seedFrom, "seed-from", 1, "first seed: the seeds are S, S+1, ...")
 	fl.IntVar(&f.seats, "seats", 0, "bots per match (default: the game's fewest seats, at least 2)")
 	fl.IntVar(&f.workers, "workers", runtime.NumCPU(), "matches played at once")
+	fl.BoolVar(&f.newVersion, "new-version", false, "play an external bot whose version is stored with other code as version VERSION+FINGERPRINT")
 	return cmd
 }
 
@@ -202,17 +213,13 @@ func tournamentSeats(g *sim.Game, k, bots int) (int, error) {
 // config, which it puts in canonical form in t.base.
 func (t *tournament) addEntrants() error {
 	f := &t.f.recordFlags
-	seen := map[string]int{}
 	for i, spec := range f.bots {
-		if err := checkBotSpec(t.game, spec); err != nil {
+		fp, err := checkBotSpec(t.game, spec)
+		if err != nil {
 			return usagef("bot %d (%s): %v", i+1, spec, err)
 		}
 		e := entrant{spec: spec, player: playerFor(spec, i, f)}
-		k := entrantKey(e.player.Name, e.player.Version)
-		if j, ok := seen[k]; ok {
-			return usagef("bots %d and %d are both %s: give them different --name or --version", j+1, i+1, botLabel(e.player.Name, e.player.Version))
-		}
-		seen[k] = i
+		e.player.Fingerprint = fp
 		t.entrants = append(t.entrants, e)
 	}
 	config, err := recordConfig(f)
@@ -226,7 +233,19 @@ func (t *tournament) addEntrants() error {
 	if _, err := t.base.Check(); err != nil {
 		return usageError{err}
 	}
+	return t.checkPlayers()
+}
+
+// checkPlayers checks every entrant's name and version, in a header of
+// it in every seat, and that no two are the same bot version.
+func (t *tournament) checkPlayers() error {
+	seen := map[string]int{}
 	for i, e := range t.entrants {
+		k := entrantKey(e.player.Name, e.player.Version)
+		if j, ok := seen[k]; ok {
+			return usagef("bots %d and %d are both %s: give them different --name or --version", j+1, i+1, botLabel(e.player.Name, e.player.Version))
+		}
+		seen[k] = i
 		h := t.base
 		h.Players = slices.Repeat([]replay.Player{e.player}, t.seats)
 		if _, err := h.Check(); err != nil {
@@ -236,25 +255,21 @@ func (t *tournament) addEntrants() error {
 	return nil
 }
 
-// checkBotSpec says what is wrong with a bot spec before any match starts:
-// a built-in bot the game lacks, or a program that cannot be found.
-func checkBotSpec(g *sim.Game, spec string) error {
+// checkBotSpec says what is wrong with a bot spec before any match starts
+// (a built-in bot the game lacks, or a program that cannot be found) and
+// returns the fingerprint of an external bot's code.
+func checkBotSpec(g *sim.Game, spec string) (string, error) {
 	if name, ok := strings.CutPrefix(spec, "builtin:"); ok {
 		if _, ok := g.Bot(name); !ok {
 			names := make([]string, len(g.Bots))
 			for i, b := range g.Bots {
 				names[i] = "builtin:" + b.Name
 			}
-			return fmt.Errorf("game %s has no built-in bot %q (have %s)", g.Name, name, strings.Join(names, ", "))
+			return "", fmt.Errorf("game %s has no built-in bot %q (have %s)", g.Name, name, strings.Join(names, ", "))
 		}
-		return nil
+		return "", nil
 	}
-	fields := strings.Fields(spec)
-	if len(fields) == 0 {
-		return errors.New("empty command line")
-	}
-	_, err := exec.LookPath(fields[0])
-	return err
+	return botFingerprint(spec)
 }
 
 // lineupCount is the number of lineups of a tournament, as a float so that
@@ -421,6 +436,9 @@ func runTournament(ctx context.Context, f *tournamentFlags, stdout, stderr io.Wr
 		return err
 	}
 	defer db.Close()
+	if err := t.checkFingerprints(ctx, db, stdout); err != nil {
+		return err
+	}
 	played, err := t.stored(ctx, db)
 	if err != nil {
 		return err
@@ -507,6 +525,68 @@ func (t *tournament) printTrouble(w io.Writer, troubled []troubledMatch, stored 
 	if n := len(troubled) - maxTroubledShown; n > 0 {
 		fmt.Fprintf(w, "  and %d more: the dashboard lists them all at /matches?trouble=any\n", n)
 	}
+}
+
+// checkFingerprints refuses, before any match is played, an external bot
+// whose name@version is stored with other code: its stored matches would
+// be skipped as played by it, and new ones added to a record that mixes
+// two programs. With --new-version such a bot plays as version
+// VERSION+FINGERPRINT (short), which a later run with the same code and
+// flag finds again, so the edited bot's tournament resumes. Versions
+// stored without fingerprints (before replaylab kept them, or by built-in
+// bots) are taken as played by the current code.
+func (t *tournament) checkFingerprints(ctx context.Context, db *store.DB, w io.Writer) error {
+	var refused []string
+	for i := range t.entrants {
+		p := &t.entrants[i].player
+		if p.Fingerprint == "" {
+			continue
+		}
+		fps, err := db.Fingerprints(ctx, t.game.Name, p.Name)
+		if err != nil {
+			return err
+		}
+		other := otherCode(fps, p.Version, p.Fingerprint)
+		if other == nil {
+			continue
+		}
+		next := newVersion(p.Version, p.Fingerprint)
+		if !t.f.newVersion || otherCode(fps, next, p.Fingerprint) != nil {
+			refused = append(refused, fmt.Sprintf("bot %d (%s): %s is stored with other code (fingerprint %s, %d matches), and its code now has fingerprint %s: "+
+				"give the changed bot a new --version, or add --new-version to play it as %s",
+				i+1, t.entrants[i].spec, botLabel(p.Name, p.Version), replay.ShortFingerprint(other.Fingerprint), other.Matches,
+				replay.ShortFingerprint(p.Fingerprint), botLabel(p.Name, next)))
+			continue
+		}
+		fmt.Fprintf(w, "bot %d: %s is stored with other code (fingerprint %s), playing the changed bot as %s\n",
+			i+1, botLabel(p.Name, p.Version), replay.ShortFingerprint(other.Fingerprint), botLabel(p.Name, next))
+		p.Version = next
+	}
+	if len(refused) > 0 {
+		return usageError{errors.New(strings.Join(refused, "\n"))}
+	}
+	return t.checkPlayers()
+}
+
+// otherCode returns the first fingerprint other than fp that version was
+// stored with, or nil.
+func otherCode(fps []store.BotFingerprint, version, fp string) *store.BotFingerprint {
+	for i, f := range fps {
+		if f.Version == version && f.Fingerprint != fp {
+			return &fps[i]
+		}
+	}
+	return nil
+}
+
+// newVersion is the version --new-version gives a bot whose code changed:
+// its version and the short fingerprint of its code, joined with "+" as
+// semantic versions add build metadata.
+func newVersion(version, fp string) string {
+	if version == "" {
+		return replay.ShortFingerprint(fp)
+	}
+	return version + "+" + replay.ShortFingerprint(fp)
 }
 
 // describe names the bots of a fixture in seat order.
