@@ -40,6 +40,9 @@ type Difference struct {
 // what Difference needs to compare two of them.
 type RatingFit struct {
 	Ratings []Rating
+	// Matches is how many stored matches the fit covered, for saying what
+	// it was fitted over (RatingBasis); set by the caller that read them.
+	Matches int
 	index   map[string]int // Player → row of theta and cov
 	theta   []float64      // log-strengths, centred on their mean
 	cov     [][]float64    // covariance of theta

@@ -300,6 +300,7 @@ func (r *Refitter) refit(ctx context.Context, c store.RulesetCount) error {
 	r.seen[k] = seen
 	r.mu.Lock()
 	if fit != nil {
+		fit.Matches = seen.Matches
 		r.fits[k] = fit
 	} else {
 		delete(r.fits, k)

@@ -146,9 +146,10 @@ func TestRefitMatchesFitRatings(t *testing.T) {
 			t.Errorf("rating %d: got %+v, want %+v", i, g, w)
 		}
 	}
+	want.Matches = len(ms) // what the refitter read, which FitRatings is not told
 	f, ok := r.Fit("worms", "base")
 	if !ok || !reflect.DeepEqual(f, want) {
-		t.Errorf("Fit: got %v, %v; want the fit of FitRatings", f, ok)
+		t.Errorf("Fit: got %v, %v; want the fit of FitRatings over %d matches", f, ok, len(ms))
 	}
 	d, err := f.Difference(RatingKey("astar", "v2"), RatingKey("astar", "v1"))
 	if err != nil || math.IsNaN(d.Diff) {

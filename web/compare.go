@@ -95,6 +95,9 @@ type estimate struct {
 	Value *number   `json:"value"`
 	CI    *interval `json:"ci95"`
 	Note  string    `json:"note,omitempty"`
+	// FittedOver says what the rating fit behind a rating difference
+	// covered (analytics.RatingBasis).
+	FittedOver string `json:"fitted_over,omitempty"`
 }
 
 // pairedTest is the sign test over the pairs.
@@ -390,7 +393,7 @@ func (s *server) ratingDiff(r compareRequest) estimate {
 	if err != nil {
 		return estimate{Note: err.Error()}
 	}
-	return estimate{Value: optional(d.Diff), CI: newInterval(d.CI)}
+	return estimate{Value: optional(d.Diff), CI: newInterval(d.CI), FittedOver: analytics.RatingBasis(r.game.Name, r.ruleset, fit.Matches)}
 }
 
 // signTest counts the pairs and tests them.

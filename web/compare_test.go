@@ -108,6 +108,7 @@ func (f *compareFixture) fit(t *testing.T) *analytics.RatingFit {
 	if err != nil {
 		t.Fatal(err)
 	}
+	fit.Matches = len(ms)
 	return fit
 }
 
@@ -179,6 +180,9 @@ func TestCompare(t *testing.T) {
 	}
 	if v := got.RatingDiff; v.Value == nil || v.CI == nil || float64(*v.Value) != rd.Diff || float64(v.CI[0]) != rd.CI.Low {
 		t.Errorf("got rating difference %+v, want %v in [%v, %v]", v, rd.Diff, rd.CI.Low, rd.CI.High)
+	}
+	if want := analytics.RatingBasis("worms", "base", fit.Matches); got.RatingDiff.FittedOver != want {
+		t.Errorf("got a rating difference fitted over %q, want %q", got.RatingDiff.FittedOver, want)
 	}
 
 	w, l, even := f.wantPairs()

@@ -43,7 +43,10 @@ type ratingJSON struct {
 	URL     string     `json:"url"`
 	Rating  float64    `json:"rating"`
 	CI      [2]float64 `json:"rating_ci95"`
-	Matches int        `json:"matches"`
+	// Matches are the matches the fit rated the version in: each match
+	// once, as the leaderboards count, but not those in which no other
+	// side played it (no rating learns from them), hence another name.
+	Matches int `json:"rated_matches"`
 }
 
 // ratingBoardJSON is the rating fit of one game and ruleset.
@@ -60,7 +63,7 @@ type ratingBoardJSON struct {
 }
 
 // ratingsHeader is the header row of /api/v1/ratings?format=csv.
-var ratingsHeader = []string{"game", "ruleset", "rank", "name", "version", "rating", "rating_ci95_low", "rating_ci95_high", "matches", "fit_matches", "fitted_at", "problem", "fitted_over"}
+var ratingsHeader = []string{"game", "ruleset", "rank", "name", "version", "rating", "rating_ci95_low", "rating_ci95_high", "rated_matches", "fit_matches", "fitted_at", "problem", "fitted_over"}
 
 // apiRatings answers the stored ratings, ?game= and ?ruleset= keeping one
 // game's and one ruleset's, as JSON or (?format=csv) CSV with a row per
@@ -109,12 +112,12 @@ func (s *server) apiRatings(c echo.Context) error {
 }
 
 // ratingPointJSON is a bot version's rating after the first Upto matches
-// of a ruleset, of which it played Matches.
+// of a ruleset, of which it was rated in Matches (see ratingJSON).
 type ratingPointJSON struct {
 	Ruleset string     `json:"ruleset"`
 	Version string     `json:"version"`
 	Upto    int        `json:"upto"`
-	Matches int        `json:"matches"`
+	Matches int        `json:"rated_matches"`
 	Rating  float64    `json:"rating"`
 	CI      [2]float64 `json:"rating_ci95"`
 }
@@ -151,7 +154,7 @@ func (s *server) apiBotRatings(c echo.Context) error {
 			History []ratingPointJSON `json:"history"`
 		}{game, name, points})
 	}
-	rows := [][]string{{"ruleset", "version", "upto", "matches", "rating", "rating_ci95_low", "rating_ci95_high"}}
+	rows := [][]string{{"ruleset", "version", "upto", "rated_matches", "rating", "rating_ci95_low", "rating_ci95_high"}}
 	for _, p := range points {
 		rows = append(rows, []string{p.Ruleset, p.Version, strconv.Itoa(p.Upto), strconv.Itoa(p.Matches),
 			formatFloat(p.Rating), formatFloat(p.CI[0]), formatFloat(p.CI[1])})
