@@ -443,8 +443,18 @@ func writeFileAtomic(path string, data []byte) error {
 func describeResult(r sim.Result, players []replay.Player) string {
 	var b strings.Builder
 	switch {
-	case r.Winner >= 0 && r.Winner < len(players):
-		fmt.Fprintf(&b, "winner %s (%s)", sim.SeatName(r.Winner), players[r.Winner].Name)
+	case r.Winner >= 0 && r.Winner < len(players) && len(r.Players) == len(players):
+		var seats, names []string
+		for s := range r.Players {
+			if r.TeamOf(s) == r.TeamOf(r.Winner) {
+				seats, names = append(seats, sim.SeatName(s)), append(names, players[s].Name)
+			}
+		}
+		if len(seats) == 1 {
+			fmt.Fprintf(&b, "winner %s (%s)", seats[0], names[0])
+		} else { // a team's win is every member's
+			fmt.Fprintf(&b, "winners %s (%s)", strings.Join(seats, ", "), strings.Join(names, ", "))
+		}
 	case len(players) == 1 && len(r.Players) == 1:
 		fmt.Fprintf(&b, "%s", r.Players[0].Outcome)
 	default:

@@ -243,3 +243,17 @@ func TestRecordSeats(t *testing.T) {
 		})
 	}
 }
+
+// TestRecordNamesWinningTeam names every seat of the winning team of a
+// FoodFight TEAM match, as the match page marks them all.
+func TestRecordNamesWinningTeam(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "m.rpl")
+	code, _, stderr := cli(t, "record", "--game", "foodfight", "--seed", "4", "--config", `{"match_type":"TEAM"}`, "-o", out,
+		"--bot", "builtin:thrower", "--bot", "builtin:random", "--bot", "builtin:dummy", "--bot", "builtin:random")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "winners Seat 1, Seat 2 (thrower, random)") && !strings.Contains(stderr, "winners Seat 3, Seat 4 (dummy, random)") {
+		t.Errorf("stderr %q: want both seats of the winning team named", stderr)
+	}
+}
