@@ -195,6 +195,18 @@ func TestMatchPageTeams(t *testing.T) {
 			t.Errorf("match page lacks %s", want)
 		}
 	}
+	var api struct {
+		Players []struct {
+			Seat int `json:"seat"`
+			Team int `json:"team_seat_index"`
+		} `json:"players"`
+	}
+	getJSON(t, f.e, "/api/v1"+matchURL(id), http.StatusOK, &api)
+	for _, p := range api.Players {
+		if want := p.Seat / 2 * 2; p.Team != want {
+			t.Errorf("API: seat index %d has team_seat_index %d, want %d", p.Seat, p.Team, want)
+		}
+	}
 	if _, body := serveGet(t, f.e, matchURL(f.won)); strings.Contains(string(body), "<th>Team</th>") {
 		t.Error("a match without teams has a team column")
 	}

@@ -104,6 +104,9 @@ type playerJSON struct {
 	Rank    int     `json:"rank"`
 	Outcome string  `json:"outcome"`
 	Color   string  `json:"color"` // the seat's colour, from seatColors
+	// Team names the seat's team by the 0-based index of its lowest seat:
+	// seats with the same one played together; a seat alone has its own.
+	Team int `json:"team_seat_index"`
 }
 
 func newMatchJSON(m store.MatchSummary) matchJSON {
@@ -111,7 +114,7 @@ func newMatchJSON(m store.MatchSummary) matchJSON {
 		Turns: m.Turns, Winner: m.Winner, Reason: m.Reason, EngineVersion: m.EngineVersion,
 		RegenMS: float64(m.RegenTime.Microseconds()) / 1000, CreatedAt: m.CreatedAt, Players: []playerJSON{}, Trouble: []troubleJSON{}}
 	for _, p := range m.Players {
-		j.Players = append(j.Players, playerJSON{p.Seat, p.Name, p.Version, p.Score, p.Rank, string(p.Outcome), seatColor(p.Seat)})
+		j.Players = append(j.Players, playerJSON{p.Seat, p.Name, p.Version, p.Score, p.Rank, string(p.Outcome), seatColor(p.Seat), p.Team})
 	}
 	for _, t := range m.Trouble {
 		j.Trouble = append(j.Trouble, troubleJSON{t.Seat, t.CrashTurn, t.Timeouts, t.FirstTimeout, t.Invalid, t.FirstInvalid, t.Oversize, t.FirstOversize})
