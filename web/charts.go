@@ -173,17 +173,21 @@ func gridUnderLegend(bottom int) opts.Grid {
 var unitDashes = []string{"solid", "dashed", "dotted"}
 
 // lineChart draws one metric: a line per seat (or unit) in its seat's
-// colour, the winner's thicker and bold in the legend, lines that are zero
-// all match deselected in the legend (chartView.Hidden counts them), and
-// an integer axis for a count.
+// colour, the winners' (every seat of a winning team) thicker and bold in
+// the legend, lines that are zero all match deselected in the legend
+// (chartView.Hidden counts them), and an integer axis for a count.
 func lineChart(m store.MatchSummary, md sim.MetricDef, lines []analytics.Line, marks []store.TurnEvent) (*charts.Line, int) {
+	won := map[int]bool{} // every seat of the winning team
+	for _, p := range m.Players {
+		won[p.Seat] = m.Winner >= 0 && p.Outcome == sim.Win
+	}
 	names := make([]string, len(lines))
 	legend := make([]map[string]any, len(lines))
 	hidden := map[string]bool{}
 	for i, l := range lines {
 		names[i] = lineName(m, l)
 		legend[i] = map[string]any{"name": names[i]}
-		if l.Seat == m.Winner {
+		if won[l.Seat] {
 			legend[i]["textStyle"] = map[string]any{"fontWeight": "bold"}
 		}
 		if allZero(l.Values) {
@@ -219,7 +223,7 @@ func lineChart(m store.MatchSummary, md sim.MetricDef, lines []analytics.Line, m
 	units := map[int]int{} // seat -> units drawn so far
 	for i, l := range lines {
 		width := float32(2)
-		if l.Seat == m.Winner {
+		if won[l.Seat] {
 			width = 3.5
 		}
 		color := seatColor(l.Seat)

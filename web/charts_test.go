@@ -84,7 +84,7 @@ func decodeOption(t *testing.T, c *charts.Line) chartOption {
 func TestLineChartSeats(t *testing.T) {
 	nan := math.NaN()
 	m := store.MatchSummary{ID: "abcdef0123", Game: "worms", Turns: 3, Winner: 1, Players: []store.PlayerSummary{
-		{Seat: 0, Name: "alpha"}, {Seat: 1, Name: "beta", Version: "v2"}, {Seat: 2, Name: "gamma"},
+		{Seat: 0, Name: "alpha", Outcome: sim.Loss}, {Seat: 1, Name: "beta", Version: "v2", Outcome: sim.Win}, {Seat: 2, Name: "gamma", Outcome: sim.Loss},
 	}}
 	tests := []struct {
 		name        string
@@ -174,6 +174,29 @@ func TestLineChartSeats(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestLineChartTeamWinners draws every seat of a winning team as a
+// winner: bold in the legend and thicker than the losers.
+func TestLineChartTeamWinners(t *testing.T) {
+	m := store.MatchSummary{ID: "abcdef0123", Game: "foodfight", Turns: 2, Winner: 0, Players: []store.PlayerSummary{
+		{Seat: 0, Name: "a", Outcome: sim.Win}, {Seat: 1, Name: "b", Outcome: sim.Win, Team: 0},
+		{Seat: 2, Name: "c", Outcome: sim.Loss, Team: 2}, {Seat: 3, Name: "d", Outcome: sim.Loss, Team: 2},
+	}}
+	var lines []analytics.Line
+	for seat := range 4 {
+		lines = append(lines, analytics.Line{Seat: seat, Unit: sim.NoUnit, Values: []float64{0, 1, 2}})
+	}
+	o, _ := drawLineChart(t, m, sim.MetricDef{Name: "score", Label: "Score"}, lines, nil)
+	for i, s := range o.Series {
+		won := i < 2
+		if bold := o.Legend.Data[i].TextStyle != nil && o.Legend.Data[i].TextStyle.FontWeight == "bold"; bold != won {
+			t.Errorf("seat index %d: got bold legend %v, want %v", i, bold, won)
+		}
+		if thick := s.LineStyle.Width > o.Series[3].LineStyle.Width; i < 3 && thick != won {
+			t.Errorf("seat index %d: got width %v against a loser's %v, want thicker %v", i, s.LineStyle.Width, o.Series[3].LineStyle.Width, won)
+		}
 	}
 }
 
