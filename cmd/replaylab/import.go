@@ -141,7 +141,7 @@ func storedReplay(db *store.DB) loader {
 func ingestAll(ctx context.Context, db *store.DB, dbPath string, items []string, what string, load loader, stdout, stderr io.Writer) (failed int, err error) {
 	start := time.Now()
 	bar := newProgress(stderr, len(items), "import", "files")
-	var created, dup int
+	var created, dup, attached int
 	buildAll(ctx, runtime.GOMAXPROCS(0), items, func(ctx context.Context, item string) (*store.Record, error) {
 		l, out, err := load(ctx, item)
 		if err != nil {
@@ -155,11 +155,18 @@ func ingestAll(ctx context.Context, db *store.DB, dbPath string, items []string,
 		return rec, nil
 	}, func(path string, rec *store.Record, err error) {
 		if err == nil {
-			var isNew bool
-			if isNew, err = db.Ingest(ctx, rec); err == nil && isNew {
+			// Upload, not Ingest: a replay stored before without its bot
+			// output file gets it now.
+			isNew, fate, uerr := db.Upload(ctx, rec)
+			switch err = uerr; {
+			case err != nil:
+			case isNew:
 				created++
-			} else if err == nil {
+			default:
 				dup++
+				if fate == store.OutputStored {
+					attached++
+				}
 			}
 		}
 		switch {
@@ -176,8 +183,12 @@ func ingestAll(ctx context.Context, db *store.DB, dbPath string, items []string,
 	if err := ctx.Err(); err != nil {
 		return failed, fmt.Errorf("interrupted after %d %s: %w", created+dup+failed, what, err)
 	}
-	fmt.Fprintf(stdout, "imported %d new matches, %d already present, %d failed, from %d %s in %v into %s\n",
-		created, dup, failed, len(items), what, time.Since(start).Round(time.Millisecond), dbPath)
+	var outputs string
+	if attached > 0 {
+		outputs = fmt.Sprintf(" (bot output added to %d of them)", attached)
+	}
+	fmt.Fprintf(stdout, "imported %d new matches, %d already present%s, %d failed, from %d %s in %v into %s\n",
+		created, dup, outputs, failed, len(items), what, time.Since(start).Round(time.Millisecond), dbPath)
 	return failed, nil
 }
 

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/replaylab/replaylab/internal/revtest"
 	"github.com/replaylab/replaylab/sim/toad"
+	"github.com/replaylab/replaylab/store"
 )
 
 // TestProgressOffTerminal checks that off a terminal progress prints one
@@ -59,5 +62,43 @@ func TestImportOlderRevision(t *testing.T) {
 				t.Errorf("exit %d\nstdout: %s\nstderr: %s\nwant exit %d, %q and %q", code, out, errOut, tt.wantCode, tt.wantOut, tt.wantErr)
 			}
 		})
+	}
+}
+
+// TestImportAttachesOutput imports a replay without its bot output file,
+// then with it: the second import adds the output to the stored match.
+func TestImportAttachesOutput(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "m.db")
+	out := filepath.Join(dir, "m.rlog")
+	mustCLI(t, "record", "--game", "toad", "--seed", "1", "--bot", botSpec("chatty", "json"), "-o", out)
+	aside := filepath.Join(t.TempDir(), "kept.jsonl")
+	if err := os.Rename(out+".output.jsonl", aside); err != nil {
+		t.Fatal(err)
+	}
+	if got := mustCLI(t, "import", "--db", db, out); !strings.Contains(got, "imported 1 new matches") {
+		t.Fatalf("first import: %s", got)
+	}
+	if err := os.Rename(aside, out+".output.jsonl"); err != nil {
+		t.Fatal(err)
+	}
+	if got := mustCLI(t, "import", "--db", db, out); !strings.Contains(got, "1 already present (bot output added to 1 of them)") {
+		t.Errorf("second import: got %q, want the output added", got)
+	}
+	st, err := store.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ms, _, err := st.Matches(context.Background(), store.MatchFilter{Limit: 1})
+	if err != nil || len(ms) != 1 {
+		t.Fatalf("matches: %v, %v", ms, err)
+	}
+	got, err := st.BotOutputAt(context.Background(), ms[0].ID, 2)
+	if err != nil || len(got) == 0 {
+		t.Errorf("bot output of turn 2: got %v, %v; want the chatty bot's", got, err)
+	}
+	if got := mustCLI(t, "import", "--db", db, out); strings.Contains(got, "bot output added") {
+		t.Errorf("third import: got %q, want nothing added again", got)
 	}
 }
