@@ -156,6 +156,8 @@ func TestIssueScenarios(t *testing.T) {
 	for _, sc := range []scenario{
 		{name: "the hog won every match", url: "/api/v1/bots?game=snake", status: 200,
 			want: []string{`"name":"hog","version":"v1","url":"/bots/snake/hog","matches":3,"seats":8,"wins":3,"draws":0,"losses":0,"win_rate":1`}},
+		{name: "the page says it too", url: "/bots?game=snake", status: 200,
+			want: []string{`>3</a> <span class="muted seats"`, `(8 seats)</span>`}},
 		{name: "csv says the same", url: "/api/v1/bots?game=snake&format=csv", status: 200,
 			want: []string{"\nsnake,codebattle2020,1,hog,v1,,,,3,8,3,0,0,1,"}},
 		{name: "team-mates never meet", url: "/api/v1/headtohead?game=foodfight&ruleset=bitbrawl2018&format=csv", status: 200,
