@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/replaylab/replaylab/replay"
 	"github.com/replaylab/replaylab/sim"
@@ -195,5 +196,36 @@ func TestHeaderParentStrict(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("parent %s: got %v, want an error with %q", tt.parent, err, tt.want)
 		}
+	}
+}
+
+// TestForkCatchUpTimeout: an external bot that answers a turn of the
+// catch-up late is reported as differing there, not refused, and plays on
+// live.
+func TestForkCatchUpTimeout(t *testing.T) {
+	bot := buildBot(t)
+	stay := func() replay.Agent {
+		p, err := replay.StartProcess(context.Background(), []string{bot, "plain"}, replay.ProcessOptions{TurnLimit: 200 * time.Millisecond, StartLimit: 5 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	parent, _ := recordMatch(t, recordHeader(), stay())
+	slow, err := replay.StartProcess(context.Background(), []string{bot, "slow"}, replay.ProcessOptions{TurnLimit: 200 * time.Millisecond, StartLimit: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer slow.Close()
+	r := replay.Recorder{Header: forkOf(t, parent, 5), Agents: []replay.Agent{slow}, From: parent, At: 5}
+	l, err := r.Record(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := r.Agreements[0]; a.Turn != 3 || a.Note != sim.EventTimeout {
+		t.Errorf("got %q, want a time-out at turn 3", a)
+	}
+	if len(l.Turns) != len(parent.Turns) || len(l.Notes) != 0 {
+		t.Errorf("got %d turns and notes %v, want %d turns and the parent's notes (none)", len(l.Turns), l.Notes, len(parent.Turns))
 	}
 }
