@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/replaylab/replaylab/replay"
+	"github.com/replaylab/replaylab/sim/games"
 	"github.com/replaylab/replaylab/sim/toad"
 )
 
@@ -91,4 +92,35 @@ func BenchmarkRun(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(len(l.Turns))*float64(b.N)/b.Elapsed().Seconds(), "turns/s")
+}
+
+// BenchmarkFork measures how long a fork takes to reach its first live
+// turn when forked at the last turn of a match of each game between its
+// last (most capable) built-in bots, default seats: every turn before is
+// regenerated and every bot fed its view, as a fork does (issue 23's
+// target: turn 901 of a 5-seat Snake match within 5 ms).
+func BenchmarkFork(b *testing.B) {
+	for _, g := range games.All() {
+		b.Run(g.Name, func(b *testing.B) {
+			bot := g.Bots[len(g.Bots)-1].Name
+			h := replay.NewHeader(g, "", 1, nil)
+			bots := make([]string, g.DefaultPlayers)
+			for s := range bots {
+				bots[s] = bot
+				h.Players = append(h.Players, replay.Player{Name: bot})
+			}
+			parent, _ := recordBuiltins(b, replay.Recorder{Header: h}, bots...)
+			at := len(parent.Turns) - 1
+			fh := forkOf(b, parent, at)
+			for b.Loop() {
+				// Until at+1: the fork stops once its first live turn is played.
+				fork, _ := recordBuiltins(b, replay.Recorder{Header: fh, From: parent, At: at, Until: at + 1}, bots...)
+				if len(fork.Turns) != at+1 {
+					b.Fatalf("got %d turns, want %d", len(fork.Turns), at+1)
+				}
+			}
+			b.ReportMetric(float64(at), "turns")
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N)/1000, "ms/fork")
+		})
+	}
 }

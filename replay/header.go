@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -123,6 +124,9 @@ func (h *Header) start() (*sim.Game, sim.Match, error) {
 			return nil, nil, headerErrorf(nil, "%s fingerprint: %v", playerField(i), err)
 		}
 	}
+	if err := h.Parent.check(); err != nil {
+		return nil, nil, err
+	}
 	cfg, err := sim.CanonicalConfig(h.Config)
 	if err != nil {
 		return nil, nil, headerErrorf(err, "config: %v", err)
@@ -171,6 +175,22 @@ func (h *Header) checkRevision(g *sim.Game) error {
 		return &Error{Reason: fmt.Sprintf("header: recorded with a newer engine revision of %s/%s (r%d; this build plays r%d)", h.Game, h.Ruleset, h.Revision, current), Err: ErrNewer}
 	case h.Revision == 1:
 		h.Revision = 0
+	}
+	return nil
+}
+
+// check accepts a parent that names a match id in its canonical form (64
+// lower-case hex digits) and a turn from 1: turn 0 would be a new match
+// with the parent's setup, which is just a recording. A nil parent passes.
+func (p *Parent) check() error {
+	if p == nil {
+		return nil
+	}
+	if len(p.Match) != 2*sha256.Size || strings.Trim(p.Match, "0123456789abcdef") != "" {
+		return headerErrorf(nil, "parent: match %s is not a match id (64 lower-case hex digits)", quote(p.Match))
+	}
+	if p.Turn < 1 {
+		return headerErrorf(nil, "parent: turn %d: a fork takes turns from 1 of its parent", p.Turn)
 	}
 	return nil
 }
@@ -225,6 +245,7 @@ func decodeHeader(b []byte) (Header, error) {
 		return h, kindErrorf(ErrTooLarge, "header of %d bytes, at most %d", len(b), MaxHeaderBytes)
 	}
 	var players []json.RawMessage
+	var parent json.RawMessage
 	err := decodeObject(b, []field{
 		{"format", &h.Format, true},
 		{"game", &h.Game, true},
@@ -233,9 +254,16 @@ func decodeHeader(b []byte) (Header, error) {
 		{"seed", &h.Seed, true},
 		{"config", &h.Config, false},
 		{"players", &players, true},
+		{"parent", &parent, false},
 	})
 	if err != nil {
 		return h, headerErrorf(err, "%v", err)
+	}
+	if parent != nil {
+		h.Parent = new(Parent)
+		if err := decodeObject(parent, []field{{"match", &h.Parent.Match, true}, {"turn", &h.Parent.Turn, true}}); err != nil {
+			return h, headerErrorf(err, "parent: %v", err)
+		}
 	}
 	if len(players) > maxPlayers {
 		return h, headerErrorf(nil, "%d players, at most %d", len(players), maxPlayers)

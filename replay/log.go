@@ -31,6 +31,18 @@ type Header struct {
 	Seed     uint64          `json:"seed"`
 	Config   json.RawMessage `json:"config"`
 	Players  []Player        `json:"players"`
+	// Parent names the match this one was forked from (see Recorder.From),
+	// nil for a match played from its start. Omitted when nil, so every
+	// other match keeps its bytes and id. A fork of a fork names its direct
+	// parent only: the lineage is followed from parent to parent.
+	Parent *Parent `json:"parent,omitempty"`
+}
+
+// Parent is the match a fork was played from and the last turn it took
+// from it as recorded: the fork is live from turn Turn+1.
+type Parent struct {
+	Match string `json:"match"` // the parent's full match id (Log.ID)
+	Turn  int    `json:"turn"`
 }
 
 // Player names the bot in one seat.

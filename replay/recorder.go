@@ -1,8 +1,11 @@
 package replay
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/replaylab/replaylab/sim"
@@ -21,6 +24,69 @@ type Recorder struct {
 	// answer, for every turn but the last: a bot may write until it has
 	// ended, so the agents' Close returns the last turn's whole.
 	OnOutput func(turn, seat int, out Output)
+
+	// From, when set, makes the recording a fork of that match (see
+	// Fork): turns 1..At are From's, commands and notes, and the match
+	// is live from turn At+1. Each agent is still asked every turn of
+	// From, with its view as usual, so one with memory (a built-in bot's
+	// rng, an external bot's state) reaches turn At+1 as it would have;
+	// its answers are compared with From's commands (Agreements) and
+	// discarded.
+	From *Log
+	At   int
+	// Force, if set, maps seats to the command each plays at turn At+1
+	// whatever its agent answers (which is asked all the same).
+	Force map[int]string
+	// Until, when above 0, stops the recording after that turn even if
+	// the match is not over: the log then lacks its end record and is
+	// not a replay to write, but what a bot would do next (ask).
+	Until int
+
+	// Agreements is set by Record for a fork: how far each seat's agent
+	// repeated From's commands, one entry per seat.
+	Agreements []Agreement
+}
+
+// Agreement says how far the agent of a fork's seat repeated the commands
+// of the parent match in turns 1..At.
+type Agreement struct {
+	Seat int
+	// Turn is the first turn the agent's answer differed from the
+	// recorded command; 0 when it repeated every one.
+	Turn          int
+	Recorded, Now string // the commands of that turn
+	Note          string // the answer's note at Turn (a timeout, a crash), if any
+}
+
+func (a Agreement) String() string {
+	switch {
+	case a.Turn == 0:
+		return "repeats the recorded commands"
+	case a.Note != "":
+		return fmt.Sprintf("differs first at turn %d (%s; recorded %s)", a.Turn, a.Note, sim.QuoteCommand(a.Recorded))
+	}
+	return fmt.Sprintf("differs first at turn %d (recorded %s, now %s)", a.Turn, sim.QuoteCommand(a.Recorded), sim.QuoteCommand(a.Now))
+}
+
+// Fork returns the header of a fork of from at turn at: from's setup and
+// players (replace those whose bot changes) under the current format and
+// the rules revision this build plays, naming from and at as its parent.
+// The fork must be played from turn 1 of from for its commands to count
+// (Recorder.From), and at must leave at least one turn to play live.
+func Fork(from *Log, at int) (Header, error) {
+	id, err := from.ID()
+	if err != nil {
+		return Header{}, err
+	}
+	if at < 1 || at >= len(from.Turns) {
+		return Header{}, fmt.Errorf("turn %d: a fork takes turns 1 to %d of the match (it has %d turns, the last one ends it)", at, len(from.Turns)-1, len(from.Turns))
+	}
+	g, _ := from.Check()
+	h := from.Header
+	h.Format, h.Revision = Format, g.Revision(h.Ruleset)
+	h.Players = slices.Clone(h.Players)
+	h.Parent = &Parent{Match: id, Turn: at}
+	return h, nil
 }
 
 // Record plays the match to its end and returns its log, with the end
@@ -39,11 +105,18 @@ func (r *Recorder) Record(ctx context.Context) (*Log, error) {
 	if len(r.Agents) != len(l.Header.Players) {
 		return nil, fmt.Errorf("%d agents for %d players", len(r.Agents), len(l.Header.Players))
 	}
+	pf, err := r.parent(g)
+	if err != nil {
+		return nil, err
+	}
 	l.Hashes = append(l.Hashes, Hash{Turn: 0, Sum: m.Hash()})
+	if err := pf.check(0, m); err != nil {
+		return nil, err
+	}
 	seats := len(r.Agents)
 	answers := make([]Answer, seats)
 	budget := MaxLogCommandBytes // what the log's commands may still take
-	for turn := 1; !m.Over(); turn++ {
+	for turn := 1; !m.Over() && (r.Until <= 0 || turn <= r.Until); turn++ {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("turn %d: %w", turn, err)
 		}
@@ -51,6 +124,14 @@ func (r *Recorder) Record(ctx context.Context) (*Log, error) {
 			return nil, fmt.Errorf("the match is not over after %d turns", MaxTurns)
 		}
 		r.ask(ctx, turn, m, answers)
+		if turn <= r.At && pf != nil {
+			r.compare(turn, answers)
+			answers = pf.answers(turn, answers)
+		} else if turn == r.At+1 {
+			for s, c := range r.Force {
+				answers[s].Command, answers[s].Note = c, ""
+			}
+		}
 		cmds := make([]string, seats)
 		for s, a := range answers {
 			if len(a.Command) > budget { // played cut, like an over-long answer
@@ -64,6 +145,11 @@ func (r *Recorder) Record(ctx context.Context) (*Log, error) {
 		}
 		if err := m.Step(cmds); err != nil {
 			return nil, fmt.Errorf("turn %d: %w", turn, err)
+		}
+		if turn <= r.At {
+			if err := pf.check(turn, m); err != nil {
+				return nil, err
+			}
 		}
 		if r.OnOutput != nil && !m.Over() { // the last turn's is Close's
 			for s, a := range answers {
@@ -80,10 +166,109 @@ func (r *Recorder) Record(ctx context.Context) (*Log, error) {
 			r.OnTurn(turn)
 		}
 	}
-	if l.Header.Format == Format {
+	if l.Header.Format == Format && m.Over() {
 		l.End = &Hash{Turn: len(l.Turns), Sum: m.Hash()}
 	}
 	return l, nil
+}
+
+// parent is the match a fork plays its first turns from: its log and the
+// index of the next recorded hash to check.
+type parent struct {
+	from  *Log
+	old   bool // recorded under an older rules revision
+	hi    int
+	notes []Note
+}
+
+// parent checks a fork's From against the recording's header and returns
+// it, or nil for a match played from its start.
+func (r *Recorder) parent(g *sim.Game) (*parent, error) {
+	if r.From == nil {
+		if r.At != 0 || r.Force != nil {
+			return nil, errors.New("At and Force are for a fork (From)")
+		}
+		return nil, nil
+	}
+	f, h := r.From, &r.Header
+	if _, err := f.Check(); err != nil {
+		return nil, fmt.Errorf("the parent match: %w", err)
+	}
+	if r.At < 0 || r.At >= len(f.Turns) {
+		return nil, fmt.Errorf("turn %d: a fork takes turns 1 to %d of its parent", r.At, len(f.Turns)-1)
+	}
+	// A recording live from turn 1 (At 0) is no fork: ask plays one
+	// from a match's start without naming a parent.
+	if p := h.Parent; p != nil && p.Turn != r.At || p == nil && r.At > 0 {
+		return nil, errors.New("a fork's header names its parent and turn (start from Fork)")
+	}
+	fh := &f.Header
+	if fh.Game != h.Game || fh.Ruleset != h.Ruleset || fh.Seed != h.Seed || !bytes.Equal(fh.Config, h.Config) || len(fh.Players) != len(h.Players) {
+		return nil, errors.New("a fork has its parent's game, ruleset, seed, config and seats (start from Fork)")
+	}
+	for s, c := range r.Force {
+		if s < 0 || s >= len(h.Players) {
+			return nil, fmt.Errorf("a forced command for %s of a match of %d seats", sim.SeatName(s), len(h.Players))
+		}
+		if len(c) > MaxCommandBytes {
+			return nil, fmt.Errorf("%s: forced command of %d bytes, at most %d", sim.SeatName(s), len(c), MaxCommandBytes)
+		}
+	}
+	r.Agreements = make([]Agreement, len(h.Players))
+	for s := range r.Agreements {
+		r.Agreements[s].Seat = s
+	}
+	n, _ := slices.BinarySearchFunc(f.Notes, r.At+1, func(n Note, turn int) int { return n.Turn - turn })
+	return &parent{from: f, old: fh.RulesRevision() < g.Revision(fh.Ruleset), notes: f.Notes[:n]}, nil
+}
+
+// check compares the state after turn with the parent's recorded hash of
+// that turn, if it has one, as Run does: a parent that does not reproduce
+// is refused, with the turn, before any live turn is played.
+func (p *parent) check(turn int, m sim.Match) error {
+	if p == nil {
+		return nil
+	}
+	hs := p.from.Hashes
+	for p.hi < len(hs) && hs[p.hi].Turn < turn {
+		p.hi++
+	}
+	if p.hi == len(hs) || hs[p.hi].Turn != turn {
+		return nil
+	}
+	if got := m.Hash(); got != hs[p.hi].Sum {
+		err := error(&DivergenceError{Turn: turn, Want: hs[p.hi].Sum, Got: got})
+		if p.old {
+			h := &p.from.Header
+			err = &Error{Err: ErrOldRevision, Reason: fmt.Sprintf("the parent match is %v of %s/%s (r%d), which this build does not reproduce: %v", ErrOldRevision, h.Game, h.Ruleset, h.RulesRevision(), err)}
+		}
+		return fmt.Errorf("the parent match does not reproduce: %w", err)
+	}
+	return nil
+}
+
+// answers returns the parent's commands and notes of turn in place of the
+// agents'.
+func (p *parent) answers(turn int, answers []Answer) []Answer {
+	for s, c := range p.from.Turns[turn-1] { // what the bots wrote besides stays theirs
+		answers[s].Command, answers[s].Note = c, ""
+	}
+	for len(p.notes) > 0 && p.notes[0].Turn == turn {
+		answers[p.notes[0].Seat].Note = p.notes[0].Kind
+		p.notes = p.notes[1:]
+	}
+	return answers
+}
+
+// compare records in Agreements the first turn each agent's answer
+// differs from the parent's command.
+func (r *Recorder) compare(turn int, answers []Answer) {
+	for s, a := range answers {
+		ag := &r.Agreements[s]
+		if rec := r.From.Turns[turn-1][s]; ag.Turn == 0 && (a.Command != rec || a.Note != "") {
+			ag.Turn, ag.Recorded, ag.Now, ag.Note = turn, rec, a.Command, a.Note
+		}
+	}
 }
 
 // peeker is a match that can lend a built-in bot a view that reads the

@@ -98,7 +98,7 @@ func demoPlan() []demoMatch {
 func (m demoMatch) header() replay.Header {
 	h := replay.NewHeader(m.game, m.ruleset, m.seed, json.RawMessage(m.config))
 	for _, b := range m.bots {
-		h.Players = append(h.Players, replay.Player{Name: b, Version: "builtin"})
+		h.Players = append(h.Players, replay.Player{Name: b, Version: builtinVersion})
 	}
 	return h
 }
@@ -113,7 +113,7 @@ func recordDemo(ctx context.Context, m demoMatch) (*store.Record, error) {
 	for seat, b := range m.bots {
 		specs[seat] = "builtin:" + b
 	}
-	l, err := recordMatch(ctx, m.game, h, specs, &recordFlags{hashEvery: 100}, nil)
+	l, err := recordMatch(ctx, m.game, &replay.Recorder{Header: h}, specs, &recordFlags{hashEvery: 100}, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -62,6 +62,8 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		newGamesCmd(),
 		newRecordCmd(),
 		newTournamentCmd(),
+		newForkCmd(),
+		newAskCmd(),
 		newVerifyCmd(),
 		newImportCmd(),
 		newInspectCmd(),

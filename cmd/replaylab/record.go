@@ -93,8 +93,19 @@ The output is a binary replay (.rpl) unless FILE ends in .rlog or is "-"
 // shared by record and tournament.
 func addMatchFlags(cmd *cobra.Command, f *recordFlags) {
 	addSetupFlags(cmd, f)
+	addPlayFlags(cmd, f)
+}
+
+// addPlayFlags adds the flags of how a match is played and recorded,
+// shared by every command that plays one.
+func addPlayFlags(cmd *cobra.Command, f *recordFlags) {
+	cmd.Flags().IntVar(&f.hashEvery, "hash-every", 100, "also record the state hash every N turns (0 = only the first and last)")
+	addTimeoutFlags(cmd, f)
+}
+
+// addTimeoutFlags adds the time limits of external bots.
+func addTimeoutFlags(cmd *cobra.Command, f *recordFlags) {
 	fl := cmd.Flags()
-	fl.IntVar(&f.hashEvery, "hash-every", 100, "also record the state hash every N turns (0 = only the first and last)")
 	fl.DurationVar(&f.turnLimit, "turn-timeout", time.Second, "time an external bot has per turn")
 	fl.DurationVar(&f.startLimit, "start-timeout", 10*time.Second, "time an external bot has for its first turn, start-up included")
 }
@@ -113,6 +124,14 @@ func record(ctx context.Context, f *recordFlags, stdout, stderr io.Writer) error
 	if err != nil {
 		return usageError{err} // all from the flags: exit status 2, as tournament's
 	}
+	return recordAndWrite(ctx, g, &replay.Recorder{Header: h}, specs, f, stdout, stderr, nil)
+}
+
+// recordAndWrite records rec's match between agents started from specs,
+// one per seat, calls report (when not nil) with the finished recorder,
+// writes the replay as f says and sums up each seat's trouble. record and
+// fork share it.
+func recordAndWrite(ctx context.Context, g *sim.Game, rec *replay.Recorder, specs []string, f *recordFlags, stdout, stderr io.Writer, report func(*replay.Recorder)) error {
 	botOut := botOutputFor(f, slices.ContainsFunc(specs, isExternal))
 	// Saved whatever happens, so a failed match leaves the bots' last
 	// words; once saved, the trouble summary can name the file.
@@ -122,11 +141,14 @@ func record(ctx context.Context, f *recordFlags, stdout, stderr io.Writer) error
 		}
 	}()
 	start := time.Now()
-	l, err := recordMatch(ctx, g, h, specs, f, botOut)
+	l, err := recordMatch(ctx, g, rec, specs, f, botOut)
 	if err != nil {
 		return err
 	}
-	rec, err := writeRecording(ctx, g, l, f, stdout, stderr, start)
+	if report != nil {
+		report(rec)
+	}
+	built, err := writeRecording(ctx, g, l, f, stdout, stderr, start)
 	if err != nil {
 		return err
 	}
@@ -137,24 +159,21 @@ func record(ctx context.Context, f *recordFlags, stdout, stderr io.Writer) error
 		}
 		botOut = nil
 	}
-	writeTrouble(stderr, "", l.Header.Players, store.Troubles(len(rec.Players), rec.Events), output)
+	writeTrouble(stderr, "", l.Header.Players, store.Troubles(len(built.Players), built.Events), output)
 	return nil
 }
 
-// recordMatch plays the match of h between agents started from specs, one
+// recordMatch plays rec's match between agents started from specs, one
 // per seat, and closes them. botOut, which may be nil, receives what
 // external bots wrote besides their answers, up to their exit.
-func recordMatch(ctx context.Context, g *sim.Game, h replay.Header, specs []string, f *recordFlags, botOut *outputLog) (*replay.Log, error) {
-	agents := make([]replay.Agent, 0, len(specs))
+func recordMatch(ctx context.Context, g *sim.Game, rec *replay.Recorder, specs []string, f *recordFlags, botOut *outputLog) (*replay.Log, error) {
+	agents, err := startAgents(ctx, g, specs, rec.Header.Setup(), f)
 	defer func() { closeAgents(agents) }()
-	for s, spec := range specs {
-		a, err := newAgent(ctx, g, spec, h.Setup(), s, f)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", sim.SeatName(s), err)
-		}
-		agents = append(agents, a)
+	if err != nil {
+		return nil, err
 	}
-	l, err := play(ctx, h, agents, f.hashEvery, botOut)
+	rec.Agents, rec.HashEvery = agents, f.hashEvery
+	l, err := play(ctx, rec, botOut)
 	if err != nil {
 		return nil, err
 	}
@@ -233,6 +252,24 @@ func defaultSeats(g *sim.Game, ruleset string, config json.RawMessage, bots int)
 	return bots
 }
 
+// startAgents starts the agent of every seat whose spec is not empty (the
+// others stay nil). On an error it returns the agents started so far,
+// for the caller to close.
+func startAgents(ctx context.Context, g *sim.Game, specs []string, setup sim.Setup, f *recordFlags) ([]replay.Agent, error) {
+	agents := make([]replay.Agent, len(specs))
+	for s, spec := range specs {
+		if spec == "" {
+			continue
+		}
+		a, err := newAgent(ctx, g, spec, setup, s, f)
+		if err != nil {
+			return agents, fmt.Errorf("%s: %w", sim.SeatName(s), err)
+		}
+		agents[s] = a
+	}
+	return agents, nil
+}
+
 // botOutputFor returns where external bots' output goes: --bot-output, or
 // beside the replay; nil when no bot is external or the replay goes to
 // stdout without --bot-output.
@@ -253,8 +290,7 @@ func botOutputFor(f *recordFlags, external bool) *outputLog {
 // play records the match between the agents. A match cut short by Ctrl-C
 // is an error even if it reached its end: the interrupted turn was
 // recorded as a time-out, so it is not the match that was played.
-func play(ctx context.Context, h replay.Header, agents []replay.Agent, hashEvery int, botOut *outputLog) (*replay.Log, error) {
-	rec := replay.Recorder{Header: h, Agents: agents, HashEvery: hashEvery}
+func play(ctx context.Context, rec *replay.Recorder, botOut *outputLog) (*replay.Log, error) {
 	if botOut != nil {
 		rec.OnOutput = botOut.add
 	}
@@ -316,7 +352,9 @@ func closeAgents(agents []replay.Agent) []replay.Output {
 	rest := make([]replay.Output, len(agents))
 	var wg sync.WaitGroup
 	for s, a := range agents {
-		wg.Go(func() { rest[s] = a.Close() })
+		if a != nil { // a seat startAgents did not reach
+			wg.Go(func() { rest[s] = a.Close() })
+		}
 	}
 	wg.Wait()
 	return rest
@@ -365,10 +403,14 @@ func parseRollsFile(data []byte) ([]int, error) {
 	return toad.ParseRolls(bytes.NewReader(data))
 }
 
+// builtinVersion is the version record writes for a built-in bot, by
+// which fork and ask know a seat's bot can be started again.
+const builtinVersion = "builtin"
+
 func playerFor(spec string, seat int, f *recordFlags) replay.Player {
 	p := replay.Player{}
 	if name, ok := strings.CutPrefix(spec, "builtin:"); ok {
-		p.Name, p.Version = name, "builtin"
+		p.Name, p.Version = name, builtinVersion
 	} else if fields := strings.Fields(spec); len(fields) > 0 {
 		p.Name = filepath.Base(fields[len(fields)-1])
 	}

@@ -358,7 +358,7 @@ func (t *tournament) header(fx fixture) (replay.Header, []string) {
 func (t *tournament) build(ctx context.Context, fx fixture) (*store.Record, error) {
 	h, specs := t.header(fx)
 	var botOut outputLog
-	l, err := recordMatch(ctx, t.game, h, specs, &t.f.recordFlags, &botOut)
+	l, err := recordMatch(ctx, t.game, &replay.Recorder{Header: h}, specs, &t.f.recordFlags, &botOut)
 	if err != nil {
 		return nil, err
 	}

@@ -4,14 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/replaylab/replaylab/replay"
 	"github.com/replaylab/replaylab/sim/games"
 )
 
@@ -73,21 +71,11 @@ func requestAt(t *testing.T, path string, turn, seat int) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var buf bytes.Buffer
-	errDone := errors.New("done")
-	_, err = replay.Run(context.Background(), l, func(tv *replay.TurnView) error {
-		if tv.Turn < turn-1 {
-			return nil
-		}
-		if err := replay.WriteRequest(&buf, turn, seat, tv.Match.View(seat)); err != nil {
-			return err
-		}
-		return errDone
-	})
-	if !errors.Is(err, errDone) {
+	req, err := requestBefore(context.Background(), l, turn, seat)
+	if err != nil {
 		t.Fatalf("regenerate %s to turn %d: %v", path, turn-1, err)
 	}
-	return buf.String()
+	return string(req)
 }
 
 func TestViewFields(t *testing.T) {

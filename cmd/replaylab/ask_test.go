@@ -1,0 +1,161 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+func TestAsk(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "m.rpl")
+	// The game's last built-in bot in every seat: the match view shows.
+	mustCLI(t, "record", "--game", "snake", "--seed", "2", "--players", "5", "--bot", "builtin:greedy", "-o", path)
+	l, err := readReplay(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := len(l.Turns)
+	tests := []struct {
+		name  string
+		args  []string
+		lines []string
+	}{
+		{
+			name: "one turn",
+			args: []string{"--turn", "7", "--seat", "5"},
+			lines: []string{
+				"Seat 5 (greedy@builtin): the bot repeats the recorded commands up to turn 6",
+				fmt.Sprintf("turn 7, Seat 5 (greedy@builtin): recorded %q, now %q", l.Turns[6][4], l.Turns[6][4]),
+			},
+		},
+		{
+			name:  "turns on",
+			args:  []string{"--turn", "7", "--seat", "5", "--turns", "3"},
+			lines: []string{fmt.Sprintf("turn 9, Seat 5 (greedy@builtin): recorded %q, now %q", l.Turns[8][4], l.Turns[8][4])},
+		},
+		{
+			name:  "to the end",
+			args:  []string{"--turn", fmt.Sprint(last - 1), "--seat", "5", "--turns", "10"},
+			lines: []string{fmt.Sprintf("the match ends at turn %d: winner", last)},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := mustCLI(t, append([]string{"ask", path, "--bot", "builtin:greedy"}, tt.args...)...)
+			for _, want := range tt.lines {
+				if !strings.Contains(out, want) {
+					t.Errorf("got\n%s\nwant a line %q", lastLines(out, 6), want)
+				}
+			}
+		})
+	}
+	// The request is the one the recorder sent, whatever the bot asked:
+	// view prints it from the same match (the same flags, greedy in every
+	// seat).
+	out := mustCLI(t, "ask", path, "--turn", "7", "--seat", "5", "--bot", "builtin:random")
+	req, _, _ := strings.Cut(out, "\nSeat 5")
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, []byte(req)); err != nil {
+		t.Fatalf("the request is not JSON: %v\n%.300s", err, req)
+	}
+	if want := mustCLI(t, "view", "--game", "snake", "--seed", "2", "--turn", "7", "--seat", "5", "--raw"); compact.String()+"\n" != want {
+		t.Errorf("ask printed the request\n%.300s\nview prints\n%.300s", compact.String(), want)
+	}
+}
+
+// lastLines returns the last n lines of s.
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
+}
+
+// TestAskExternalSeats: seats whose external bots the replay cannot
+// start play their recorded commands.
+func TestAskExternalSeats(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "m.rlog")
+	mustCLI(t, "record", "--game", "snake", "--seed", "3", "--players", "3", "--bot", "builtin:greedy", "--bot", botSpec("chatty", "json"), "-o", path)
+	out := mustCLI(t, "ask", path, "--turn", "20", "--seat", "1", "--bot", "builtin:greedy", "--turns", "5")
+	if !strings.Contains(out, "turn 24, Seat 1 (greedy@builtin): recorded") {
+		t.Errorf("got\n%s\nwant 5 turns played", lastLines(out, 6))
+	}
+	// The asked bot is external: fed turns 1-19, it repeats them.
+	out = mustCLI(t, "ask", path, "--turn", "20", "--seat", "2", "--bot", botSpec("chatty", "json"))
+	if !strings.Contains(out, "Seat 2 (json): the bot repeats the recorded commands up to turn 19") {
+		t.Errorf("got\n%s\nwant the external bot to repeat", lastLines(out, 3))
+	}
+}
+
+func TestAskErrors(t *testing.T) {
+	path := recordSnake(t, t.TempDir(), "m.rpl")
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"turn 0", []string{"--turn", "0", "--seat", "1", "--bot", "builtin:greedy"}, "--turn 0: the match has turns 1 to 915"},
+		{"turn past the end", []string{"--turn", "916", "--seat", "1", "--bot", "builtin:greedy"}, "--turn 916: the match has turns 1 to 915"},
+		{"seat the match lacks", []string{"--turn", "5", "--seat", "6", "--bot", "builtin:greedy"}, "--seat 6: the match has seats 1 to 5"},
+		{"bot of another game", []string{"--turn", "5", "--seat", "2", "--bot", "builtin:astar"}, `--bot for Seat 2: game snake has no built-in bot "astar"`},
+		{"no turn", []string{"--seat", "2", "--bot", "builtin:greedy"}, "--turn is required (or give --suite)"},
+		{"no turns", []string{"--turn", "5", "--seat", "2", "--bot", "builtin:greedy", "--turns", "0"}, "--turns 0"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, stderr := cli(t, append([]string{"ask", path}, tt.args...)...)
+			if code != 2 || !strings.Contains(stderr, tt.want) {
+				t.Errorf("got exit %d, %q; want exit 2 and %q", code, stderr, tt.want)
+			}
+		})
+	}
+}
+
+func TestAskSuite(t *testing.T) {
+	dir := t.TempDir()
+	recordSnake(t, dir, "m.rpl")
+	l, err := readReplay(filepath.Join(dir, "m.rpl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := l.Turns[19][0] // greedy's command at turn 20, which it repeats
+	write := func(name, text string) string {
+		t.Helper()
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	pass := fmt.Sprintf(`{"replay":"m.rpl","turn":20,"seat":1,"expect":%q}`, regexp.QuoteMeta(rec))
+	fail := fmt.Sprintf(`{"replay":"m.rpl","turn":20,"seat":1,"forbid":%q}`, regexp.QuoteMeta(rec))
+	tests := []struct {
+		name, suite string
+		json        bool
+		code        int
+		want        string
+	}{
+		{"all pass", write("pass.jsonl", "# greedy\n"+pass+"\n\n"+pass+"\n"), false, 0, "2 of 2 positions pass"},
+		{"a failure", write("fail.json", "["+pass+","+fail+"]"), false, 1, "FAIL: matches forbidden"},
+		{"json", write("fail2.json", "["+fail+"]"), true, 1, `"seat_index": 0`},
+		{"turn past the end", write("bad.jsonl", `{"replay":"m.rpl","turn":916,"seat":1,"expect":"UP"}`), false, 2, "position 1: --turn 916: the match has turns 1 to 915"},
+		{"neither pattern", write("none.jsonl", `{"replay":"m.rpl","turn":9,"seat":1}`), false, 2, "give one of expect and forbid"},
+		{"unknown key", write("key.jsonl", `{"replay":"m.rpl","turn":9,"seat":1,"expct":"UP"}`), false, 2, `unknown field "expct"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := []string{"ask", "--suite", tt.suite, "--bot", "builtin:greedy"}
+			if tt.json {
+				args = append(args, "--json")
+			}
+			code, out, stderr := cli(t, args...)
+			if code != tt.code || !strings.Contains(out+stderr, tt.want) {
+				t.Errorf("got exit %d,\n%s%s\nwant exit %d and %q", code, out, stderr, tt.code, tt.want)
+			}
+		})
+	}
+}

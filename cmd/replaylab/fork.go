@@ -1,0 +1,204 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/replaylab/replaylab/replay"
+	"github.com/replaylab/replaylab/sim"
+	"github.com/replaylab/replaylab/sim/games"
+)
+
+type forkFlags struct {
+	recordFlags
+	at       int
+	seatBots []string // SEAT=SPEC
+	commands []string // SEAT=TEXT
+}
+
+func newForkCmd() *cobra.Command {
+	var f forkFlags
+	cmd := &cobra.Command{
+		Use:   "fork REPLAY --at N [--bot SEAT=SPEC...] [--command SEAT=TEXT...] -o FILE",
+		Short: "Play a match on from one of its turns with other bots or commands",
+		Long: `Play turns 1 to N of the match in REPLAY (a replay file) as recorded, then
+go on live from turn N+1 and write the new match's replay, as record does.
+
+--bot SEAT=SPEC gives a seat (from 1) another bot, built-in (builtin:NAME)
+or external (a command line). A seat not named keeps its bot when it was a
+built-in bot; a seat whose external bot is not named is refused, as the
+replay cannot start it. Every bot is fed the views of turns 1 to N first,
+as in the match, and its answers are compared with the recorded commands
+(and then dropped), so a bot with memory reaches turn N+1 in the state it
+would have had; the report says, per seat, whether it repeats the
+recorded commands or where it first differs. --command SEAT=TEXT plays
+TEXT for that seat at turn N+1 only, whatever its bot answers.
+
+The new replay names its parent (the match id and N) in its header and
+verifies on its own; a fork of a fork names its direct parent. The parent
+must verify first (see 'replaylab verify').`,
+		Example: `  replaylab fork m.rpl --at 150 --bot 2="python3 mybot.py" -o what-if.rpl
+  replaylab fork m.rpl --at 40 --command 1=LEFT,ACT -o left.rpl`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return fork(cmd.Context(), args[0], &f, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	addPlayFlags(cmd, &f.recordFlags)
+	fl := cmd.Flags()
+	fl.IntVar(&f.at, "at", 0, "last turn played as recorded: the fork is live from the next one")
+	fl.StringArrayVar(&f.seatBots, "bot", nil, "SEAT=SPEC: the bot of a seat (from 1) from the fork on: builtin:NAME or a command line (repeat per seat)")
+	fl.StringArrayVar(&f.commands, "command", nil, "SEAT=TEXT: the command a seat plays at the first live turn")
+	fl.StringVarP(&f.out, "out", "o", "", "output file (.rpl binary, .rlog text, - = text on stdout)")
+	fl.StringVar(&f.outputFile, "bot-output", "", "where to save external bots' stray stdout and stderr (default FILE.output.jsonl)")
+	cmd.MarkFlagRequired("at")
+	cmd.MarkFlagRequired("out")
+	return cmd
+}
+
+func fork(ctx context.Context, path string, f *forkFlags, stdout, stderr io.Writer) error {
+	g, parent, err := readParent(ctx, path)
+	if err != nil {
+		return err
+	}
+	if n := len(parent.Turns); f.at < 1 || f.at >= n {
+		return usagef("--at %d: the match has turns 1 to %d, and a fork plays at least one turn live: give a turn from 1 to %d", f.at, n, n-1)
+	}
+	named, err := seatValues("--bot", f.seatBots, len(parent.Header.Players))
+	if err != nil {
+		return err
+	}
+	forced, err := seatValues("--command", f.commands, len(parent.Header.Players))
+	if err != nil {
+		return err
+	}
+	for s, c := range forced {
+		if len(c) > replay.MaxCommandBytes {
+			return usagef("--command %d: a command of %d bytes, at most %d", s+1, len(c), replay.MaxCommandBytes)
+		}
+	}
+	h, err := replay.Fork(parent, f.at)
+	if err != nil {
+		return err
+	}
+	specs, err := seatSpecs(g, &h, named, nil)
+	if err != nil {
+		return err
+	}
+	rec := &replay.Recorder{Header: h, From: parent, At: f.at, Force: forced}
+	return recordAndWrite(ctx, g, rec, specs, &f.recordFlags, stdout, stderr, func(r *replay.Recorder) {
+		writeAgreements(stderr, r.Header.Players, r.Agreements, f.at)
+	})
+}
+
+// readParent reads a replay to fork or ask about and regenerates it in
+// full: only a match that verifies can be played on from one of its turns.
+func readParent(ctx context.Context, path string) (*sim.Game, *replay.Log, error) {
+	l, err := readReplay(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, err := replay.Run(ctx, l, nil); err != nil {
+		return nil, nil, fmt.Errorf("%s does not verify, so it cannot be played on: %w", path, err)
+	}
+	g, err := games.Lookup(l.Header.Game)
+	return g, l, err
+}
+
+// seatValues parses flag values of the form SEAT=VALUE, seats counting
+// from 1, into values by 0-based seat.
+func seatValues(flag string, values []string, seats int) (map[int]string, error) {
+	if len(values) == 0 {
+		return nil, nil
+	}
+	m := make(map[int]string, len(values))
+	for _, v := range values {
+		num, val, ok := strings.Cut(v, "=")
+		n, err := strconv.Atoi(num)
+		switch {
+		case !ok || err != nil:
+			return nil, usagef("%s %s: want SEAT=VALUE, the seat counting from 1", flag, v)
+		case n < 1 || n > seats:
+			return nil, usagef("%s %s: the match has seats 1 to %d", flag, v, seats)
+		}
+		if _, dup := m[n-1]; dup {
+			return nil, usagef("%s: %s named twice", flag, sim.SeatName(n-1))
+		}
+		m[n-1] = val
+	}
+	return m, nil
+}
+
+// seatSpecs returns the bot spec of every seat of a match played on from
+// a recorded one whose players h holds: the named spec, which takes the
+// seat's player entry, or the seat's recorded built-in bot. A seat with
+// neither gets fallback(seat) when fallback is not nil, "" as its spec;
+// else it is refused, with every such seat named. A built-in bot is one
+// whose version says so ("builtin", as record writes it) and whose name
+// is one of the game's built-in bots.
+func seatSpecs(g *sim.Game, h *replay.Header, named map[int]string, fallback func(seat int)) ([]string, error) {
+	specs := make([]string, len(h.Players))
+	var missing []string
+	for s, p := range h.Players {
+		if spec, ok := named[s]; ok {
+			if err := checkSpec(g, spec); err != nil {
+				return nil, usagef("--bot for %s: %v", sim.SeatName(s), err)
+			}
+			fp, err := botFingerprint(spec)
+			if err != nil {
+				return nil, fmt.Errorf("--bot %d (%s): %w", s+1, spec, err)
+			}
+			specs[s], h.Players[s] = spec, playerFor(spec, s, &recordFlags{})
+			h.Players[s].Fingerprint = fp
+			continue
+		}
+		if _, ok := g.Bot(p.Name); ok && p.Version == builtinVersion {
+			specs[s] = "builtin:" + p.Name
+		} else if fallback != nil {
+			fallback(s)
+		} else {
+			missing = append(missing, fmt.Sprintf("%s (%s)", sim.SeatName(s), botLabel(p.Name, p.Version)))
+		}
+	}
+	if len(missing) > 0 {
+		return nil, usagef("not a built-in bot, so it cannot be started from the replay: %s; give each a bot with --bot SEAT=SPEC", strings.Join(missing, ", "))
+	}
+	return specs, nil
+}
+
+// checkSpec refuses a built-in bot the game lacks, before any bot is
+// started: a spec for another game's bot is the usual slip.
+func checkSpec(g *sim.Game, spec string) error {
+	if strings.TrimSpace(spec) == "" {
+		return fmt.Errorf("empty bot spec")
+	}
+	if name, ok := strings.CutPrefix(spec, "builtin:"); ok {
+		if _, ok := g.Bot(name); !ok {
+			names := make([]string, len(g.Bots))
+			for i, b := range g.Bots {
+				names[i] = "builtin:" + b.Name
+			}
+			return fmt.Errorf("game %s has no built-in bot %q (have %s)", g.Name, name, strings.Join(names, ", "))
+		}
+	}
+	return nil
+}
+
+// writeAgreements reports, per seat, how far its bot repeated the
+// recorded commands of turns 1 to at.
+func writeAgreements(w io.Writer, players []replay.Player, ags []replay.Agreement, at int) {
+	for _, a := range ags {
+		p := players[a.Seat]
+		if a.Turn == 0 {
+			fmt.Fprintf(w, "%s (%s): the bot %s up to turn %d\n", sim.SeatName(a.Seat), botLabel(p.Name, p.Version), a, at)
+		} else {
+			fmt.Fprintf(w, "%s (%s): the bot %s\n", sim.SeatName(a.Seat), botLabel(p.Name, p.Version), a)
+		}
+	}
+}

@@ -1,0 +1,152 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"text/tabwriter"
+
+	"github.com/replaylab/replaylab/replay"
+	"github.com/replaylab/replaylab/sim"
+)
+
+// position is one entry of an ask suite: the bot's command at a recorded
+// turn and seat must match Expect, or must not match Forbid.
+type position struct {
+	Replay string `json:"replay"`
+	Turn   int    `json:"turn"`
+	Seat   int    `json:"seat"` // from 1, as people number seats
+	Expect string `json:"expect,omitempty"`
+	Forbid string `json:"forbid,omitempty"`
+}
+
+// positionResult is a checked position as --json prints it.
+type positionResult struct {
+	Replay    string `json:"replay"`
+	Turn      int    `json:"turn"`
+	SeatIndex int    `json:"seat_index"`
+	Recorded  string `json:"recorded"`
+	Command   string `json:"command"`
+	Pass      bool   `json:"pass"`
+	Reason    string `json:"reason"`
+}
+
+// readSuite reads a suite file: a JSON array of positions or one a line.
+func readSuite(path string) ([]position, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var ps []position
+	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '[' {
+		d := json.NewDecoder(bytes.NewReader(t))
+		d.DisallowUnknownFields()
+		if err := d.Decode(&ps); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		return ps, nil
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for line := 1; sc.Scan(); line++ {
+		t := bytes.TrimSpace(sc.Bytes())
+		if len(t) == 0 || t[0] == '#' {
+			continue
+		}
+		var p position
+		d := json.NewDecoder(bytes.NewReader(t))
+		d.DisallowUnknownFields()
+		if err := d.Decode(&p); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, line, err)
+		}
+		ps = append(ps, p)
+	}
+	return ps, sc.Err()
+}
+
+// askSuite checks the bot at every position of the suite and prints a
+// table (or JSON); any failure makes the exit status 1. A position the
+// suite gets wrong (a turn the match lacks, a bad pattern) is a usage
+// error naming it, before any bot is asked.
+func askSuite(ctx context.Context, f *askFlags, w io.Writer) error {
+	ps, err := readSuite(f.suite)
+	if err != nil {
+		return usageError{err}
+	}
+	type parentMatch struct {
+		g *sim.Game
+		l *replay.Log
+	}
+	parents := map[string]parentMatch{}
+	patterns := make([]*regexp.Regexp, len(ps))
+	for i, p := range ps {
+		where := fmt.Sprintf("%s: position %d", f.suite, i+1)
+		if (p.Expect == "") == (p.Forbid == "") {
+			return usagef("%s: give one of expect and forbid", where)
+		}
+		if patterns[i], err = regexp.Compile(`^(?:` + p.Expect + p.Forbid + `)$`); err != nil {
+			return usagef("%s: %v", where, err)
+		}
+		path := filepath.Join(filepath.Dir(f.suite), p.Replay)
+		if _, ok := parents[path]; !ok {
+			g, l, err := readParent(ctx, path)
+			if err != nil {
+				return fmt.Errorf("%s: %w", where, err)
+			}
+			parents[path] = parentMatch{g, l}
+		}
+		if err := checkPosition(parents[path].l, p.Turn, p.Seat); err != nil {
+			return fmt.Errorf("%s: %w", where, err)
+		}
+	}
+	results := make([]positionResult, len(ps))
+	failed := 0
+	for i, p := range ps {
+		pm := parents[filepath.Join(filepath.Dir(f.suite), p.Replay)]
+		got, err := playAt(ctx, pm.g, pm.l, p.Turn, p.Seat-1, 1, f.bot, &f.recordFlags)
+		if err != nil {
+			return fmt.Errorf("%s: position %d: %w", f.suite, i+1, err)
+		}
+		r := positionResult{Replay: p.Replay, Turn: p.Turn, SeatIndex: p.Seat - 1, Recorded: pm.l.Turns[p.Turn-1][p.Seat-1], Command: got.log.Turns[p.Turn-1][p.Seat-1]}
+		matched := patterns[i].MatchString(r.Command)
+		if r.Pass = matched == (p.Expect != ""); r.Pass {
+			r.Reason = "ok"
+		} else if matched {
+			r.Reason = "matches forbidden " + sim.QuoteCommand(p.Forbid)
+		} else {
+			r.Reason = "does not match expected " + sim.QuoteCommand(p.Expect)
+		}
+		if !r.Pass {
+			failed++
+		}
+		results[i] = r
+	}
+	if f.json {
+		e := json.NewEncoder(w)
+		e.SetIndent("", "  ")
+		if err := e.Encode(results); err != nil {
+			return err
+		}
+	} else {
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "REPLAY\tTURN\tSEAT\tRECORDED\tNOW\tRESULT")
+		for _, r := range results {
+			verdict := "pass"
+			if !r.Pass {
+				verdict = "FAIL: " + r.Reason
+			}
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\n", r.Replay, r.Turn, sim.SeatName(r.SeatIndex), sim.QuoteCommand(r.Recorded), sim.QuoteCommand(r.Command), verdict)
+		}
+		tw.Flush()
+		fmt.Fprintf(w, "%d of %d positions pass\n", len(results)-failed, len(results))
+	}
+	if failed > 0 {
+		return exitError{1}
+	}
+	return nil
+}
