@@ -112,6 +112,17 @@ type Renderer interface {
 	Render() string
 }
 
+// Alternator is implemented by matches that list the commands a seat may
+// play next: what `replaylab critical` tries in place of the recorded
+// one. Every game implements it; it stays outside Match so a test match
+// need not. The list is short (tens of commands: a game with many units
+// samples them deterministically and says how), holds only commands the
+// game accepts in the match's present state, in its native syntax, in a
+// fixed order, and is a pure function of the state.
+type Alternator interface {
+	Alternatives(seat int) []string
+}
+
 // Result is the outcome of a match.
 type Result struct {
 	// Winner is the winning seat, or -1 for a draw or a match with no winner.

@@ -548,3 +548,23 @@ func (m *match) Render() string {
 	}
 	return s.String()
 }
+
+// Alternatives lists, for each of the team's bots in turn, its six
+// actions with the other bots idle (NONE), then all idle: 25 commands.
+// Every combination of the four bots' actions would be 7⁴, too many to
+// fork at each turn, so the list tries one bot's move at a time.
+func (m *match) Alternatives(int) []string {
+	out := make([]string, 0, teamSize*(numActions-1)+1)
+	idle := [teamSize]string{}
+	for i := range idle {
+		idle[i] = actionNames[none]
+	}
+	for b := range teamSize {
+		for a := none + 1; a < numActions; a++ {
+			cmd := idle
+			cmd[b] = actionNames[a]
+			out = append(out, strings.Join(cmd[:], ","))
+		}
+	}
+	return append(out, strings.Join(idle[:], ","))
+}

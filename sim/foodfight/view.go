@@ -511,3 +511,15 @@ func or(s, alt string) string {
 	}
 	return s
 }
+
+// Alternatives lists the actions the engine would not refuse the seat's
+// player now (see refusal); turns and ducks are always among them.
+func (m *match) Alternatives(seat int) []string {
+	var out []string
+	for a := range numActions {
+		if m.refusal(&m.players[seat], a) == "" {
+			out = append(out, actionNames[a])
+		}
+	}
+	return out
+}

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/replaylab/replaylab/sim"
 	"github.com/replaylab/replaylab/sim/games"
 )
 
@@ -29,6 +30,95 @@ func TestViewDocs(t *testing.T) {
 	for _, g := range games.All() {
 		if len(g.View.Fields) == 0 {
 			t.Errorf("%s: no view fields documented (sim.Game.View; see internal/viewdoc)", g.Name)
+		}
+	}
+}
+
+// TestAlternatives checks every game's list of a seat's alternatives at a
+// few positions of a match of built-in bots: not empty, without
+// duplicates, the same when asked twice, and each accepted by the game
+// (no invalid-command event for the seat when it is played).
+func TestAlternatives(t *testing.T) {
+	for _, g := range games.All() {
+		for _, rs := range g.Rulesets {
+			t.Run(g.Name+"/"+rs, func(t *testing.T) {
+				setup := sim.Setup{Ruleset: rs, Seed: 1, Players: g.DefaultPlayers}
+				if rs == "awap2019" {
+					setup.Players = 2
+				}
+				start := func() sim.Match {
+					m, err := g.New(setup)
+					if err != nil {
+						t.Fatal(err)
+					}
+					return m
+				}
+				m := start()
+				if _, ok := m.(sim.Alternator); !ok {
+					t.Fatalf("the match does not list alternatives (sim.Alternator)")
+				}
+				bots := make([]sim.Bot, setup.Players)
+				for s := range bots {
+					b, err := g.Bots[0].New(setup, s, uint64(s))
+					if err != nil {
+						t.Fatal(err)
+					}
+					bots[s] = b
+				}
+				var played [][]string
+				for _, at := range []int{0, 5, 20} {
+					for len(played) < at && !m.Over() {
+						cmds := make([]string, setup.Players)
+						for s, b := range bots {
+							cmds[s] = b.Act(m.View(s))
+						}
+						if err := m.Step(cmds); err != nil {
+							t.Fatal(err)
+						}
+						played = append(played, cmds)
+					}
+					if m.Over() {
+						break
+					}
+					for s := range setup.Players {
+						checkAlternatives(t, start, played, m.(sim.Alternator), s)
+					}
+				}
+			})
+		}
+	}
+}
+
+// checkAlternatives checks seat's alternatives after the turns played,
+// playing each in a match that start begins and played brings there.
+func checkAlternatives(t *testing.T, start func() sim.Match, played [][]string, m sim.Alternator, seat int) {
+	t.Helper()
+	alts := m.Alternatives(seat)
+	if len(alts) == 0 {
+		t.Fatalf("turn %d, seat %d: no alternatives", len(played)+1, seat)
+	}
+	if again := m.Alternatives(seat); !slices.Equal(alts, again) {
+		t.Errorf("turn %d, seat %d: got %q, then %q", len(played)+1, seat, alts, again)
+	}
+	for i, a := range alts {
+		if slices.Contains(alts[:i], a) {
+			t.Errorf("turn %d, seat %d: %q listed twice", len(played)+1, seat, a)
+		}
+		fork := start()
+		for _, cmds := range played {
+			if err := fork.Step(cmds); err != nil {
+				t.Fatal(err)
+			}
+		}
+		cmds := make([]string, len(fork.Result().Players))
+		cmds[seat] = a
+		if err := fork.Step(cmds); err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range fork.Events() {
+			if e.Seat == seat && e.Kind == sim.EventInvalid {
+				t.Errorf("turn %d, seat %d: alternative %q is invalid: %s", len(played)+1, seat, a, e.Detail)
+			}
 		}
 	}
 }

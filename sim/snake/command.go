@@ -355,3 +355,12 @@ func messageEnd(s string, j int) int {
 	}
 	return j
 }
+
+// alternatives are the commands a snake may always give: the four
+// directions and ACT. Combinations (ACT,LEFT...) are left out: they
+// would triple the forks of a critical sweep for what a one-turn
+// difference in when a stone drops seldom changes.
+var alternatives = [...]string{"UP", "DOWN", "LEFT", "RIGHT", "ACT"}
+
+// Alternatives lists the four directions and ACT.
+func (m *match) Alternatives(int) []string { return alternatives[:] }

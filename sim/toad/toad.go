@@ -656,3 +656,12 @@ func (m *match) Render() string {
 	fmt.Fprintf(&b, "turn %d/%d  HP %d  %s\n", m.turn, len(m.rolls), m.hp, m.status)
 	return b.String()
 }
+
+// Alternatives lists the five letters: the toad may always play any.
+func (m *match) Alternatives(int) []string {
+	out := make([]string, len(actions))
+	for i, a := range actions {
+		out[i] = a.letter
+	}
+	return out
+}

@@ -356,3 +356,32 @@ func reuse[T any](p *T, v T) *T {
 	*p = v
 	return p
 }
+
+// Alternatives lists what the seat's active worm may do: nothing, a move
+// to each open free neighbouring cell or a dig of each neighbouring dirt
+// cell, and a shot in each of the 8 directions. Bananas, snowballs and
+// selects are left out: their targets and worms would multiply the list
+// for a critical sweep. A seat whose active worm is dead gets nothing.
+func (m *match) Alternatives(seat int) []string {
+	out := []string{"nothing"}
+	w := &m.worms[seat*wormsPerPlayer+m.players[seat].active]
+	if !w.alive() {
+		return out
+	}
+	for _, d := range directions {
+		x, y := w.x+d.dx, w.y+d.dy
+		if !onMap(x, y) {
+			continue
+		}
+		switch c := y*mapSize + x; {
+		case m.grid[c].open() && m.occ[c] == 0:
+			out = append(out, coord("move", x, y))
+		case m.grid[c] == dirt:
+			out = append(out, coord("dig", x, y))
+		}
+	}
+	for _, d := range directions {
+		out = append(out, "shoot "+d.name)
+	}
+	return out
+}
