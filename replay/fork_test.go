@@ -3,6 +3,7 @@ package replay_test
 import (
 	"context"
 	"errors"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -227,5 +228,30 @@ func TestForkCatchUpTimeout(t *testing.T) {
 	}
 	if len(l.Turns) != len(parent.Turns) || len(l.Notes) != 0 {
 		t.Errorf("got %d turns and notes %v, want %d turns and the parent's notes (none)", len(l.Turns), l.Notes, len(parent.Turns))
+	}
+}
+
+// TestForkResult checks that Record gives the result of the match it
+// played, the one its log regenerates, for critical to compare outcomes
+// without regenerating every fork.
+func TestForkResult(t *testing.T) {
+	parent := snakeMatch(t)
+	g, _ := games.Lookup("snake")
+	at := len(parent.Turns) / 2
+	agents := make([]replay.Agent, len(parent.Header.Players))
+	for s := range agents {
+		agents[s], _ = replay.NewBuiltin(g, "greedy", parent.Header.Setup(), s)
+	}
+	r := replay.Recorder{Header: forkOf(t, parent, at), Agents: agents, From: parent, At: at, Force: map[int]string{0: "ACT"}}
+	l, err := r.Record(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := replay.Run(context.Background(), l, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := r.Result, m.Result(); !reflect.DeepEqual(got, want) {
+		t.Errorf("got result %+v, want the regenerated %+v", got, want)
 	}
 }

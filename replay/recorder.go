@@ -45,6 +45,10 @@ type Recorder struct {
 	// Agreements is set by Record for a fork: how far each seat's agent
 	// repeated From's commands, one entry per seat.
 	Agreements []Agreement
+	// Result is set by Record: the match's result after the last turn
+	// played, so a caller that wants only the outcome (critical, which
+	// plays thousands of forks) need not regenerate the log.
+	Result sim.Result
 }
 
 // Agreement says how far the agent of a fork's seat repeated the commands
@@ -169,6 +173,7 @@ func (r *Recorder) Record(ctx context.Context) (*Log, error) {
 	if l.Header.Format == Format && m.Over() {
 		l.End = &Hash{Turn: len(l.Turns), Sum: m.Hash()}
 	}
+	r.Result = m.Result()
 	return l, nil
 }
 
