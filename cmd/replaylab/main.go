@@ -64,6 +64,7 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		newTournamentCmd(),
 		newForkCmd(),
 		newAskCmd(),
+		newCriticalCmd(),
 		newVerifyCmd(),
 		newImportCmd(),
 		newInspectCmd(),
