@@ -57,6 +57,9 @@ the turns it finished.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if !cmd.Flags().Changed("seat") {
+				return usagef("--seat is required")
+			}
 			return critical(cmd.Context(), args[0], &f, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
@@ -71,7 +74,6 @@ the turns it finished.`,
 	fl.IntVar(&f.to, "to", 0, "last turn to fork at (default: the match's last)")
 	fl.IntVar(&f.maxForks, "max-forks", 100_000, "most forks to play; the sweep stops at the turn that reaches it")
 	fl.DurationVar(&f.timeLimit, "time-limit", 10*time.Minute, "stop the sweep after this long and report the turns finished")
-	cmd.MarkFlagRequired("seat")
 	return cmd
 }
 
