@@ -9,9 +9,10 @@ import (
 
 // troubledBot is the --bot of replay/testdata/bots/troubled.sh playing
 // Worms: "nothing" on turn 1, text Worms rejects on turn 2, an answer
-// 0.5 s late on turn 3 (past the 200 ms --turn-timeout the tests give),
+// 2.5 s late on turn 3 (past the 1 s --turn-timeout the tests give, which
+// a loaded machine does not reach on the other turns),
 // then an exit with a line on stderr.
-var troubledBot = botSpec("troubled", "nothing", "0.5")
+var troubledBot = botSpec("troubled", "nothing", "2.5")
 
 // seatTrouble matches the summary line of the troubled bot in a seat
 // (counting from 1): the turn of the exit and the time-outs depend on
@@ -39,7 +40,7 @@ func TestRecordSaysTrouble(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "m.rpl")
-			args := append([]string{"record", "--game", "worms", "--seed", "3", "--turn-timeout", "200ms", "-o", out}, tt.bots...)
+			args := append([]string{"record", "--game", "worms", "--seed", "3", "--turn-timeout", "1s", "-o", out}, tt.bots...)
 			code, _, stderr := cli(t, args...)
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, stderr)
@@ -62,7 +63,7 @@ func TestRecordSaysTrouble(t *testing.T) {
 
 func TestTournamentSaysTrouble(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "lab.db")
-	out := mustCLI(t, "tournament", "--db", db, "--game", "worms", "--seeds", "1", "--turn-timeout", "200ms", "--workers", "2",
+	out := mustCLI(t, "tournament", "--db", db, "--game", "worms", "--seeds", "1", "--turn-timeout", "1s", "--workers", "2",
 		"--bot", troubledBot, "--name", "troubled", "--bot", "builtin:random", "--bot", "builtin:tactical")
 	// Two lineups with the troubled bot, each in both seat orders.
 	for _, want := range []*regexp.Regexp{
@@ -78,7 +79,7 @@ func TestTournamentSaysTrouble(t *testing.T) {
 		t.Errorf("stdout %q: got %d trouble lines, want 4", out, n)
 	}
 	// A run that plays nothing new says nothing of the stored trouble.
-	if again := mustCLI(t, "tournament", "--db", db, "--game", "worms", "--seeds", "1", "--turn-timeout", "200ms",
+	if again := mustCLI(t, "tournament", "--db", db, "--game", "worms", "--seeds", "1", "--turn-timeout", "1s",
 		"--bot", troubledBot, "--name", "troubled", "--bot", "builtin:random", "--bot", "builtin:tactical"); strings.Contains(again, "trouble in") {
 		t.Errorf("rerun: stdout %q, want no trouble: it played no match", again)
 	}
