@@ -64,6 +64,9 @@ func TestLineage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if len(l.Forks) == 0 {
+		t.Fatal("no forks of the root")
+	}
 	if got := l.Forks[0].Players; len(got) != 2 || got[0].Outcome == "" {
 		t.Errorf("fork players: got %+v, want both seats with their outcome", got)
 	}
