@@ -1,7 +1,7 @@
--- replaylab SQLite schema, version 13.
+-- replaylab SQLite schema, version 14.
 --
 -- store.Open applies this file to a fresh database inside one transaction
--- and then sets PRAGMA user_version to 13 and PRAGMA application_id to
+-- and then sets PRAGMA user_version to 14 and PRAGMA application_id to
 -- 0x52504c42 ("RPLB"), which marks the file as replaylab's: Open refuses an
 -- SQLite file with another application_id and tables of its own. A schema
 -- change edits this file and appends to store/upgrades.go the statements
@@ -68,6 +68,19 @@ CREATE INDEX matches_by_game ON matches (game);
 -- Matches of one game under one ruleset in the order they were stored:
 -- the rating fit reads all of them in seq order, and counts them.
 CREATE INDEX matches_by_ruleset ON matches (game, ruleset);
+
+-- The match a fork was played from (the replay header's parent): its full
+-- id and the last turn taken from it. parent is kept as the header gives
+-- it, not as a reference: a fork may be uploaded without its parent, and
+-- deleting a parent leaves its forks naming it. Only forks have a row.
+CREATE TABLE match_parents (
+    match_seq INTEGER PRIMARY KEY REFERENCES matches (seq) ON DELETE CASCADE,
+    parent    TEXT    NOT NULL CHECK (length(parent) = 64 AND parent NOT GLOB '*[^0-9a-f]*'),
+    turn      INTEGER NOT NULL CHECK (turn >= 1)
+) STRICT;
+
+-- A match's forks, by the turn they left it.
+CREATE INDEX match_parents_by_parent ON match_parents (parent, turn);
 
 -- A bot is a name and version within one game; versions of a bot are
 -- compared against each other, so each is its own row.

@@ -57,6 +57,9 @@ func Build(ctx context.Context, l *replay.Log) (*store.Record, error) {
 		Encoded:       enc.Bytes,
 		EngineVersion: EngineVersion(),
 	}
+	if p := l.Header.Parent; p != nil {
+		rec.Parent = &store.Parent{ID: p.Match, Turn: p.Turn}
+	}
 	for _, p := range l.Header.Players {
 		rec.Players = append(rec.Players, store.Player{Name: p.Name, Version: p.Version})
 		rec.Fingerprints = append(rec.Fingerprints, p.Fingerprint)

@@ -43,17 +43,39 @@ type Output struct {
 // builtin adapts a game's built-in bot.
 type builtin struct{ bot sim.Bot }
 
+// BuiltinVersion is the version a recording gives a seat played by a
+// built-in bot, by which a fork knows the bot can be started again.
+const BuiltinVersion = "builtin"
+
+// IsBuiltin reports whether the player p of a match of g was one of g's
+// built-in bots: its version says so and g has a bot of its name. Only
+// such a seat can be played on from a replay without being given a bot;
+// any other bot may be a program only its author has.
+func IsBuiltin(g *sim.Game, p Player) bool {
+	_, ok := g.Bot(p.Name)
+	return ok && p.Version == BuiltinVersion
+}
+
+// CheckBuiltin refuses a name that is not one of g's built-in bots,
+// listing those it has.
+func CheckBuiltin(g *sim.Game, name string) error {
+	if _, ok := g.Bot(name); ok {
+		return nil
+	}
+	names := make([]string, len(g.Bots))
+	for i, b := range g.Bots {
+		names[i] = b.Name
+	}
+	return fmt.Errorf("game %s has no built-in bot %q (have %s)", g.Name, name, strings.Join(names, ", "))
+}
+
 // NewBuiltin returns an agent for the built-in bot name of game g, seeded
 // from the match seed and the seat so each seat's randomness is its own.
 func NewBuiltin(g *sim.Game, name string, setup sim.Setup, seat int) (Agent, error) {
-	def, ok := g.Bot(name)
-	if !ok {
-		names := make([]string, len(g.Bots))
-		for i, b := range g.Bots {
-			names[i] = b.Name
-		}
-		return nil, fmt.Errorf("game %s has no built-in bot %q (have %s)", g.Name, name, strings.Join(names, ", "))
+	if err := CheckBuiltin(g, name); err != nil {
+		return nil, err
 	}
+	def, _ := g.Bot(name)
 	bot, err := def.New(setup, seat, rng.SubSeed(setup.Seed, uint64(seat)))
 	if err != nil {
 		return nil, err

@@ -163,8 +163,8 @@ func (rec *Record) check() error {
 // the triggers it fires (the aggregates' of schema.sql), which costs as
 // much as running it for a match of a few turns.
 type ingestStmts struct {
-	exists, replay, match, player, entry, findBot, addBot, trouble *sql.Stmt
-	series, events                                                 batchStmts
+	exists, replay, match, parent, player, entry, findBot, addBot, trouble *sql.Stmt
+	series, events                                                         batchStmts
 }
 
 // batchStmts insert the rows of a batch: full a whole one, one a row.
@@ -195,6 +195,7 @@ func prepareIngest(ctx context.Context, w *sql.DB) (*ingestStmts, error) {
 			INSERT INTO matches (id, game, ruleset, turns, winner, reason, engine_version, regen_ms, created_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
 			RETURNING seq`},
+		{&st.parent, `INSERT INTO match_parents (match_seq, parent, turn) VALUES (?, ?, ?)`},
 		{&st.player, `
 			INSERT INTO match_players (match_seq, seat, bot_id, score, rank, outcome, team, fingerprint)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`},
@@ -223,7 +224,7 @@ func prepareIngest(ctx context.Context, w *sql.DB) (*ingestStmts, error) {
 // close closes the statements prepared so far.
 func (st *ingestStmts) close() error {
 	var errs []error
-	for _, s := range []*sql.Stmt{st.exists, st.replay, st.match, st.player, st.entry, st.findBot, st.addBot, st.trouble,
+	for _, s := range []*sql.Stmt{st.exists, st.replay, st.match, st.parent, st.player, st.entry, st.findBot, st.addBot, st.trouble,
 		st.series.full, st.series.one, st.events.full, st.events.one} {
 		if s != nil {
 			errs = append(errs, s.Close())
@@ -308,6 +309,15 @@ func (st *ingestStmts) insertMatch(ctx context.Context, tx *sql.Tx, rec *Record,
 	})
 	if err != nil {
 		return 0, fmt.Errorf("match: %w", err)
+	}
+	if p := rec.Parent; p != nil {
+		err := inTx(ctx, tx, st.parent, func(s *sql.Stmt) error {
+			_, err := s.ExecContext(ctx, seq, p.ID, p.Turn)
+			return err
+		})
+		if err != nil {
+			return 0, fmt.Errorf("parent %s at turn %d: %w", p.ID, p.Turn, err)
+		}
 	}
 	return seq, nil
 }

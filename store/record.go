@@ -23,6 +23,9 @@ type Record struct {
 	// none at all.
 	Fingerprints []string
 	Encoded      []byte // the binary replay (.rpl bytes)
+	// Parent is the match this one was forked from, nil for a match
+	// played from its start.
+	Parent *Parent
 
 	Turns         int // turns played
 	Result        sim.Result
@@ -38,6 +41,13 @@ type Record struct {
 	// Output holds what external bots wrote besides their answers, when
 	// the recorder kept it; regeneration cannot rebuild it.
 	Output []BotOutput
+}
+
+// Parent names the match a fork was played from and the last turn taken
+// from it (the replay header's parent). The parent need not be stored.
+type Parent struct {
+	ID   string // full match id
+	Turn int
 }
 
 // Player is the bot in one seat.

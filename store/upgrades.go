@@ -520,4 +520,14 @@ var upgrades = []string{
 	`
 	ALTER TABLE match_players ADD COLUMN fingerprint TEXT NOT NULL DEFAULT '';
 	CREATE INDEX match_players_fingerprints ON match_players (bot_id, fingerprint) WHERE fingerprint <> '';`,
+	// Version 14 keeps each fork's parent (store.Lineage). No stored
+	// match has one: replay headers gained the parent field in the same
+	// release, so no replay stored before this version names a parent.
+	`
+	CREATE TABLE match_parents (
+	    match_seq INTEGER PRIMARY KEY REFERENCES matches (seq) ON DELETE CASCADE,
+	    parent    TEXT    NOT NULL CHECK (length(parent) = 64 AND parent NOT GLOB '*[^0-9a-f]*'),
+	    turn      INTEGER NOT NULL CHECK (turn >= 1)
+	) STRICT;
+	CREATE INDEX match_parents_by_parent ON match_parents (parent, turn);`,
 }

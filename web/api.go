@@ -127,10 +127,13 @@ func (s *server) apiMatches(c echo.Context) error {
 	return c.JSON(http.StatusOK, matchList{Total: total, Limit: f.Limit, Offset: f.Offset, Matches: matchesJSON(ms)})
 }
 
-// matchDetail is a match with the metrics its game reports.
+// matchDetail is a match with the metrics its game reports, the match it
+// was forked from (null for none) and the stored forks of it.
 type matchDetail struct {
 	matchJSON
 	Metrics []metricJSON `json:"metrics"`
+	Parent  *parentJSON  `json:"parent"`
+	Forks   []forkJSON   `json:"forks"`
 }
 
 func (s *server) apiMatch(c echo.Context) error {
@@ -138,7 +141,13 @@ func (s *server) apiMatch(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, matchDetail{newMatchJSON(m), metricsJSON(g)})
+	lin, err := s.db.Lineage(c.Request().Context(), m.ID)
+	if err != nil {
+		return err
+	}
+	d := matchDetail{matchJSON: newMatchJSON(m), Metrics: metricsJSON(g)}
+	d.Parent, d.Forks = lineageJSON(lin)
+	return c.JSON(http.StatusOK, d)
 }
 
 // The bounds of a line of the series API, as ?points=N: longer lines are

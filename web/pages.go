@@ -128,6 +128,7 @@ type matchData struct {
 	Config    string // the setup config, cut to maxConfigShown bytes
 	Charts    []chartView
 	Trouble   []troubleView // the banner's lines, one per seat with trouble
+	Lineage   store.Lineage
 }
 
 // troubleView is a seat's line of a match page's trouble banner: the
@@ -232,6 +233,10 @@ func (s *server) matchPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	lin, err := s.db.Lineage(c.Request().Context(), m.ID)
+	if err != nil {
+		return err
+	}
 	d := matchData{
 		page:      page{Title: gameTitle(g, m.Game) + " match " + shortID(m.ID), Nav: "matches", Scripts: append(assets, "/static/js/scheme.js", "/static/js/charts.js")},
 		Match:     m,
@@ -239,6 +244,7 @@ func (s *server) matchPage(c echo.Context) error {
 		Config:    shownConfig(m.Config),
 		Charts:    charts,
 		Trouble:   troubleViews(m),
+		Lineage:   lin,
 	}
 	return s.render(c, http.StatusOK, "match", d)
 }
@@ -264,6 +270,7 @@ type inspectorData struct {
 	Turn      int
 	Meta      inspectorMeta
 	Initial   turnJSON
+	Fork      forkView
 }
 
 func (s *server) inspectorPage(c echo.Context) error {
@@ -271,7 +278,7 @@ func (s *server) inspectorPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	scripts := []string{"/static/js/renderers.js"}
+	scripts := []string{"/static/js/renderers.js", "/static/js/fork.js"}
 	if r := "js/render/" + m.Game + ".js"; staticExists(r) {
 		scripts = append(scripts, "/static/"+r)
 	}
@@ -287,6 +294,7 @@ func (s *server) inspectorPage(c echo.Context) error {
 		Turn:      t.Turn,
 		Meta:      inspectorMeta{ID: m.ID, URL: mj.URL, Game: m.Game, Turns: m.Turns, Players: mj.Players, Metrics: metricsJSON(g), Marks: eventsJSON(marks), Unit: unitNamingOf(m.Game)},
 		Initial:   t,
+		Fork:      s.forkView(g, m, t.Turn),
 	}
 	return s.render(c, http.StatusOK, "inspector", d)
 }

@@ -215,6 +215,7 @@ func (s *server) routes(e *echo.Echo) {
 	api.GET("/bots/:game/:name/ratings", s.apiBotRatings)
 	api.GET("/ratings", s.apiRatings)
 	api.POST("/replays", s.apiUpload)
+	api.POST("/matches/:id/forks", s.apiFork)
 	api.DELETE("/matches/:id", s.apiDelete)
 
 	static, err := fs.Sub(assets, "static")

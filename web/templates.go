@@ -96,17 +96,18 @@ func (s *server) render(c echo.Context, status int, page string, data any) error
 
 // funcs are the helpers templates may call.
 var funcs = template.FuncMap{
-	"short":      shortID,
-	"shortCode":  replay.ShortFingerprint,
-	"matchURL":   matchURL,
-	"turnURL":    turnURL,
-	"botURL":     botURL,
-	"matchesURL": matchesURL,
-	"h2hURL":     h2hURL,
-	"botLabel":   botLabel,
-	"seatName":   sim.SeatName,
-	"seatNumber": sim.SeatNumber,
-	"seatColor":  seatColor,
+	"short":       shortID,
+	"forkOutcome": forkOutcome,
+	"shortCode":   replay.ShortFingerprint,
+	"matchURL":    matchURL,
+	"turnURL":     turnURL,
+	"botURL":      botURL,
+	"matchesURL":  matchesURL,
+	"h2hURL":      h2hURL,
+	"botLabel":    botLabel,
+	"seatName":    sim.SeatName,
+	"seatNumber":  sim.SeatNumber,
+	"seatColor":   seatColor,
 	"pct": func(x float64) string {
 		return strconv.FormatFloat(100*x, 'f', 0, 64) + "%"
 	},

@@ -98,7 +98,7 @@ func demoPlan() []demoMatch {
 func (m demoMatch) header() replay.Header {
 	h := replay.NewHeader(m.game, m.ruleset, m.seed, json.RawMessage(m.config))
 	for _, b := range m.bots {
-		h.Players = append(h.Players, replay.Player{Name: b, Version: builtinVersion})
+		h.Players = append(h.Players, replay.Player{Name: b, Version: replay.BuiltinVersion})
 	}
 	return h
 }

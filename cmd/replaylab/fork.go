@@ -139,9 +139,8 @@ func seatValues(flag string, values []string, seats int) (map[int]string, error)
 // a recorded one whose players h holds: the named spec, which takes the
 // seat's player entry, or the seat's recorded built-in bot. A seat with
 // neither gets fallback(seat) when fallback is not nil, "" as its spec;
-// else it is refused, with every such seat named. A built-in bot is one
-// whose version says so ("builtin", as record writes it) and whose name
-// is one of the game's built-in bots.
+// else it is refused, with every such seat named (replay.IsBuiltin says
+// which bots are built-in).
 func seatSpecs(g *sim.Game, h *replay.Header, named map[int]string, fallback func(seat int)) ([]string, error) {
 	specs := make([]string, len(h.Players))
 	var missing []string
@@ -158,7 +157,7 @@ func seatSpecs(g *sim.Game, h *replay.Header, named map[int]string, fallback fun
 			h.Players[s].Fingerprint = fp
 			continue
 		}
-		if _, ok := g.Bot(p.Name); ok && p.Version == builtinVersion {
+		if replay.IsBuiltin(g, p) {
 			specs[s] = "builtin:" + p.Name
 		} else if fallback != nil {
 			fallback(s)

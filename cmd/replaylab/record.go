@@ -403,14 +403,10 @@ func parseRollsFile(data []byte) ([]int, error) {
 	return toad.ParseRolls(bytes.NewReader(data))
 }
 
-// builtinVersion is the version record writes for a built-in bot, by
-// which fork and ask know a seat's bot can be started again.
-const builtinVersion = "builtin"
-
 func playerFor(spec string, seat int, f *recordFlags) replay.Player {
 	p := replay.Player{}
 	if name, ok := strings.CutPrefix(spec, "builtin:"); ok {
-		p.Name, p.Version = name, builtinVersion
+		p.Name, p.Version = name, replay.BuiltinVersion
 	} else if fields := strings.Fields(spec); len(fields) > 0 {
 		p.Name = filepath.Base(fields[len(fields)-1])
 	}
