@@ -195,7 +195,10 @@ func (r *Recorder) parent(g *sim.Game) (*parent, error) {
 		}
 		return nil, nil
 	}
-	f, h := r.From, &r.Header
+	// Check puts a header in its canonical form, in place: it checks a
+	// copy, so that forks of one parent may be recorded at once.
+	from := *r.From
+	f, h := &from, &r.Header
 	if _, err := f.Check(); err != nil {
 		return nil, fmt.Errorf("the parent match: %w", err)
 	}
