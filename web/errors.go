@@ -80,6 +80,21 @@ func aborted(c echo.Context, err error) bool {
 // second replaylab importing) holds it for seconds, not milliseconds.
 const busyRetryAfter = "5"
 
+// retryAfterOf returns the Retry-After of an answer that asks the client
+// to come back: the server at one of its limits (regeneration slots, the
+// memory budget) or the database's write lock held by another program;
+// "" for any other error.
+func retryAfterOf(err error) string {
+	var he *echo.HTTPError
+	switch {
+	case errors.Is(err, store.ErrBusy):
+		return busyRetryAfter
+	case errors.As(err, &he) && (he == errBusy || he == errMemoryBusy || he == errBodiesBusy):
+		return retryAfter
+	}
+	return ""
+}
+
 // errorBody is every error answer of the API.
 type errorBody struct {
 	Error string `json:"error"`
@@ -105,9 +120,8 @@ func classify(err error) (status int, body errorBody, internal bool) {
 		if !ok {
 			msg = http.StatusText(he.Code)
 		}
-		// A server at its regeneration or memory limit is working as
-		// told, not failing.
-		return he.Code, errorBody{Error: msg}, he.Code >= 500 && he != errBusy && he != errMemoryBusy
+		// A server at one of its limits is working as told, not failing.
+		return he.Code, errorBody{Error: msg}, he.Code >= 500 && retryAfterOf(err) == ""
 	case errors.As(err, &re):
 		body := errorBody{Error: re.err.Error()}
 		var rpl *replay.Error
@@ -185,8 +199,8 @@ func (s *server) handleError(err error, c echo.Context) {
 	if status == http.StatusUnauthorized {
 		c.Response().Header().Set("WWW-Authenticate", `Bearer realm="replaylab uploads"`)
 	}
-	if errors.Is(err, store.ErrBusy) {
-		c.Response().Header().Set("Retry-After", busyRetryAfter)
+	if ra := retryAfterOf(err); ra != "" {
+		c.Response().Header().Set("Retry-After", ra)
 	}
 	var werr error
 	switch {

@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/labstack/echo/v4"
+
 	"github.com/replaylab/replaylab/replay"
 	"github.com/replaylab/replaylab/store"
 )
@@ -43,6 +45,26 @@ func TestClassify(t *testing.T) {
 		}
 		if !internal && body.Error != want {
 			t.Errorf("%s: body %q, want %q", tt.name, body.Error, want)
+		}
+	}
+}
+
+// TestBusyAnswers: every answer that asks the client to come back has a
+// Retry-After, and none is logged as a server fault.
+func TestBusyAnswers(t *testing.T) {
+	for _, tt := range []struct {
+		err   error
+		retry string
+	}{
+		{errBusy, retryAfter},
+		{errMemoryBusy, retryAfter},
+		{errBodiesBusy, retryAfter},
+		{fmt.Errorf("ingest: %w", &store.Error{Kind: store.ErrBusy, Msg: "the database is busy"}), busyRetryAfter},
+		{echo.NewHTTPError(http.StatusServiceUnavailable, "something else"), ""},
+	} {
+		status, _, internal := classify(tt.err)
+		if got := retryAfterOf(tt.err); got != tt.retry || status != http.StatusServiceUnavailable || internal != (tt.retry == "") {
+			t.Errorf("%v: got Retry-After %q, status %d, server fault %v; want %q, 503, %v", tt.err, got, status, internal, tt.retry, tt.retry == "")
 		}
 	}
 }

@@ -94,7 +94,6 @@ func (s *server) apiFork(c echo.Context) error {
 	}
 	release, err := s.regenerations.take()
 	if err != nil {
-		c.Response().Header().Set("Retry-After", retryAfter)
 		return err
 	}
 	defer release()

@@ -57,7 +57,6 @@ func (s *server) memoryFault(c echo.Context, err error) error {
 	var tooLarge *regen.TooLargeError
 	switch {
 	case errors.Is(err, regen.ErrBusy):
-		c.Response().Header().Set("Retry-After", retryAfter)
 		return errMemoryBusy
 	case errors.As(err, &tooLarge):
 		status := http.StatusServiceUnavailable

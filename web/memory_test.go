@@ -3,6 +3,7 @@ package web
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -55,7 +56,7 @@ func TestMemoryAtTheLeast(t *testing.T) {
 // no server fault; a stored match larger than the budget is 503 without
 // it, an upload 413; other errors pass unchanged.
 func TestMemoryFault(t *testing.T) {
-	s := &server{}
+	s := &server{log: slog.New(slog.DiscardHandler)}
 	other := errors.New("other")
 	tooLarge := fmt.Errorf("replay x: %w", &regen.TooLargeError{Need: 300 << 20, Limit: 288 << 20})
 	for _, tt := range []struct {
@@ -71,11 +72,13 @@ func TestMemoryFault(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			rec := httptest.NewRecorder()
-			c := echo.New().NewContext(httptest.NewRequest(tt.method, "/", nil), rec)
-			status, body, internal := classify(s.memoryFault(c, tt.err))
+			c := echo.New().NewContext(httptest.NewRequest(tt.method, "/api/v1/x", nil), rec)
+			err := s.memoryFault(c, tt.err)
+			status, body, internal := classify(err)
 			if status != tt.status || internal != (status == 503 && !tt.retry) {
 				t.Errorf("got %d (server fault %v), want %d", status, internal, tt.status)
 			}
+			s.handleError(err, c) // the one place that answers, headers included
 			if got := rec.Header().Get("Retry-After") != ""; got != tt.retry {
 				t.Errorf("Retry-After set: %v, want %v", got, tt.retry)
 			}

@@ -55,9 +55,6 @@ func (s *server) upload(c echo.Context) (id string, created bool, fate store.Out
 	part := &bodyReader{r: src}
 	data, held, err := s.readReplay(part)
 	if err != nil {
-		if errors.Is(err, errBodiesBusy) {
-			c.Response().Header().Set("Retry-After", retryAfter)
-		}
 		return "", false, store.NoOutput, s.bodyFault(body, replayFault(part, err))
 	}
 	defer held.release()
@@ -70,7 +67,6 @@ func (s *server) upload(c echo.Context) (id string, created bool, fate store.Out
 	}
 	release, err := s.regenerations.take()
 	if err != nil {
-		c.Response().Header().Set("Retry-After", retryAfter)
 		return "", false, store.NoOutput, err
 	}
 	defer release()
