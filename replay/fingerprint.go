@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strings"
 
 	"github.com/replaylab/replaylab/sim"
 )
@@ -27,13 +29,28 @@ const fingerprintScheme = "replaylab fingerprint 1\n"
 // interpreter counts as well, since another Python may play differently.
 // What the program loads by itself (imports, a directory on a class path)
 // is not read; such a bot needs a new version by hand when that changes.
-func Fingerprint(argv []string) (string, error) {
+func Fingerprint(argv []string) (string, error) { return FingerprintIn("", argv) }
+
+// FingerprintIn is Fingerprint for a bot started in the working
+// directory dir ("" = the recorder's): relative paths, the program's
+// included when it has a slash, are looked up from there.
+func FingerprintIn(dir string, argv []string) (string, error) {
 	if len(argv) == 0 {
 		return "", errors.New("empty bot command")
 	}
 	h := sha256.New()
 	io.WriteString(h, fingerprintScheme)
-	program, err := exec.LookPath(argv[0])
+	in := func(path string) string {
+		if dir == "" || filepath.IsAbs(path) {
+			return path
+		}
+		return filepath.Join(dir, path)
+	}
+	name := argv[0]
+	if strings.Contains(name, "/") {
+		name = in(name)
+	}
+	program, err := exec.LookPath(name)
 	if err != nil {
 		return "", err
 	}
@@ -42,10 +59,10 @@ func Fingerprint(argv []string) (string, error) {
 		// digest or a zero byte, so no two command lines digest alike.
 		h.Write(binary.AppendUvarint(nil, uint64(len(arg))))
 		io.WriteString(h, arg)
-		path := arg
+		path := in(arg)
 		if i == 0 {
 			path = program
-		} else if st, err := os.Stat(arg); err != nil || !st.Mode().IsRegular() {
+		} else if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
 			h.Write([]byte{0})
 			continue
 		}

@@ -80,6 +80,23 @@ type Process struct {
 	answered bool // the bot has answered once (its start-up is over)
 	dead     bool
 	writeBuf bytes.Buffer
+	framing  *Framing // nil: JSON lines
+}
+
+// Framing is the protocol of a bot that does not speak JSON lines, such
+// as an original game runner's: what it reads before a turn and which
+// line of its standard output answers it. The rest of Process holds for
+// it as for a JSON-lines bot: the request's final newline is held back
+// until the bot has read the rest, the answer is the first line after
+// that Answer accepts, every other line and all of standard error are
+// output, and the time limits, bounds and notes are the same.
+type Framing struct {
+	// Request appends to b what the bot reads before turn; it must end
+	// with a newline. view is the seat's view of the turn.
+	Request func(b []byte, turn int, view any) []byte
+	// Answer returns the command that a stdout line (without its line
+	// end) plays, if the line answers turn.
+	Answer func(line string, turn int) (string, bool)
 }
 
 // ProcessOptions configure an external bot.
@@ -90,7 +107,8 @@ type ProcessOptions struct {
 	// StartLimit replaces TurnLimit for the first turn, so start-up (a JVM,
 	// a Python import) is not counted as thinking time.
 	StartLimit time.Duration
-	Dir        string // working directory; "" = the recorder's
+	Dir        string   // working directory; "" = the recorder's
+	Framing    *Framing // nil: JSON lines
 }
 
 const (
@@ -144,7 +162,7 @@ func StartProcess(ctx context.Context, argv []string, opt ProcessOptions) (*Proc
 	var err error
 	p := &Process{
 		cmd: cmd, stdin: parent[0],
-		seat: opt.Seat, limit: opt.TurnLimit, first: max(opt.StartLimit, opt.TurnLimit),
+		seat: opt.Seat, limit: opt.TurnLimit, first: max(opt.StartLimit, opt.TurnLimit), framing: opt.Framing,
 		exited: make(chan struct{}), wake: make(chan struct{}, 1),
 	}
 	// The pipes' handles are taken before the start, when failing leaves no
@@ -226,6 +244,10 @@ func (p *Process) signal() {
 // it cannot answer it.
 func (p *Process) sortLine(raw []byte, dropped int, early bool) {
 	line := strings.TrimSuffix(strings.TrimSuffix(string(raw), "\n"), "\r")
+	if p.framing != nil {
+		p.sortFramed(line, dropped, early)
+		return
+	}
 	cmd, turn, form := parseJSONAnswer(line, dropped)
 	isJSON := form == jsonAnswer
 	ownTurn := turn == nil && !p.turnBot || turn != nil && *turn == p.awaiting
@@ -240,8 +262,26 @@ func (p *Process) sortLine(raw []byte, dropped int, early bool) {
 	if !isJSON {
 		cmd = line
 	}
+	p.setAnswer(cmd, !isJSON && dropped > 0)
+}
+
+// sortFramed is sortLine for a bot of another framing: a line its Answer
+// accepts answers the awaited turn, any other is output.
+func (p *Process) sortFramed(line string, dropped int, early bool) {
+	if p.awaiting > 0 && p.answer == nil && !early {
+		if cmd, ok := p.framing.Answer(line, p.awaiting); ok {
+			p.setAnswer(cmd, dropped > 0)
+			return
+		}
+	}
+	p.out.writeLine(strings.ToValidUTF8(line, "\uFFFD")+"\n", dropped)
+}
+
+// setAnswer makes cmd the awaited answer, cut to MaxCommandBytes; cut
+// says the line was cut already.
+func (p *Process) setAnswer(cmd string, cut bool) {
 	a := Answer{Command: cutUTF8(cmd, MaxCommandBytes)}
-	if len(a.Command) < len(cmd) || !isJSON && dropped > 0 {
+	if len(a.Command) < len(cmd) || cut {
 		a.Note = sim.EventOversize
 	}
 	a.Stdout = p.out.take()
@@ -435,7 +475,11 @@ func (p *Process) Act(ctx context.Context, turn int, view any) Answer {
 		return Answer{}
 	}
 	p.writeBuf.Reset()
-	if err := WriteRequest(&p.writeBuf, turn, p.seat, view); err != nil {
+	hold := 2 // "}\n"
+	if p.framing != nil {
+		p.writeBuf.Write(p.framing.Request(p.writeBuf.AvailableBuffer(), turn, view))
+		hold = 1 // "\n"
+	} else if err := WriteRequest(&p.writeBuf, turn, p.seat, view); err != nil {
 		// Views are the game's own JSON-able structs, so this is a bug.
 		panic(fmt.Sprintf("replay: encode view: %v", err))
 	}
@@ -451,7 +495,7 @@ func (p *Process) Act(ctx context.Context, turn int, view any) Answer {
 	// that moment is output, and the answer comes after. For a plain-text
 	// bot nothing but this order tells its debug lines from its answer.
 	req := p.writeBuf.Bytes()
-	head, end := req[:len(req)-2], req[len(req)-2:] // end: "}\n"
+	head, end := req[:len(req)-hold], req[len(req)-hold:]
 	p.stdin.SetWriteDeadline(deadline)
 	if _, err := p.stdin.Write(head); err != nil {
 		return p.crash()
