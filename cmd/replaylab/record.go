@@ -20,9 +20,11 @@ import (
 
 	"github.com/replaylab/replaylab/regen"
 	"github.com/replaylab/replaylab/replay"
+	"github.com/replaylab/replaylab/replay/entelect"
 	"github.com/replaylab/replaylab/sim"
 	"github.com/replaylab/replaylab/sim/games"
 	"github.com/replaylab/replaylab/sim/toad"
+	"github.com/replaylab/replaylab/sim/worms"
 	"github.com/replaylab/replaylab/store"
 )
 
@@ -426,6 +428,13 @@ func botFingerprint(spec string) (string, error) {
 	if !isExternal(spec) {
 		return "", nil
 	}
+	if dir, ok := strings.CutPrefix(spec, entelectPrefix); ok {
+		b, err := entelect.Load(dir)
+		if err != nil {
+			return "", err
+		}
+		return b.Fingerprint()
+	}
 	return replay.Fingerprint(strings.Fields(spec))
 }
 
@@ -437,8 +446,19 @@ func newAgent(ctx context.Context, g *sim.Game, spec string, setup sim.Setup, se
 	if name, ok := strings.CutPrefix(spec, "builtin:"); ok {
 		return replay.NewBuiltin(g, name, setup, seat)
 	}
-	return replay.StartProcess(ctx, strings.Fields(spec), replay.ProcessOptions{Seat: seat, TurnLimit: f.turnLimit, StartLimit: f.startLimit})
+	opt := replay.ProcessOptions{Seat: seat, TurnLimit: f.turnLimit, StartLimit: f.startLimit}
+	if dir, ok := strings.CutPrefix(spec, entelectPrefix); ok {
+		if g != worms.Game {
+			return nil, fmt.Errorf("%s: an Entelect runner bot plays worms, not %s", spec, g.Name)
+		}
+		return entelect.Start(ctx, dir, setup.Ruleset, opt)
+	}
+	return replay.StartProcess(ctx, strings.Fields(spec), opt)
 }
+
+// entelectPrefix starts the spec of a Worms bot for the Entelect 2019
+// runner: entelect:DIR, DIR holding its bot.json.
+const entelectPrefix = "entelect:"
 
 // encodeFor encodes a log in the encoding the output name asks for.
 func encodeFor(l *replay.Log, out string) ([]byte, string, error) {
