@@ -2,18 +2,16 @@ package replay_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/replaylab/replaylab/replay"
+	"github.com/replaylab/replaylab/replay/replaytest"
 	"github.com/replaylab/replaylab/sim"
 )
 
@@ -71,31 +69,6 @@ func checkNotes(t *testing.T, l *replay.Log, want ...replay.Note) {
 	t.Helper()
 	if !equalNotes(l.Notes, want) {
 		t.Errorf("got notes %+v, want %+v", l.Notes, want)
-	}
-}
-
-// checkDead fails t unless the process whose pid is in file has ended (a
-// zombie not yet reaped by its new parent has).
-func checkDead(t *testing.T, file string) {
-	t.Helper()
-	data, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
-		return
-	}
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return // gone meanwhile
-	}
-	// The state follows the command name in parentheses.
-	if fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:])); fields[0] != "Z" {
-		t.Errorf("process %d still runs after Close (state %s)", pid, fields[0])
 	}
 }
 
@@ -271,7 +244,7 @@ func TestProcessEnd(t *testing.T) {
 			checkCommands(t, l, except)
 			checkNotes(t, l, notes...)
 			if tt.pid {
-				checkDead(t, pidFile)
+				replaytest.CheckDead(t, pidFile)
 			}
 		})
 	}

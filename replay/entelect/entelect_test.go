@@ -2,19 +2,18 @@ package entelect_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/replaylab/replaylab/replay"
 	"github.com/replaylab/replaylab/replay/entelect"
+	"github.com/replaylab/replaylab/replay/replaytest"
 	"github.com/replaylab/replaylab/sim"
 	"github.com/replaylab/replaylab/sim/worms"
 )
@@ -209,20 +208,7 @@ func TestMisbehaviour(t *testing.T) {
 		dir := botDir(t, "python3", "bot.py", "child")
 		l, _ := record(t, dir, "final", 5*time.Second)
 		checkNotes(t, l)
-		data, err := os.ReadFile(filepath.Join(dir, "bin", "child.pid"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
-			stat, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-			if f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:])); len(f) > 0 && f[0] != "Z" {
-				t.Errorf("the bot's child %d still runs after Close", pid)
-			}
-		}
+		replaytest.CheckDead(t, filepath.Join(dir, "bin", "child.pid"))
 	})
 }
 
