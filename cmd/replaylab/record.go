@@ -21,6 +21,7 @@ import (
 	"github.com/replaylab/replaylab/regen"
 	"github.com/replaylab/replaylab/replay"
 	"github.com/replaylab/replaylab/replay/entelect"
+	"github.com/replaylab/replaylab/replay/toadsolver"
 	"github.com/replaylab/replaylab/sim"
 	"github.com/replaylab/replaylab/sim/games"
 	"github.com/replaylab/replaylab/sim/toad"
@@ -409,7 +410,7 @@ func playerFor(spec string, seat int, f *recordFlags) replay.Player {
 	p := replay.Player{}
 	if name, ok := strings.CutPrefix(spec, "builtin:"); ok {
 		p.Name, p.Version = name, replay.BuiltinVersion
-	} else if fields := strings.Fields(spec); len(fields) > 0 {
+	} else if fields := slices.DeleteFunc(strings.Fields(protocolCommand(spec)), isPlaceholder); len(fields) > 0 {
 		p.Name = filepath.Base(fields[len(fields)-1])
 	}
 	if seat < len(f.names) {
@@ -435,7 +436,7 @@ func botFingerprint(spec string) (string, error) {
 		}
 		return b.Fingerprint()
 	}
-	return replay.Fingerprint(strings.Fields(spec))
+	return replay.Fingerprint(strings.Fields(protocolCommand(spec)))
 }
 
 // isExternal reports whether a bot spec is an external program's command
@@ -453,12 +454,39 @@ func newAgent(ctx context.Context, g *sim.Game, spec string, setup sim.Setup, se
 		}
 		return entelect.Start(ctx, dir, setup.Ruleset, opt)
 	}
+	if command, ok := strings.CutPrefix(spec, toadSolverPrefix); ok {
+		if g != toad.Game {
+			return nil, fmt.Errorf("%s: a solver plays toad, not %s", spec, g.Name)
+		}
+		// The whole solve is the first turn's thinking.
+		return toadsolver.New(strings.Fields(command), max(f.startLimit, f.turnLimit))
+	}
 	return replay.StartProcess(ctx, strings.Fields(spec), opt)
 }
 
-// entelectPrefix starts the spec of a Worms bot for the Entelect 2019
-// runner: entelect:DIR, DIR holding its bot.json.
-const entelectPrefix = "entelect:"
+// The prefixes of the specs of bots written for an original game's
+// runner rather than for JSON lines: entelect:DIR for a Worms bot of the
+// Entelect 2019 runner, DIR holding its bot.json; toad-solver:COMMAND
+// for a River Toad solver, which reads the input file of rolls.
+const (
+	entelectPrefix   = "entelect:"
+	toadSolverPrefix = "toad-solver:"
+)
+
+// protocolCommand returns the command line of a spec, without the prefix
+// of an original protocol.
+func protocolCommand(spec string) string {
+	for _, prefix := range []string{entelectPrefix, toadSolverPrefix} {
+		if rest, ok := strings.CutPrefix(spec, prefix); ok {
+			return rest
+		}
+	}
+	return spec
+}
+
+// isPlaceholder reports whether a command-line argument is one the
+// recorder fills in, such as a solver's {input}.
+func isPlaceholder(arg string) bool { return arg == toadsolver.InputArg || arg == toadsolver.OutputArg }
 
 // encodeFor encodes a log in the encoding the output name asks for.
 func encodeFor(l *replay.Log, out string) ([]byte, string, error) {
