@@ -94,9 +94,20 @@ type Framing struct {
 	// Request appends to b what the bot reads before turn; it must end
 	// with a newline. view is the seat's view of the turn.
 	Request func(b []byte, turn int, view any) []byte
+	// Hold is how many bytes at the end of a request are held back until
+	// the bot has read the rest, 1 (the newline) if 0: enough that the bot
+	// cannot act on the request without them.
+	Hold int
 	// Answer returns the command that a stdout line (without its line
-	// end) plays, if the line answers turn.
+	// end) plays, if the line answers turn. It sees every line, in order,
+	// with turn 0 when no turn may take it (none is awaited, or the line
+	// began before the bot read the request); it runs on the goroutine
+	// that reads the bot's output.
 	Answer func(line string, turn int) (string, bool)
+	// Ends, if not empty, lists the bytes that end a "line" of standard
+	// output instead of the newline, for a bot whose answers are not
+	// lines; an empty record between two such bytes is no line at all.
+	Ends string
 }
 
 // ProcessOptions configure an external bot.
@@ -203,16 +214,20 @@ func closeAll(groups ...[]*os.File) {
 // keeps is bounded by maxStdoutLine and the output caps: the rest of a
 // longer line is counted and dropped.
 func (p *Process) gotStdout(b []byte, end bool) {
+	ends := "\n"
+	if p.framing != nil && p.framing.Ends != "" {
+		ends = p.framing.Ends
+	}
 	for len(b) > 0 {
 		part := b
-		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		if i := bytes.IndexAny(b, ends); i >= 0 {
 			part = b[:i+1]
 		}
 		b = b[len(part):]
 		n := min(len(part), maxStdoutLine-len(p.line))
 		p.line = append(p.line, part[:n]...)
 		p.lineDropped += len(part) - n
-		if part[len(part)-1] == '\n' {
+		if strings.IndexByte(ends, part[len(part)-1]) >= 0 {
 			p.endLine()
 		}
 	}
@@ -245,6 +260,12 @@ func (p *Process) signal() {
 func (p *Process) sortLine(raw []byte, dropped int, early bool) {
 	line := strings.TrimSuffix(strings.TrimSuffix(string(raw), "\n"), "\r")
 	if p.framing != nil {
+		if p.framing.Ends != "" {
+			line = strings.TrimRight(string(raw), p.framing.Ends)
+			if line == "" && dropped == 0 {
+				return // the space between two records
+			}
+		}
 		p.sortFramed(line, dropped, early)
 		return
 	}
@@ -268,11 +289,13 @@ func (p *Process) sortLine(raw []byte, dropped int, early bool) {
 // sortFramed is sortLine for a bot of another framing: a line its Answer
 // accepts answers the awaited turn, any other is output.
 func (p *Process) sortFramed(line string, dropped int, early bool) {
+	turn := 0
 	if p.awaiting > 0 && p.answer == nil && !early {
-		if cmd, ok := p.framing.Answer(line, p.awaiting); ok {
-			p.setAnswer(cmd, dropped > 0)
-			return
-		}
+		turn = p.awaiting
+	}
+	if cmd, ok := p.framing.Answer(line, turn); ok && turn > 0 {
+		p.setAnswer(cmd, dropped > 0)
+		return
 	}
 	p.out.writeLine(strings.ToValidUTF8(line, "\uFFFD")+"\n", dropped)
 }
@@ -478,7 +501,7 @@ func (p *Process) Act(ctx context.Context, turn int, view any) Answer {
 	hold := 2 // "}\n"
 	if p.framing != nil {
 		p.writeBuf.Write(p.framing.Request(p.writeBuf.AvailableBuffer(), turn, view))
-		hold = 1 // "\n"
+		hold = max(p.framing.Hold, 1)
 	} else if err := WriteRequest(&p.writeBuf, turn, p.seat, view); err != nil {
 		// Views are the game's own JSON-able structs, so this is a bug.
 		panic(fmt.Sprintf("replay: encode view: %v", err))
