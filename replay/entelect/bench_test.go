@@ -9,6 +9,7 @@ import (
 
 	"github.com/replaylab/replaylab/replay"
 	"github.com/replaylab/replaylab/replay/entelect"
+	"github.com/replaylab/replaylab/replay/replaytest"
 	"github.com/replaylab/replaylab/sim"
 	"github.com/replaylab/replaylab/sim/worms"
 )
@@ -25,16 +26,6 @@ func BenchmarkTurn(b *testing.B) {
 	}
 	view := m.View(0)
 	opt := replay.ProcessOptions{TurnLimit: 10 * time.Second, StartLimit: 10 * time.Second}
-	run := func(b *testing.B, a replay.Agent) {
-		defer a.Close()
-		turn := 0
-		for b.Loop() {
-			turn++
-			if ans := a.Act(context.Background(), turn, view); ans.Note != "" {
-				b.Fatalf("turn %d: %s", turn, ans.Note)
-			}
-		}
-	}
 	b.Run("jsonlines", func(b *testing.B) {
 		dir := botDir(b, "python3", "bot.py", "")
 		script := filepath.Join(dir, "trivial.py")
@@ -43,7 +34,7 @@ func BenchmarkTurn(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		run(b, p)
+		replaytest.BenchTurns(b, p, view)
 	})
 	b.Run("entelect", func(b *testing.B) {
 		dir := botDir(b, "python3", "bot.py", "")
@@ -52,6 +43,6 @@ func BenchmarkTurn(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		run(b, a)
+		replaytest.BenchTurns(b, a, view)
 	})
 }

@@ -55,7 +55,7 @@ func botDir(t testing.TB, language, file, mode string) string {
 // record plays a short Worms match of the ruleset, the bot of dir in
 // Seat 1 against the random built-in bot, and returns the log and Seat
 // 1's output per turn.
-func record(t testing.TB, dir, ruleset string, limit time.Duration) (*replay.Log, map[int]replay.Output) {
+func record(t testing.TB, dir, ruleset string, limit time.Duration) (*replay.Log, replaytest.Outputs) {
 	t.Helper()
 	h := replay.NewHeader(worms.Game, ruleset, 3, []byte(fmt.Sprintf(`{"rounds":%d}`, rounds)))
 	h.Players = []replay.Player{{Name: "tester"}, {Name: "random", Version: replay.BuiltinVersion}}
@@ -67,22 +67,8 @@ func record(t testing.TB, dir, ruleset string, limit time.Duration) (*replay.Log
 	if err != nil {
 		t.Fatal(err)
 	}
-	output := map[int]replay.Output{}
-	add := func(turn int, o replay.Output) {
-		had := output[turn]
-		output[turn] = replay.Output{Stdout: had.Stdout + o.Stdout, Stderr: had.Stderr + o.Stderr}
-	}
-	r := replay.Recorder{Header: h, Agents: []replay.Agent{a, b}, OnOutput: func(turn, seat int, o replay.Output) {
-		if seat == 0 {
-			add(turn, o)
-		}
-	}}
-	l, err := r.Record(context.Background())
-	add(len(l.Turns), a.Close())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return l, output
+	l, outputs := replaytest.Record(t, replay.Recorder{Header: h, Agents: []replay.Agent{a, b}})
+	return l, outputs[0]
 }
 
 func checkNotes(t *testing.T, l *replay.Log, want ...replay.Note) {
@@ -227,22 +213,18 @@ func TestSelfPlay(t *testing.T) {
 		agents = append(agents, a)
 	}
 	// The bot prints on stderr which player's state of which round it read.
-	stderr := map[int]string{}
-	r := replay.Recorder{Header: h, Agents: agents, OnOutput: func(_, seat int, o replay.Output) { stderr[seat] += o.Stderr }}
-	l, err := r.Record(context.Background())
-	for s, a := range agents {
-		stderr[s] += a.Close().Stderr
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	l, outputs := replaytest.Record(t, replay.Recorder{Header: h, Agents: agents})
 	checkNotes(t, l)
 	for s := range 2 {
 		var want strings.Builder
 		for n := 1; n <= rounds; n++ {
 			fmt.Fprintf(&want, "player %d read round %d\n", s+1, n)
 		}
-		if got := stderr[s]; got != want.String() {
+		var got string
+		for turn := 1; turn <= len(l.Turns); turn++ {
+			got += outputs[s][turn].Stderr
+		}
+		if got != want.String() {
 			t.Errorf("%s: got stderr %q, want %q", sim.SeatName(s), got, want.String())
 		}
 	}

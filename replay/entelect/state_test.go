@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/replaylab/replaylab/replay"
+	"github.com/replaylab/replaylab/replay/replaytest"
 	"github.com/replaylab/replaylab/sim"
 	"github.com/replaylab/replaylab/sim/worms"
 )
@@ -90,8 +91,7 @@ func TestGolden(t *testing.T) {
 			if err := json.Unmarshal(js, &doc); err != nil {
 				t.Fatal(err)
 			}
-			got := map[string]bool{}
-			keyPaths(doc, "", got)
+			got := replaytest.KeyPaths(doc)
 			want := readKeys(t, filepath.Join("testdata", "keys-"+ruleset+".txt"))
 			for k := range want {
 				if !got[k] {
@@ -137,22 +137,6 @@ func TestTextSections(t *testing.T) {
 			if got := end - i; got != n {
 				t.Errorf("%s: %s: got %d lines, want %d as it says", ruleset, lines[i], got, n)
 			}
-		}
-	}
-}
-
-// keyPaths adds the path of every object key in v to paths.
-func keyPaths(v any, prefix string, paths map[string]bool) {
-	switch v := v.(type) {
-	case map[string]any:
-		for k, e := range v {
-			p := strings.TrimPrefix(prefix+"."+k, ".")
-			paths[p] = true
-			keyPaths(e, p, paths)
-		}
-	case []any:
-		for _, e := range v {
-			keyPaths(e, prefix+"[]", paths)
 		}
 	}
 }

@@ -1,7 +1,6 @@
 package toadsolver_test
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -24,20 +23,10 @@ func header() replay.Header {
 
 // record records header's match with a and returns the log and the
 // output of every turn.
-func record(t *testing.T, a replay.Agent) (*replay.Log, map[int]replay.Output) {
+func record(t *testing.T, a replay.Agent) (*replay.Log, replaytest.Outputs) {
 	t.Helper()
-	output := map[int]replay.Output{}
-	add := func(turn int, o replay.Output) {
-		had := output[turn]
-		output[turn] = replay.Output{Stdout: had.Stdout + o.Stdout, Stderr: had.Stderr + o.Stderr}
-	}
-	r := replay.Recorder{Header: header(), Agents: []replay.Agent{a}, OnOutput: func(turn, _ int, o replay.Output) { add(turn, o) }}
-	l, err := r.Record(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	add(len(l.Turns), a.Close())
-	return l, output
+	l, outputs := replaytest.Record(t, replay.Recorder{Header: header(), Agents: []replay.Agent{a}})
+	return l, outputs[0]
 }
 
 // astarPlan records the match with the astar built-in bot and writes its
