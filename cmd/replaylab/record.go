@@ -20,9 +20,11 @@ import (
 
 	"github.com/replaylab/replaylab/regen"
 	"github.com/replaylab/replaylab/replay"
+	"github.com/replaylab/replaylab/replay/bitbrawl"
 	"github.com/replaylab/replaylab/replay/entelect"
 	"github.com/replaylab/replaylab/replay/toadsolver"
 	"github.com/replaylab/replaylab/sim"
+	"github.com/replaylab/replaylab/sim/foodfight"
 	"github.com/replaylab/replaylab/sim/games"
 	"github.com/replaylab/replaylab/sim/toad"
 	"github.com/replaylab/replaylab/sim/worms"
@@ -461,22 +463,30 @@ func newAgent(ctx context.Context, g *sim.Game, spec string, setup sim.Setup, se
 		// The whole solve is the first turn's thinking.
 		return toadsolver.New(strings.Fields(command), max(f.startLimit, f.turnLimit))
 	}
+	if command, ok := strings.CutPrefix(spec, foodfightRunnerPrefix); ok {
+		if g != foodfight.Game {
+			return nil, fmt.Errorf("%s: BitBrawl's runner plays foodfight, not %s", spec, g.Name)
+		}
+		return bitbrawl.Start(ctx, strings.Fields(command), bitbrawl.Bank, opt)
+	}
 	return replay.StartProcess(ctx, strings.Fields(spec), opt)
 }
 
 // The prefixes of the specs of bots written for an original game's
 // runner rather than for JSON lines: entelect:DIR for a Worms bot of the
 // Entelect 2019 runner, DIR holding its bot.json; toad-solver:COMMAND
-// for a River Toad solver, which reads the input file of rolls.
+// for a River Toad solver, which reads the input file of rolls;
+// foodfight-runner:COMMAND for BitBrawl's FoodFight runner and a bot jar.
 const (
-	entelectPrefix   = "entelect:"
-	toadSolverPrefix = "toad-solver:"
+	entelectPrefix        = "entelect:"
+	toadSolverPrefix      = "toad-solver:"
+	foodfightRunnerPrefix = "foodfight-runner:"
 )
 
 // protocolCommand returns the command line of a spec, without the prefix
 // of an original protocol.
 func protocolCommand(spec string) string {
-	for _, prefix := range []string{entelectPrefix, toadSolverPrefix} {
+	for _, prefix := range []string{entelectPrefix, toadSolverPrefix, foodfightRunnerPrefix} {
 		if rest, ok := strings.CutPrefix(spec, prefix); ok {
 			return rest
 		}
