@@ -12,6 +12,8 @@ def command(state):
     x, y = worm["position"]["x"], worm["position"]["y"]
     cells = state["map"]
     for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (1, -1), (-1, 1)):
+        if not (0 <= x + dx < state["mapSize"] and 0 <= y + dy < state["mapSize"]):
+            continue
         c = cells[y + dy][x + dx]
         if c["type"] == "DIRT":
             return "dig %d %d" % (x + dx, y + dy)
