@@ -47,9 +47,12 @@ func newRecordCmd() *cobra.Command {
 		Short: "Play a match between bots and write its replay",
 		Long: `Play a match between bots and write its replay.
 
-A bot SPEC is builtin:NAME for a built-in bot (see 'replaylab games') or the
-command line of an external program (split on spaces, no shell). External
-bots read one JSON line per turn on stdin,
+A bot SPEC is builtin:NAME for a built-in bot (see 'replaylab games'), a
+bot of an original runner (entelect:DIR for a Worms bot with DIR/bot.json,
+toad-solver:COMMAND for a River Toad solver, foodfight-runner:COMMAND for
+BitBrawl's runner and a bot jar; see the README's "Original bot
+protocols"), or the command line of an external program (split on spaces,
+no shell). External bots read one JSON line per turn on stdin,
   {"turn":N,"player":P,"view":{...}}
 and answer with one line: {"turn":N,"command":"..."}, or the raw command.
 The answer is the first line printed after reading the request in the JSON
@@ -83,7 +86,7 @@ The output is a binary replay (.rpl) unless FILE ends in .rlog or is "-"
 	fl := cmd.Flags()
 	fl.Uint64Var(&f.seed, "seed", 0, "match seed (default: a random seed, printed)")
 	fl.IntVar(&f.players, "players", 0, "number of seats (default: one per --bot, or the game's default count when it cannot seat that few)")
-	fl.StringArrayVar(&f.bots, "bot", nil, "bot of the next seat: builtin:NAME or a command line (repeat per seat; the last one fills the remaining seats)")
+	fl.StringArrayVar(&f.bots, "bot", nil, "bot of the next seat: builtin:NAME, entelect:DIR, toad-solver:COMMAND, foodfight-runner:COMMAND or a command line (repeat per seat; the last one fills the remaining seats)")
 	fl.StringArrayVar(&f.names, "name", nil, "player name of the next seat (default: from the bot)")
 	fl.StringArrayVar(&f.versions, "version", nil, "bot version of the next seat")
 	fl.StringVar(&f.rolls, "rolls", "", "toad: file of rolls, in the original input format or as a JSON array")
