@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -201,8 +202,10 @@ func (a *Agent) Act(ctx context.Context, turn int, view any) replay.Answer {
 
 func (a *Agent) write(turn int, s *state) error {
 	round := filepath.Join(a.dir, "rounds", strconv.Itoa(turn))
-	if err := os.MkdirAll(round, 0o755); err != nil {
-		return fmt.Errorf("write the round's state: %w", err)
+	if err := os.Mkdir(round, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		if err := os.MkdirAll(round, 0o755); err != nil { // no rounds/ yet
+			return fmt.Errorf("write the round's state: %w", err)
+		}
 	}
 	js, err := s.JSON()
 	if err != nil {

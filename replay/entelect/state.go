@@ -3,6 +3,7 @@ package entelect
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/replaylab/replaylab/sim/worms"
@@ -17,19 +18,17 @@ import (
 
 // state is state.json. The pointer fields are final's.
 type state struct {
-	CurrentRound              int         `json:"currentRound"`
-	MaxRounds                 int         `json:"maxRounds"`
-	PushbackDamage            int         `json:"pushbackDamage"`
-	LavaDamage                *int        `json:"lavaDamage,omitempty"`
-	MapSize                   int         `json:"mapSize"`
-	CurrentWormID             int         `json:"currentWormId"`
-	ConsecutiveDoNothingCount int         `json:"consecutiveDoNothingCount"`
-	MyPlayer                  player      `json:"myPlayer"`
-	Opponents                 []player    `json:"opponents"`
-	Map                       [][]cell    `json:"map"`
-	VisualizerEvents          *[]struct{} `json:"visualizerEvents,omitempty"`
-	final                     bool        // the ruleset is final
-	rows                      [][]worms.ViewCell
+	CurrentRound              int      `json:"currentRound"`
+	MaxRounds                 int      `json:"maxRounds"`
+	PushbackDamage            int      `json:"pushbackDamage"`
+	LavaDamage                *int     `json:"lavaDamage,omitempty"`
+	MapSize                   int      `json:"mapSize"`
+	CurrentWormID             int      `json:"currentWormId"`
+	ConsecutiveDoNothingCount int      `json:"consecutiveDoNothingCount"`
+	MyPlayer                  player   `json:"myPlayer"`
+	Opponents                 []player `json:"opponents"`
+	Map                       cells    `json:"-"` // written by JSON, then visualizerEvents in final
+	final                     bool     // the ruleset is final
 }
 
 type player struct {
@@ -56,12 +55,55 @@ type worm struct {
 	Profession          *string            `json:"profession,omitempty"`
 }
 
-type cell struct {
-	X        int                `json:"x"`
-	Y        int                `json:"y"`
-	Type     string             `json:"type"`
-	Occupier *worm              `json:"occupier,omitempty"`
-	Powerup  *worms.ViewPowerup `json:"powerup,omitempty"`
+// cells is the map, rows of cells, written by hand: a thousand cells
+// through reflection would cost a bot's turn more than its answer.
+type cells struct {
+	rows  [][]worms.ViewCell
+	final bool
+}
+
+// appendJSON writes each cell as the engine's PrintableMapCell: x, y,
+// type, then the occupier and the powerup when there are.
+func (c cells) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, '[')
+	for y, row := range c.rows {
+		if y > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '[')
+		for x, vc := range row {
+			if x > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"x":`...)
+			b = strconv.AppendInt(b, int64(vc.X), 10)
+			b = append(b, `,"y":`...)
+			b = strconv.AppendInt(b, int64(vc.Y), 10)
+			b = append(b, `,"type":"`...)
+			b = append(b, vc.Type...) // an upper-case terrain name
+			b = append(b, '"')
+			if o := vc.Occupier; o != nil {
+				w := newWorm(&o.ViewWorm, c.final)
+				w.PlayerID = &o.PlayerID
+				js, err := json.Marshal(w)
+				if err != nil {
+					return nil, err
+				}
+				b = append(b, `,"occupier":`...)
+				b = append(b, js...)
+			}
+			if p := vc.Powerup; p != nil {
+				b = append(b, `,"powerup":{"type":"`...)
+				b = append(b, p.Type...)
+				b = append(b, `","value":`...)
+				b = strconv.AppendInt(b, int64(p.Value), 10)
+				b = append(b, '}')
+			}
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	return append(b, ']'), nil
 }
 
 // newState returns the state of view in the form of the ruleset's engine.
@@ -76,22 +118,8 @@ func newState(v *worms.View, final bool) *state {
 	}
 	if final {
 		s.LavaDamage = &v.LavaDamage
-		s.VisualizerEvents = &[]struct{}{}
 	}
-	s.rows = v.Map.Rows()
-	s.Map = make([][]cell, len(s.rows))
-	for y, row := range s.rows {
-		s.Map[y] = make([]cell, len(row))
-		for x, vc := range row {
-			c := &s.Map[y][x]
-			*c = cell{X: vc.X, Y: vc.Y, Type: vc.Type, Powerup: vc.Powerup}
-			if o := vc.Occupier; o != nil {
-				w := newWorm(&o.ViewWorm, final)
-				w.PlayerID = &o.PlayerID
-				c.Occupier = &w
-			}
-		}
-	}
+	s.Map = cells{rows: v.Map.Rows(), final: final}
 	return s
 }
 
@@ -117,7 +145,24 @@ func newWorm(vw *worms.ViewWorm, final bool) worm {
 }
 
 // JSON returns state.json: one line, no final newline, as Gson writes.
-func (s *state) JSON() ([]byte, error) { return json.Marshal(s) }
+// The map, by far the largest part, is appended to the rest by hand:
+// through json.Marshal, even a Marshaler's bytes would be scanned again.
+func (s *state) JSON() ([]byte, error) {
+	head, err := json.Marshal(s)
+	if err != nil {
+		return nil, err
+	}
+	b := make([]byte, 0, len(head)+96<<10)
+	b = append(b, head[:len(head)-1]...) // without its "}"
+	b = append(b, `,"map":`...)
+	if b, err = s.Map.appendJSON(b); err != nil {
+		return nil, err
+	}
+	if s.final {
+		b = append(b, `,"visualizerEvents":[]`...)
+	}
+	return append(b, '}'), nil
+}
 
 // glyphs are the text map's two characters per terrain.
 var glyphs = map[string]string{"AIR": "░░", "DIRT": "▓▓", "DEEP_SPACE": "██", "LAVA": "XX"}
@@ -205,7 +250,7 @@ func (s *state) Text() string {
 	flush("\n\n")
 
 	line("@06 World Map")
-	for _, row := range s.rows {
+	for _, row := range s.Map.rows {
 		var r strings.Builder
 		for _, c := range row {
 			switch {
