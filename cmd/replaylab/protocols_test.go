@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -32,11 +33,16 @@ func TestOriginalProtocols(t *testing.T) {
 	for _, tc := range []struct{ name, game, config, spec, command string }{
 		{"toad", "toad", `{"rolls":[0,0,0,0,0,0]}`, "toad-solver:" + solver, "D"},
 		{"worms", "worms", `{"rounds":4}`, "entelect:" + filepath.Join(dir, "worm"), "C;1;nothing"},
+		// The stand-in for BitBrawl's runner jar that the adapter's tests use.
+		{"foodfight", "foodfight", `{"match_type":"DUEL"}`, "foodfight-runner:python3 " + filepath.Join("..", "..", "replay", "bitbrawl", "testdata", "runner.py"), "turnLeft"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			if _, err := exec.LookPath("python3"); err != nil && strings.Contains(tc.spec, "python3") {
+				t.Skip("no python3")
+			}
 			out := filepath.Join(dir, tc.name+".rlog")
 			args := []string{"record", "--game", tc.game, "--seed", "1", "--config", tc.config, "--bot", tc.spec, "-o", out}
-			if tc.game == "worms" { // the bot plays itself
+			if tc.game != "toad" { // the bot plays itself
 				args = append(args, "--bot", tc.spec)
 			}
 			mustCLI(t, args...)
@@ -52,7 +58,7 @@ func TestOriginalProtocols(t *testing.T) {
 			}
 			fork := filepath.Join(dir, tc.name+"-fork.rlog")
 			args = []string{"fork", out, "--at", "2", "--bot", "1=" + tc.spec, "-o", fork}
-			if tc.game == "worms" {
+			if tc.game != "toad" {
 				args = append(args, "--bot", "2="+tc.spec)
 			}
 			code, stdout, stderr := cli(t, args...)
