@@ -22,6 +22,15 @@ func recordSnake(t *testing.T, dir, name string) string {
 	return path
 }
 
+// recordExternalSnake records a 3-seat Snake match to dir/external.rlog
+// whose Seats 2 and 3 play an external bot, which a replay cannot start.
+func recordExternalSnake(t *testing.T, dir string) string {
+	t.Helper()
+	path := filepath.Join(dir, "external.rlog")
+	mustCLI(t, "record", "--game", "snake", "--seed", "3", "--players", "3", "--bot", "builtin:greedy", "--bot", botSpec("chatty", "json"), "-o", path)
+	return path
+}
+
 // parentOf returns a replay's match id and the parent its header names.
 func parentOf(t *testing.T, path string) (id, parent string, turn int) {
 	t.Helper()
@@ -136,8 +145,7 @@ func TestForkErrors(t *testing.T) {
 		}
 	}
 	os.WriteFile(broken, []byte(strings.Join(lines, "\n")), 0o644)
-	external := filepath.Join(dir, "external.rlog")
-	mustCLI(t, "record", "--game", "snake", "--seed", "3", "--players", "3", "--bot", "builtin:greedy", "--bot", botSpec("chatty", "json"), "-o", external)
+	external := recordExternalSnake(t, dir)
 	tests := []struct {
 		name string
 		args []string

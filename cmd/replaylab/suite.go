@@ -69,11 +69,20 @@ func readSuite(path string) ([]position, error) {
 	return ps, sc.Err()
 }
 
+// suitePath is where a suite's replay is: a relative path is relative to
+// the suite file's directory.
+func suitePath(suite, replay string) string {
+	if filepath.IsAbs(replay) {
+		return replay
+	}
+	return filepath.Join(filepath.Dir(suite), replay)
+}
+
 // askSuite checks the bot at every position of the suite and prints a
 // table (or JSON); any failure makes the exit status 1. A position the
 // suite gets wrong (a turn the match lacks, a bad pattern) is a usage
 // error naming it, before any bot is asked.
-func askSuite(ctx context.Context, f *askFlags, w io.Writer) error {
+func askSuite(ctx context.Context, src *matches, f *askFlags, w io.Writer) error {
 	ps, err := readSuite(f.suite)
 	if err != nil {
 		return usageError{err}
@@ -92,9 +101,9 @@ func askSuite(ctx context.Context, f *askFlags, w io.Writer) error {
 		if patterns[i], err = regexp.Compile(`^(?:` + p.Expect + p.Forbid + `)$`); err != nil {
 			return usagef("%s: %v", where, err)
 		}
-		path := filepath.Join(filepath.Dir(f.suite), p.Replay)
+		path := suitePath(f.suite, p.Replay)
 		if _, ok := parents[path]; !ok {
-			g, l, err := readParent(ctx, path)
+			g, l, err := src.parent(ctx, path, p.Replay)
 			if err != nil {
 				return fmt.Errorf("%s: %w", where, err)
 			}
@@ -107,7 +116,7 @@ func askSuite(ctx context.Context, f *askFlags, w io.Writer) error {
 	results := make([]positionResult, len(ps))
 	failed := 0
 	for i, p := range ps {
-		pm := parents[filepath.Join(filepath.Dir(f.suite), p.Replay)]
+		pm := parents[suitePath(f.suite, p.Replay)]
 		got, err := playAt(ctx, pm.g, pm.l, p.Turn, p.Seat-1, 1, f.bot, &f.recordFlags)
 		if err != nil {
 			return fmt.Errorf("%s: position %d: %w", f.suite, i+1, err)
