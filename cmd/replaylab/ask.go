@@ -48,10 +48,16 @@ end within the K turns, and every other seat must have a built-in bot
 bot never chose: fork the match with --bot for it instead); otherwise
 nothing is written and the exit status is 2.
 
---suite FILE checks the bot at many positions instead: FILE holds a JSON
-array of positions, or one JSON object a line (blank lines and lines
-starting with # skipped), each
+--suite FILE checks the bot at many positions instead: FILE holds
+positions as JSON (an array, or one object a line; blank lines and
+lines starting with # skipped), each
   {"replay": PATH, "turn": N, "seat": S, "expect": REGEXP}
+or as TOML (a .toml file, or one starting with [[position]]), each
+  [[position]]
+  replay = PATH
+  turn = N
+  seat = S
+  expect = REGEXP
 with "forbid" in place of "expect" for a command the bot must not give;
 a relative PATH is relative to FILE's directory (with --db, a PATH that
 is no file may be a stored match's id), seats count from 1 and the

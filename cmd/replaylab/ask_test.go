@@ -132,6 +132,10 @@ func TestAskSuite(t *testing.T) {
 	}
 	pass := fmt.Sprintf(`{"replay":"m.rpl","turn":20,"seat":1,"expect":%q}`, regexp.QuoteMeta(rec))
 	fail := fmt.Sprintf(`{"replay":"m.rpl","turn":20,"seat":1,"forbid":%q}`, regexp.QuoteMeta(rec))
+	// The same positions in TOML, whose literal strings keep backslashes.
+	tomlPass := fmt.Sprintf("[[position]]\nreplay = \"m.rpl\"\nturn = 20\nseat = 1\nexpect = '%s'\n", regexp.QuoteMeta(rec))
+	tomlFail := fmt.Sprintf("[[position]]\nreplay = \"m.rpl\"\nturn = 20\nseat = 1\nforbid = '%s'\n", regexp.QuoteMeta(rec))
+	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
 	tests := []struct {
 		name, suite string
 		json        bool
@@ -144,6 +148,13 @@ func TestAskSuite(t *testing.T) {
 		{"turn past the end", write("bad.jsonl", `{"replay":"m.rpl","turn":916,"seat":1,"expect":"UP"}`), false, 2, "position 1: --turn 916: the match has turns 1 to 915"},
 		{"neither pattern", write("none.jsonl", `{"replay":"m.rpl","turn":9,"seat":1}`), false, 2, "give one of expect and forbid"},
 		{"unknown key", write("key.jsonl", `{"replay":"m.rpl","turn":9,"seat":1,"expct":"UP"}`), false, 2, `unknown field "expct"`},
+		{"toml", write("pass.toml", "# greedy\n"+tomlPass+"\n"+tomlFail), false, 1, "1 of 2 positions pass"},
+		{"toml by content", write("toml.suite", "\n# greedy\n"+tomlPass+tomlPass), false, 0, "2 of 2 positions pass"},
+		{"toml relative to the suite", write("sub/up.toml", strings.Replace(tomlPass, "m.rpl", "../m.rpl", 1)), false, 0, "1 of 1 positions pass"},
+		{"toml json output", write("fail.toml", tomlFail), true, 1, `"seat_index": 0`},
+		{"toml unknown key", write("key.toml", tomlPass+"\n[[position]]\nreplay = \"m.rpl\"\nturn = 9\nseat = 1\nexpct = \"UP\"\n"), false, 2, `key.toml:11: unknown key "position.expct"`},
+		{"toml wrong type", write("type.toml", "[[position]]\nreplay = \"m.rpl\"\nturn = \"9\"\n"), false, 2, "line 3"},
+		{"toml neither pattern", write("none.toml", "[[position]]\nreplay = \"m.rpl\"\nturn = 9\nseat = 1\n"), false, 2, "position 1: give one of expect and forbid"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
