@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -284,12 +285,28 @@ func TestForkStored(t *testing.T) {
 func TestForkStoredErrors(t *testing.T) {
 	dir := t.TempDir()
 	snake := recordSnake(t, dir, "snake.rpl")
-	dbPath := importInto(t, dir, snake)
+	other := filepath.Join(dir, "other.rpl")
+	mustCLI(t, "record", "--game", "toad", "--seed", "1", "--bot", "builtin:astar", "-o", other)
+	dbPath := importInto(t, dir, snake, other)
+	// Two ids sharing 10 digits, which no two real matches are likely to:
+	// the toad match takes the snake match's first digits.
+	id, _, _ := parentOf(t, snake)
+	otherID, _, _ := parentOf(t, other)
+	raw, err := sql.Open("sqlite3", dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = raw.Exec(`UPDATE matches SET id = ? WHERE id = ?`, id[:10]+otherID[10:], otherID)
+	raw.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name string
 		args []string
 		want string
 	}{
+		{"ambiguous prefix", []string{"--db", dbPath, id[:10]}, "match id " + id[:10] + " is ambiguous: give more digits"},
 		{"unknown id", []string{"--db", dbPath, "0123456789abcdef"}, "0123456789abcdef: no such replay file, and " + dbPath + " has no match with that id"},
 		{"not an id", []string{"--db", dbPath, "nope.rpl"}, "nope.rpl: no such replay file, and not a match id (8 to 64 hex digits)"},
 		{"no file without --db", []string{"nope.rpl", "-o", filepath.Join(dir, "x.rpl")}, "nope.rpl: no such replay file (with --db FILE"},
@@ -305,8 +322,8 @@ func TestForkStoredErrors(t *testing.T) {
 			}
 		})
 	}
-	if n := storedCount(t, dbPath); n != 1 {
-		t.Errorf("%d matches stored, want the parent alone", n)
+	if n := storedCount(t, dbPath); n != 2 {
+		t.Errorf("%d matches stored, want the two imported", n)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "none.db")); err == nil {
 		t.Error("a database was created")
