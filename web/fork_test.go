@@ -189,7 +189,7 @@ func TestLineagePages(t *testing.T) {
 
 	tests := []scenario{
 		{name: "parent page lists its fork", url: "/matches/" + shortID(parent), status: 200,
-			want: []string{"Branches", `href="/matches/` + shortID(fork.ID) + `"`, "forked at turn 12, caught by a snake on turn 16</li>"}},
+			want: []string{"Branches", `href="/matches/` + shortID(fork.ID) + `"`, "forked at turn 12, caught by a snake on turn 16 · "}},
 		{name: "fork page names its parent", url: "/matches/" + shortID(fork.ID), status: 200,
 			want: []string{"Forked from", `href="/matches/` + shortID(parent) + `"`, "at turn 12", `href="/matches/` + shortID(parent) + `/turns/12"`}},
 		{name: "unstored parent", url: "/matches/" + shortID(orphan), status: 200,
