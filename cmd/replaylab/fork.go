@@ -177,6 +177,9 @@ func checkSpec(g *sim.Game, spec string) error {
 	if strings.TrimSpace(spec) == "" {
 		return fmt.Errorf("empty bot spec")
 	}
+	if err := checkProtocol(g, spec); err != nil {
+		return err
+	}
 	if name, ok := strings.CutPrefix(spec, "builtin:"); ok {
 		if _, ok := g.Bot(name); !ok {
 			names := make([]string, len(g.Bots))

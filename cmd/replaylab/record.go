@@ -405,7 +405,9 @@ func parseRollsFile(data []byte) ([]int, error) {
 
 func playerFor(spec string, seat int, f *recordFlags) replay.Player {
 	p := replay.Player{}
-	if name, ok := strings.CutPrefix(spec, "builtin:"); ok {
+	if name, ok := protocolBotName(spec); ok {
+		p.Name = name
+	} else if name, ok := strings.CutPrefix(spec, "builtin:"); ok {
 		p.Name, p.Version = name, replay.BuiltinVersion
 	} else if fields := strings.Fields(spec); len(fields) > 0 {
 		p.Name = filepath.Base(fields[len(fields)-1])
@@ -426,6 +428,9 @@ func botFingerprint(spec string) (string, error) {
 	if !isExternal(spec) {
 		return "", nil
 	}
+	if fp, ok, err := protocolFingerprint(spec); ok {
+		return fp, err
+	}
 	return replay.Fingerprint(strings.Fields(spec))
 }
 
@@ -436,6 +441,9 @@ func isExternal(spec string) bool { return !strings.HasPrefix(spec, "builtin:") 
 func newAgent(ctx context.Context, g *sim.Game, spec string, setup sim.Setup, seat int, f *recordFlags) (replay.Agent, error) {
 	if name, ok := strings.CutPrefix(spec, "builtin:"); ok {
 		return replay.NewBuiltin(g, name, setup, seat)
+	}
+	if a, ok, err := newProtocolAgent(ctx, g, spec, seat, f); ok {
+		return a, err
 	}
 	return replay.StartProcess(ctx, strings.Fields(spec), replay.ProcessOptions{Seat: seat, TurnLimit: f.turnLimit, StartLimit: f.startLimit})
 }

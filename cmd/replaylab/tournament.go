@@ -269,6 +269,9 @@ func checkBotSpec(g *sim.Game, spec string) (string, error) {
 		}
 		return "", nil
 	}
+	if err := checkProtocol(g, spec); err != nil {
+		return "", err
+	}
 	return botFingerprint(spec)
 }
 
