@@ -8,8 +8,10 @@ import (
 	"strings"
 
 	"github.com/replaylab/replaylab/replay"
+	"github.com/replaylab/replaylab/replay/awap"
 	"github.com/replaylab/replaylab/replay/codenjoy"
 	"github.com/replaylab/replaylab/sim"
+	"github.com/replaylab/replaylab/sim/careerfair"
 	"github.com/replaylab/replaylab/sim/snake"
 )
 
@@ -21,6 +23,8 @@ const (
 	codenjoyPrefix = "codenjoy:"
 	// codenjoyListen waits for a CodeBattle bot started by hand.
 	codenjoyListen = "codenjoy-listen"
+	// awapPrefix starts the path of an AWAP 2019 player's team.py.
+	awapPrefix = "awap2019:"
 )
 
 // protocol is an original bot protocol a spec names.
@@ -28,6 +32,7 @@ type protocol struct {
 	name string    // as fingerprints and messages name it
 	game *sim.Game // the only game it plays
 	argv []string  // the command line after the prefix
+	team string    // awap2019: the team file
 }
 
 // protocolOf returns the original protocol spec names, if it names one.
@@ -37,6 +42,13 @@ func protocolOf(spec string) (protocol, bool) {
 		return protocol{name: "codenjoy", game: snake.Game}, true
 	case strings.HasPrefix(spec, codenjoyPrefix):
 		return protocol{name: "codenjoy", game: snake.Game, argv: strings.Fields(strings.TrimPrefix(spec, codenjoyPrefix))}, true
+	case strings.HasPrefix(spec, awapPrefix):
+		team := strings.TrimSpace(strings.TrimPrefix(spec, awapPrefix))
+		p := protocol{name: "awap2019", game: careerfair.Game, team: team}
+		if team != "" {
+			p.argv = []string{awap.Python, team}
+		}
+		return p, true
 	}
 	return protocol{}, false
 }
@@ -72,14 +84,21 @@ func newProtocolAgent(ctx context.Context, g *sim.Game, spec string, seat int, f
 	if err := p.check(g, spec); err != nil {
 		return nil, true, err
 	}
-	a, err = codenjoy.Start(ctx, codenjoy.Options{
+	if p.team != "" {
+		b, err := awap.Start(ctx, p.team, replay.ProcessOptions{Seat: seat, TurnLimit: f.turnLimit, StartLimit: f.startLimit})
+		if err != nil {
+			return nil, true, err
+		}
+		return b, true, nil
+	}
+	b, err := codenjoy.Start(ctx, codenjoy.Options{
 		Seat: seat, TurnLimit: f.turnLimit, StartLimit: f.startLimit,
 		Argv: p.argv, Announce: os.Stderr,
 	})
 	if err != nil {
 		return nil, true, err
 	}
-	return a, true, nil
+	return b, true, nil
 }
 
 // protocolFingerprint is the fingerprint of a spec of an original
@@ -96,11 +115,18 @@ func protocolFingerprint(spec string) (fp string, ok bool, err error) {
 
 // protocolBotName is the player name a spec of an original protocol
 // gives by default: the last argument of its command line that is not
-// the URL placeholder, or the spec of a bot started by hand.
+// the URL placeholder, or the spec of a bot started by hand; for an AWAP
+// player, whose file is always team.py, the directory that holds it.
 func protocolBotName(spec string) (string, bool) {
 	p, ok := protocolOf(spec)
 	if !ok {
 		return "", false
+	}
+	if p.team != "" {
+		if base := filepath.Base(p.team); base != "team.py" {
+			return base, true
+		}
+		return filepath.Base(filepath.Dir(p.team)), true
 	}
 	for i := len(p.argv) - 1; i >= 0; i-- {
 		if !strings.Contains(p.argv[i], codenjoy.Placeholder) {
