@@ -59,6 +59,13 @@ Each bot runs in its own process group, ended when the match ends: input
 closed, 1 s grace, SIGTERM, 0.5 s, SIGKILL. On Ctrl-C or SIGTERM the match
 stops, the bots are ended the same way and no replay is written.
 
+A bot written for an original game's runner plays unchanged with its
+protocol's spec (README "Original bot protocols"): 'codenjoy:COMMAND {url}'
+for a Snake bot of the codenjoy websocket, given its board URL in place of
+{url} and in CODENJOY_URL (codenjoy-listen prints the URL and waits for a
+bot started by hand), and awap2019:PATH/team.py for an AWAP 2019 career
+fair Team class, run under python3.
+
 The replay's header holds each external bot's fingerprint: a digest of
 its command line and of the files it names (the program, found on PATH,
 and every argument that is a file, such as the script in "python3
@@ -78,7 +85,7 @@ The output is a binary replay (.rpl) unless FILE ends in .rlog or is "-"
 	fl := cmd.Flags()
 	fl.Uint64Var(&f.seed, "seed", 0, "match seed (default: a random seed, printed)")
 	fl.IntVar(&f.players, "players", 0, "number of seats (default: one per --bot, or the game's default count when it cannot seat that few)")
-	fl.StringArrayVar(&f.bots, "bot", nil, "bot of the next seat: builtin:NAME or a command line (repeat per seat; the last one fills the remaining seats)")
+	fl.StringArrayVar(&f.bots, "bot", nil, "bot of the next seat: builtin:NAME, a command line or an original protocol's spec (codenjoy:, awap2019:) (repeat per seat; the last one fills the remaining seats)")
 	fl.StringArrayVar(&f.names, "name", nil, "player name of the next seat (default: from the bot)")
 	fl.StringArrayVar(&f.versions, "version", nil, "bot version of the next seat")
 	fl.StringVar(&f.rolls, "rolls", "", "toad: file of rolls, in the original input format or as a JSON array")
