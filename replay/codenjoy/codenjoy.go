@@ -16,6 +16,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"log"
 	"net"
 	"net/http"
 	"strings"
@@ -110,7 +111,10 @@ func Start(ctx context.Context, opt Options) (*Bot, error) {
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc(Path, func(w http.ResponseWriter, r *http.Request) { b.serve(w, r, user, code) })
-	b.srv = &http.Server{Handler: mux, ReadHeaderTimeout: opt.StartLimit, MaxHeaderBytes: 16 << 10}
+	b.srv = &http.Server{
+		Handler: mux, ReadHeaderTimeout: opt.StartLimit, MaxHeaderBytes: 16 << 10,
+		ErrorLog: log.New(io.Discard, "", 0), // a bad handshake is the bot's trouble, told by its start error
+	}
 	go func() {
 		defer close(b.served)
 		b.srv.Serve(ln)
@@ -139,6 +143,11 @@ func Start(ctx context.Context, opt Options) (*Bot, error) {
 	case b.ws = <-b.conn:
 		return b, nil
 	case <-exited:
+		select {
+		case b.ws = <-b.conn: // connected, then exited: its first turn tells
+			return b, nil
+		default:
+		}
 		err = fmt.Errorf("the codenjoy bot exited without connecting to %s", b.url)
 	case <-timer.C:
 		err = fmt.Errorf("no codenjoy bot connected to %s within %v (--start-timeout)", b.url, opt.StartLimit)
