@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 
 	"github.com/replaylab/replaylab/replay"
 )
@@ -33,7 +34,9 @@ var ErrNoPython = errors.New("awap2019 players need " + Python + " on PATH")
 // that Close removes.
 type Bot struct {
 	*replay.Process
-	dir string
+	dir   string
+	close sync.Once
+	last  replay.Output // Close's
 }
 
 // Command returns the command line that runs the host for the team file
@@ -86,9 +89,11 @@ func writeHost() (string, error) {
 }
 
 // Close ends the host as replay.Process.Close does and removes its
-// directory.
+// directory. Called again, it returns the same output.
 func (b *Bot) Close() replay.Output {
-	out := b.Process.Close()
-	os.RemoveAll(b.dir)
-	return out
+	b.close.Do(func() {
+		b.last = b.Process.Close()
+		os.RemoveAll(b.dir)
+	})
+	return b.last
 }

@@ -33,6 +33,7 @@ func start(t testing.TB, team string, limit time.Duration, env ...string) *awap.
 	if err != nil {
 		t.Fatalf("start: %v", err)
 	}
+	t.Cleanup(func() { b.Close() }) // for a test that stops before play closes it
 	return b
 }
 

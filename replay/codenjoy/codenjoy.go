@@ -89,6 +89,9 @@ type Bot struct {
 
 	answered bool // the first board was answered or timed out
 	dead     bool
+
+	close sync.Once
+	last  replay.Output // Close's
 }
 
 // Start opens the seat's endpoint, starts the bot (or announces the URL)
@@ -326,8 +329,14 @@ func (b *Bot) output() replay.Output {
 
 // Close ends the connection, the endpoint and the bot's process group
 // (as replay.Process.Close does) and returns the output of the last turn.
-// It is safe on a Bot that Start has not finished.
+// It is safe on a Bot that Start has not finished, and called again it
+// returns the same output.
 func (b *Bot) Close() replay.Output {
+	b.close.Do(func() { b.last = b.end() })
+	return b.last
+}
+
+func (b *Bot) end() replay.Output {
 	b.stop() // ends the connection (its reader returns): the bot sees the server go
 	b.srv.Close()
 	<-b.served

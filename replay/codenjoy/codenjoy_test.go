@@ -72,6 +72,7 @@ func start(t testing.TB, limit time.Duration, args ...string) *codenjoy.Bot {
 	if err != nil {
 		t.Fatalf("start: %v", err)
 	}
+	t.Cleanup(func() { b.Close() }) // for a test that stops before play closes it
 	return b
 }
 
