@@ -30,7 +30,8 @@ func newForkCmd() *cobra.Command {
 go on live from turn N+1 and write the new match's replay, as record does.
 
 --bot SEAT=SPEC gives a seat (from 1) another bot, built-in (builtin:NAME)
-or external (a command line). A seat not named keeps its bot when it was a
+or external (a command line, or an original protocol's spec such as
+awap2019:PATH/team.py). A seat not named keeps its bot when it was a
 built-in bot; a seat whose external bot is not named is refused, as the
 replay cannot start it. Every bot is fed the views of turns 1 to N first,
 as in the match, and its answers are compared with the recorded commands
@@ -53,7 +54,7 @@ must verify first (see 'replaylab verify').`,
 	addPlayFlags(cmd, &f.recordFlags)
 	fl := cmd.Flags()
 	fl.IntVar(&f.at, "at", 0, "last turn played as recorded: the fork is live from the next one")
-	fl.StringArrayVar(&f.seatBots, "bot", nil, "SEAT=SPEC: the bot of a seat (from 1) from the fork on: builtin:NAME or a command line (repeat per seat)")
+	fl.StringArrayVar(&f.seatBots, "bot", nil, "SEAT=SPEC: the bot of a seat (from 1) from the fork on: builtin:NAME, a command line or an original protocol's spec (repeat per seat)")
 	fl.StringArrayVar(&f.commands, "command", nil, "SEAT=TEXT: the command a seat plays at the first live turn")
 	fl.StringVarP(&f.out, "out", "o", "", "output file (.rpl binary, .rlog text, - = text on stdout)")
 	fl.StringVar(&f.outputFile, "bot-output", "", "where to save external bots' stray stdout and stderr (default FILE.output.jsonl)")
