@@ -27,12 +27,21 @@ const fingerprintScheme = "replaylab fingerprint 1\n"
 // interpreter counts as well, since another Python may play differently.
 // What the program loads by itself (imports, a directory on a class path)
 // is not read; such a bot needs a new version by hand when that changes.
-func Fingerprint(argv []string) (string, error) {
+func Fingerprint(argv []string) (string, error) { return FingerprintProtocol("", argv) }
+
+// FingerprintProtocol is Fingerprint for a bot that argv starts and that
+// speaks protocol (an adapter's name: "codenjoy", "awap2019"), so the same
+// program behind two protocols gives two fingerprints. The empty protocol
+// is our JSON lines, whose fingerprint is Fingerprint's.
+func FingerprintProtocol(protocol string, argv []string) (string, error) {
 	if len(argv) == 0 {
 		return "", errors.New("empty bot command")
 	}
 	h := sha256.New()
 	io.WriteString(h, fingerprintScheme)
+	if protocol != "" {
+		io.WriteString(h, "protocol "+protocol+"\n")
+	}
 	program, err := exec.LookPath(argv[0])
 	if err != nil {
 		return "", err

@@ -95,7 +95,7 @@ prints them as JSON, for CI); the exit status is 1 when any fails.`,
 	fl := cmd.Flags()
 	fl.IntVar(&f.turn, "turn", 0, "turn whose request to ask about, from 1")
 	fl.IntVar(&f.seat, "seat", 0, "seat to ask about, from 1")
-	fl.StringVar(&f.bot, "bot", "", "the bot to ask: builtin:NAME or a command line")
+	fl.StringVar(&f.bot, "bot", "", "the bot to ask: builtin:NAME, a command line or an original protocol's spec (codenjoy:, awap2019:)")
 	fl.IntVar(&f.turns, "turns", 1, "turns to play from turn N on")
 	fl.StringVar(&f.suite, "suite", "", "a file of positions to check the bot at, instead of REPLAY (see above)")
 	fl.BoolVar(&f.json, "json", false, "with --suite: print the results as JSON")

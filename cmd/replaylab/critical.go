@@ -67,7 +67,7 @@ the turns it finished.`,
 	addTimeoutFlags(cmd, &f.recordFlags)
 	fl := cmd.Flags()
 	fl.IntVar(&f.seat, "seat", 0, "the seat whose commands to vary, from 1")
-	fl.StringVar(&f.bot, "bot", "", "the seat's bot after the forced turn: builtin:NAME or a command line (default: its recorded built-in bot)")
+	fl.StringVar(&f.bot, "bot", "", "the seat's bot after the forced turn: builtin:NAME, a command line or an original protocol's spec (default: its recorded built-in bot)")
 	fl.StringVar(&f.alternatives, "alternatives", "all", "alternatives to try per turn: all, or the game's first K")
 	fl.IntVar(&f.every, "every", 1, "fork every K-th turn only")
 	fl.IntVar(&f.from, "from", 1, "first turn to fork at")

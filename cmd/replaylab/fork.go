@@ -42,7 +42,8 @@ dashboard page (/matches/ID) are printed. Give -o, --db or both; nothing
 is written or stored when the fork fails.
 
 --bot SEAT=SPEC gives a seat (from 1) another bot, built-in (builtin:NAME)
-or external (a command line). A seat not named keeps its bot when it was a
+or external (a command line, or an original protocol's spec such as
+awap2019:PATH/team.py). A seat not named keeps its bot when it was a
 built-in bot; a seat whose external bot is not named is refused, as the
 replay cannot start it. Every bot is fed the views of turns 1 to N first,
 as in the match, and its answers are compared with the recorded commands
@@ -66,7 +67,7 @@ must verify first (see 'replaylab verify').`,
 	addPlayFlags(cmd, &f.recordFlags)
 	fl := cmd.Flags()
 	fl.IntVar(&f.at, "at", 0, "last turn played as recorded: the fork is live from the next one")
-	fl.StringArrayVar(&f.seatBots, "bot", nil, "SEAT=SPEC: the bot of a seat (from 1) from the fork on: builtin:NAME or a command line (repeat per seat)")
+	fl.StringArrayVar(&f.seatBots, "bot", nil, "SEAT=SPEC: the bot of a seat (from 1) from the fork on: builtin:NAME, a command line or an original protocol's spec (repeat per seat)")
 	fl.StringArrayVar(&f.commands, "command", nil, "SEAT=TEXT: the command a seat plays at the first live turn")
 	fl.StringVarP(&f.out, "out", "o", "", "output file (.rpl binary, .rlog text, - = text on stdout)")
 	fl.StringVar(&f.db, "db", "", "database to read a stored match from and store the fork in (created if missing)")
@@ -287,6 +288,9 @@ func seatSpecs(g *sim.Game, h *replay.Header, named map[int]string, fallback fun
 func checkSpec(g *sim.Game, spec string) error {
 	if strings.TrimSpace(spec) == "" {
 		return fmt.Errorf("empty bot spec")
+	}
+	if err := checkProtocol(g, spec); err != nil {
+		return err
 	}
 	if name, ok := strings.CutPrefix(spec, "builtin:"); ok {
 		if _, ok := g.Bot(name); !ok {

@@ -59,6 +59,13 @@ Each bot runs in its own process group, ended when the match ends: input
 closed, 1 s grace, SIGTERM, 0.5 s, SIGKILL. On Ctrl-C or SIGTERM the match
 stops, the bots are ended the same way and no replay is written.
 
+A bot written for an original game's runner plays unchanged with its
+protocol's spec (README "Original bot protocols"): 'codenjoy:COMMAND {url}'
+for a Snake bot of the codenjoy websocket, given its board URL in place of
+{url} and in CODENJOY_URL (codenjoy-listen prints the URL and waits for a
+bot started by hand), and awap2019:PATH/team.py for an AWAP 2019 career
+fair Team class, run under python3.
+
 The replay's header holds each external bot's fingerprint: a digest of
 its command line and of the files it names (the program, found on PATH,
 and every argument that is a file, such as the script in "python3
@@ -78,7 +85,7 @@ The output is a binary replay (.rpl) unless FILE ends in .rlog or is "-"
 	fl := cmd.Flags()
 	fl.Uint64Var(&f.seed, "seed", 0, "match seed (default: a random seed, printed)")
 	fl.IntVar(&f.players, "players", 0, "number of seats (default: one per --bot, or the game's default count when it cannot seat that few)")
-	fl.StringArrayVar(&f.bots, "bot", nil, "bot of the next seat: builtin:NAME or a command line (repeat per seat; the last one fills the remaining seats)")
+	fl.StringArrayVar(&f.bots, "bot", nil, "bot of the next seat: builtin:NAME, a command line or an original protocol's spec (codenjoy:, awap2019:) (repeat per seat; the last one fills the remaining seats)")
 	fl.StringArrayVar(&f.names, "name", nil, "player name of the next seat (default: from the bot)")
 	fl.StringArrayVar(&f.versions, "version", nil, "bot version of the next seat")
 	fl.StringVar(&f.rolls, "rolls", "", "toad: file of rolls, in the original input format or as a JSON array")
@@ -409,7 +416,9 @@ func parseRollsFile(data []byte) ([]int, error) {
 
 func playerFor(spec string, seat int, f *recordFlags) replay.Player {
 	p := replay.Player{}
-	if name, ok := strings.CutPrefix(spec, "builtin:"); ok {
+	if name, ok := protocolBotName(spec); ok {
+		p.Name = name
+	} else if name, ok := strings.CutPrefix(spec, "builtin:"); ok {
 		p.Name, p.Version = name, replay.BuiltinVersion
 	} else if fields := strings.Fields(spec); len(fields) > 0 {
 		p.Name = filepath.Base(fields[len(fields)-1])
@@ -430,6 +439,9 @@ func botFingerprint(spec string) (string, error) {
 	if !isExternal(spec) {
 		return "", nil
 	}
+	if fp, ok, err := protocolFingerprint(spec); ok {
+		return fp, err
+	}
 	return replay.Fingerprint(strings.Fields(spec))
 }
 
@@ -440,6 +452,9 @@ func isExternal(spec string) bool { return !strings.HasPrefix(spec, "builtin:") 
 func newAgent(ctx context.Context, g *sim.Game, spec string, setup sim.Setup, seat int, f *recordFlags) (replay.Agent, error) {
 	if name, ok := strings.CutPrefix(spec, "builtin:"); ok {
 		return replay.NewBuiltin(g, name, setup, seat)
+	}
+	if a, ok, err := newProtocolAgent(ctx, g, spec, seat, f); ok {
+		return a, err
 	}
 	return replay.StartProcess(ctx, strings.Fields(spec), replay.ProcessOptions{Seat: seat, TurnLimit: f.turnLimit, StartLimit: f.startLimit})
 }
