@@ -104,8 +104,13 @@ func readParent(ctx context.Context, path string) (*sim.Game, *replay.Log, error
 	if err != nil {
 		return nil, nil, err
 	}
+	return verifyParent(ctx, path, l)
+}
+
+// verifyParent regenerates the match of l, which name names, in full.
+func verifyParent(ctx context.Context, name string, l *replay.Log) (*sim.Game, *replay.Log, error) {
 	if _, err := replay.Run(ctx, l, nil); err != nil {
-		return nil, nil, fmt.Errorf("%s does not verify, so it cannot be played on: %w", path, err)
+		return nil, nil, fmt.Errorf("%s does not verify, so it cannot be played on: %w", name, err)
 	}
 	g, err := games.Lookup(l.Header.Game)
 	return g, l, err
