@@ -208,6 +208,7 @@ func (s *server) routes(e *echo.Echo) {
 	api.GET("/matches/:id/replay.rpl", s.apiReplayBinary)
 	api.GET("/matches/:id/replay.rlog", s.apiReplayText)
 	api.GET("/matches/:id/turns.csv", s.apiTurnsCSV)
+	api.GET("/matches/:id/critical", s.apiCritical)
 	api.GET("/bots", s.apiBots)
 	api.GET("/bots/:game/:name", s.apiBot)
 	api.GET("/headtohead", s.apiHeadToHead)
