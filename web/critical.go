@@ -54,7 +54,14 @@ const (
 
 // criticalSection builds the match page's decisive turns from the
 // match's stored sweeps, and the chart assets they need.
-func criticalSection(m store.MatchSummary, sweeps []store.StoredSweep) (criticalData, []string) {
+func criticalSection(m store.MatchSummary, stored []store.StoredSweep) (criticalData, []string) {
+	// A sweep stopped before its first fork finished found nothing.
+	var sweeps []store.StoredSweep
+	for _, s := range stored {
+		if len(s.Forks) > 0 {
+			sweeps = append(sweeps, s)
+		}
+	}
 	if len(sweeps) == 0 {
 		return criticalData{Command: fmt.Sprintf("replaylab critical %s --db FILE --seat 1", shortID(m.ID))}, nil
 	}

@@ -33,6 +33,10 @@ func TestCriticalPages(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
+	// A sweep of the won match stopped before its first fork finished.
+	if _, _, err := f.db.OpenSweep(ctx, store.Sweep{Match: f.won, Seat: 0, Bot: "builtin:random"}); err != nil {
+		t.Fatal(err)
+	}
 	lost, won := shortID(f.lost), shortID(f.won)
 	tests := []scenario{
 		{name: "match page charts the sweep", url: "/matches/" + lost, status: 200,
@@ -49,7 +53,9 @@ func TestCriticalPages(t *testing.T) {
 				`"turns":[{"turn":2,"forks":2,"of":2,"changes":1,"better":1,"worse":0,"url":"/matches/` + lost + `/turns/2"},{"turn":3,"forks":2,"of":2,"changes":0`,
 				`{"turn":5,"forks":1,"of":2,"changes":0,"better":0,"worse":0`,
 				`"changes":[{"turn":2,"command":"S","outcome":"win","rank":1,"score":7,"better":true}]`}},
-		{name: "api without a sweep", url: "/api/v1/matches/" + won + "/critical", status: 200, want: []string{`"sweeps":[]`}},
+		{name: "api of a sweep without a fork", url: "/api/v1/matches/" + won + "/critical", status: 200,
+			want: []string{`"bot":"builtin:random"`, `"forks":0,"turns":[],"changes":[]`}},
+		{name: "api without a sweep", url: "/api/v1/matches/" + shortID(f.hostile) + "/critical", status: 200, want: []string{`"sweeps":[]`}},
 		{name: "api of an unknown match", url: "/api/v1/matches/" + strings.Repeat("0", 64) + "/critical", status: 404},
 	}
 	for _, tt := range tests {

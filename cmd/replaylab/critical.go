@@ -124,7 +124,7 @@ func critical(ctx context.Context, arg string, f *criticalFlags, stdout, stderr 
 		}
 		defer db.Close()
 	}
-	g, parent, err := sweptMatch(ctx, db, arg)
+	g, parent, out, err := sweptMatch(ctx, db, arg)
 	if err != nil {
 		return err
 	}
@@ -168,6 +168,11 @@ func critical(ctx context.Context, arg string, f *criticalFlags, stdout, stderr 
 	}
 	played := map[forkKey]sim.PlayerResult{}
 	if db != nil {
+		if out != nil {
+			if err := storeMatch(ctx, db, parent, out.lines); err != nil {
+				return err
+			}
+		}
 		var stored []store.ForkResult
 		sw.stored, stored, err = db.OpenSweep(ctx, store.Sweep{Match: sw.id, Seat: seat, Bot: sw.spec, Fingerprint: sw.player.Fingerprint,
 			Player: store.Player{Name: sw.player.Name, Version: sw.player.Version}, Alternatives: limit})
@@ -211,7 +216,7 @@ func critical(ctx context.Context, arg string, f *criticalFlags, stdout, stderr 
 		return err
 	}
 	sw.interrupted = ctx.Err() != nil
-	if db != nil && finished(sw.forks) < len(sw.forks) {
+	if db != nil && (sw.cut || finished(sw.forks) < len(sw.forks)) {
 		fmt.Fprintf(stderr, "the forks played are stored in %s: run the same command again to resume\n", f.db)
 	}
 	if f.json {
@@ -240,45 +245,49 @@ type sweep struct {
 	stored      store.SweepID // with --db
 }
 
-// sweptMatch reads the match to sweep: a replay file, or with a database
-// a stored match's id, and regenerates it in full. A file's match is
-// stored in db first when it is not there.
-func sweptMatch(ctx context.Context, db *store.DB, arg string) (*sim.Game, *replay.Log, error) {
+// sweptMatch reads the match to sweep, a replay file or with a database
+// a stored match's id, and regenerates it in full. For a file read with a
+// database it returns what the file's bots wrote besides their answers,
+// to store the match with (storeMatch) once the command line is checked.
+func sweptMatch(ctx context.Context, db *store.DB, arg string) (*sim.Game, *replay.Log, *outputLog, error) {
 	if db == nil {
-		return readParent(ctx, arg)
+		g, l, err := readParent(ctx, arg)
+		return g, l, nil, err
 	}
 	if _, err := os.Stat(arg); errors.Is(err, fs.ErrNotExist) {
 		m, err := db.Match(ctx, arg)
 		if err != nil {
-			return nil, nil, fmt.Errorf("%s: no such replay file, and %w", arg, err)
+			return nil, nil, nil, fmt.Errorf("%s: no such replay file, and %w", arg, err)
 		}
 		data, err := db.Replay(ctx, m.ID)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		l, err := replay.Read(bytes.NewReader(data))
 		if err != nil {
-			return nil, nil, fmt.Errorf("stored match %s: %w", m.ID[:12], err)
+			return nil, nil, nil, fmt.Errorf("stored match %s: %w", m.ID[:12], err)
 		}
-		return verifyParent(ctx, "stored match "+m.ID[:12], l)
+		g, l, err := verifyParent(ctx, "stored match "+m.ID[:12], l)
+		return g, l, nil, err
 	}
 	l, out, err := loadFile(ctx, arg)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	g, _, err := verifyParent(ctx, arg, l)
-	if err != nil {
-		return nil, nil, err
-	}
+	g, l, err := verifyParent(ctx, arg, l)
+	return g, l, &outputLog{lines: out}, err
+}
+
+// storeMatch stores the match of l, with its bots' output, unless it is
+// stored already.
+func storeMatch(ctx context.Context, db *store.DB, l *replay.Log, out []store.BotOutput) error {
 	rec, err := regen.Build(ctx, l)
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
 	rec.Output = out
-	if _, err := db.Ingest(ctx, rec); err != nil {
-		return nil, nil, err
-	}
-	return g, l, nil
+	_, err = db.Ingest(ctx, rec)
+	return err
 }
 
 // alternativeLimit parses --alternatives: 0 for all, else K.

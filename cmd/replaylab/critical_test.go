@@ -128,6 +128,13 @@ func TestCriticalResume(t *testing.T) {
 	want := mustCLI(t, "critical", won, "--seat", "1")
 	wantJSON := mustCLI(t, "critical", won, "--seat", "1", "--json")
 	db := filepath.Join(dir, "lab.db")
+	// A command line mistake stores nothing, not even the match.
+	if code, _, stderr := cli(t, "critical", "--db", db, "--seat", "2", won); code != 2 || !strings.Contains(stderr, "--seat 2") {
+		t.Errorf("--seat 2: got exit %d, %q; want exit 2 naming it", code, stderr)
+	}
+	if got := storedMatches(t, db); got != 0 {
+		t.Errorf("after a refused command: %d matches stored, want none", got)
+	}
 	runs := []struct {
 		name    string
 		args    []string
@@ -171,6 +178,21 @@ func TestCriticalResume(t *testing.T) {
 	if strings.Contains(stderr, "resuming") {
 		t.Errorf("a sweep with another bot: stderr %q, want it played afresh", stderr)
 	}
+}
+
+// storedMatches counts the matches stored in the database at path.
+func storedMatches(t *testing.T, path string) int {
+	t.Helper()
+	db, err := store.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	n, err := db.CountMatches(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
 
 // storedForks counts the forks stored of the sweeps of match id.
