@@ -43,8 +43,13 @@ type decisiveTurn struct {
 // stored sweep, or with none the command line that runs one.
 type criticalData struct {
 	Sweeps  []sweepView
+	More    int // sweeps not charted: past maxSweepsCharted
 	Command string
 }
+
+// maxSweepsCharted bounds the charts of sweeps a match page draws: every
+// bot and --alternatives is a sweep of its own. The API has them all.
+const maxSweepsCharted = 10
 
 // Colours of the changes a decisive turns chart counts.
 const (
@@ -69,6 +74,9 @@ func criticalSection(m store.MatchSummary, stored []store.StoredSweep) (critical
 		d      criticalData
 		assets []string
 	)
+	if len(sweeps) > maxSweepsCharted {
+		sweeps, d.More = sweeps[:maxSweepsCharted], len(sweeps)-maxSweepsCharted
+	}
 	for i, s := range sweeps {
 		turns := analytics.SweptTurns(s.Recorded, s.Forks)
 		v := sweepView{Seat: s.Seat, Label: sweepLabel(m, s.Sweep), Summary: sweepSummary(turns)}

@@ -93,3 +93,20 @@ func TestCriticalPages(t *testing.T) {
 		}
 	}
 }
+
+// TestCriticalSectionBound charts at most maxSweepsCharted sweeps and
+// counts the others.
+func TestCriticalSectionBound(t *testing.T) {
+	m := store.MatchSummary{ID: strings.Repeat("ab", 32), Turns: 10, Players: []store.PlayerSummary{{Seat: 0, Name: "astar"}}}
+	var sweeps []store.StoredSweep
+	for k := range maxSweepsCharted + 3 {
+		sweeps = append(sweeps, store.StoredSweep{
+			Sweep: store.Sweep{Match: m.ID, Bot: "builtin:astar", Alternatives: k},
+			Forks: []store.ForkResult{{Turn: 1, Command: "A", TurnForks: 1, Result: sim.PlayerResult{Outcome: sim.Win, Rank: 1}}},
+		})
+	}
+	d, _ := criticalSection(m, sweeps)
+	if len(d.Sweeps) != maxSweepsCharted || d.More != 3 {
+		t.Errorf("got %d sweeps charted and %d more, want %d and 3", len(d.Sweeps), d.More, maxSweepsCharted)
+	}
+}
