@@ -3,6 +3,7 @@ module github.com/replaylab/replaylab
 go 1.26.8
 
 require (
+	github.com/BurntSushi/toml v1.6.0
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0
 	github.com/go-echarts/go-echarts/v2 v2.7.2

@@ -91,9 +91,9 @@ func criticalSection(m store.MatchSummary, stored []store.StoredSweep) (critical
 		}
 		c, lines := decisiveChart(m, i, turns)
 		c.Validate() // prefixes the assets with echartsHost
-		v.Chart = chartView{ID: c.ChartID, Title: "Decisive turns of " + v.Label, Option: c.JSON(), Data: seriesData(lines, linePoints(len(lines)*len(sweeps)))}
+		v.Chart = chartView{ID: c.ChartID, Title: "Decisive turns of " + v.Label, Option: c.JSON(), Data: seriesData(lines, 0, linePoints(len(lines)*len(sweeps)))}
 		d.Sweeps = append(d.Sweeps, v)
-		assets = append(assets, c.JSAssets.Values...)
+		assets = appendAssets(assets, c.JSAssets.Values)
 	}
 	return d, assets
 }
@@ -148,22 +148,8 @@ func decisiveChart(m store.MatchSummary, i int, turns []analytics.SweptTurn) (*c
 			better.Values[t.Turn], worse.Values[t.Turn] = float64(t.Better), float64(t.Worse)
 		}
 	}
-	c := charts.NewLine()
-	c.SetGlobalOptions(
-		charts.WithInitializationOpts(opts.Initialization{ChartID: "chart-decisive-" + strconv.Itoa(i), AssetsHost: echartsHost}),
-		charts.WithTitleOpts(opts.Title{Title: "Decisive turns", Left: "left"}),
-		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
-		charts.WithLegendOpts(plainLegend(nil, nil)),
-		charts.WithGridOpts(gridUnderLegend(72)),
-		charts.WithXAxisOpts(opts.XAxis{Name: "turn", Type: "value", Min: 0, Max: m.Turns}),
-		charts.WithYAxisOpts(opts.YAxis{Type: "value", Name: "alternatives", MinInterval: 1}),
-		charts.WithDataZoomOpts(opts.DataZoom{Type: "slider", XAxisIndex: 0}),
-		charts.WithToolboxOpts(opts.Toolbox{Show: opts.Bool(true), Right: "8", Feature: &opts.ToolBoxFeature{
-			SaveAsImage: &opts.ToolBoxFeatureSaveAsImage{Show: opts.Bool(true), Type: "png", Name: shortID(m.ID) + "-decisive-" + strconv.Itoa(i)},
-			DataZoom:    zoomTool,
-			Restore:     &opts.ToolBoxFeatureRestore{Show: opts.Bool(true)},
-		}}),
-	)
+	md := sim.MetricDef{Name: "decisive", Label: "Decisive turns", Integer: true}
+	c := newTurnChart("chart-decisive-"+strconv.Itoa(i), md, 0, m.Turns, plainLegend(nil, nil), shortID(m.ID)+"-decisive-"+strconv.Itoa(i))
 	series := func(color string) []charts.SeriesOpts {
 		return []charts.SeriesOpts{
 			charts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(true), Symbol: "circle", SymbolSize: 6, ConnectNulls: opts.Bool(false)}),

@@ -1,13 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"runtime"
 	"strconv"
@@ -35,7 +33,7 @@ type criticalFlags struct {
 func newCriticalCmd() *cobra.Command {
 	var f criticalFlags
 	cmd := &cobra.Command{
-		Use:   "critical REPLAY --seat S [--db FILE] [--bot SPEC] [--alternatives all|K] [--every K] [--json]",
+		Use:   "critical REPLAY|ID --seat S [--db FILE] [--bot SPEC] [--alternatives all|K] [--every K] [--json]",
 		Short: "Find the turns where another command would have changed a seat's outcome",
 		Long: `Fork the match in REPLAY (a replay file) at every turn (--every K: every
 K-th) with each alternative command of Seat S in place of the recorded
@@ -124,7 +122,7 @@ func critical(ctx context.Context, arg string, f *criticalFlags, stdout, stderr 
 		}
 		defer db.Close()
 	}
-	g, parent, out, err := sweptMatch(ctx, db, arg)
+	g, parent, out, err := sweptMatch(ctx, db, f.db, arg)
 	if err != nil {
 		return err
 	}
@@ -245,36 +243,19 @@ type sweep struct {
 	stored      store.SweepID // with --db
 }
 
-// sweptMatch reads the match to sweep, a replay file or with a database
-// a stored match's id, and regenerates it in full. For a file read with a
-// database it returns what the file's bots wrote besides their answers,
-// to store the match with (storeMatch) once the command line is checked.
-func sweptMatch(ctx context.Context, db *store.DB, arg string) (*sim.Game, *replay.Log, *outputLog, error) {
-	if db == nil {
-		g, l, err := readParent(ctx, arg)
+// sweptMatch reads the match to sweep as fork does: a replay file or,
+// with a database, a stored match's id. For a file read with a database
+// it also returns what the file's bots wrote besides their answers, to
+// store the match with (storeMatch) once the command line is checked.
+func sweptMatch(ctx context.Context, db *store.DB, dbPath, arg string) (*sim.Game, *replay.Log, *outputLog, error) {
+	g, l, err := (&matches{dbPath: dbPath, db: db}).parent(ctx, arg, arg)
+	if err != nil || db == nil {
 		return g, l, nil, err
 	}
-	if _, err := os.Stat(arg); errors.Is(err, fs.ErrNotExist) {
-		m, err := db.Match(ctx, arg)
-		if err != nil {
-			return nil, nil, nil, fmt.Errorf("%s: no such replay file, and %w", arg, err)
-		}
-		data, err := db.Replay(ctx, m.ID)
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		l, err := replay.Read(bytes.NewReader(data))
-		if err != nil {
-			return nil, nil, nil, fmt.Errorf("stored match %s: %w", m.ID[:12], err)
-		}
-		g, l, err := verifyParent(ctx, "stored match "+m.ID[:12], l)
-		return g, l, nil, err
+	if _, err := os.Stat(arg); err != nil { // a stored match
+		return g, l, nil, nil
 	}
-	l, out, err := loadFile(ctx, arg)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	g, l, err := verifyParent(ctx, arg, l)
+	out, err := readBotOutput(arg)
 	return g, l, &outputLog{lines: out}, err
 }
 

@@ -124,14 +124,16 @@ func record(ctx context.Context, f *recordFlags, stdout, stderr io.Writer) error
 	if err != nil {
 		return usageError{err} // all from the flags: exit status 2, as tournament's
 	}
-	return recordAndWrite(ctx, g, &replay.Recorder{Header: h}, specs, f, stdout, stderr, nil)
+	_, err = recordAndWrite(ctx, g, &replay.Recorder{Header: h}, specs, f, stdout, stderr, nil)
+	return err
 }
 
 // recordAndWrite records rec's match between agents started from specs,
 // one per seat, calls report (when not nil) with the finished recorder,
-// writes the replay as f says and sums up each seat's trouble. record and
-// fork share it.
-func recordAndWrite(ctx context.Context, g *sim.Game, rec *replay.Recorder, specs []string, f *recordFlags, stdout, stderr io.Writer, report func(*replay.Recorder)) error {
+// writes the replay as f says (none when f.out is empty), sums up each
+// seat's trouble and returns the regenerated match with its bots' output,
+// to store. record and fork share it.
+func recordAndWrite(ctx context.Context, g *sim.Game, rec *replay.Recorder, specs []string, f *recordFlags, stdout, stderr io.Writer, report func(*replay.Recorder)) (*store.Record, error) {
 	botOut := botOutputFor(f, slices.ContainsFunc(specs, isExternal))
 	// Saved whatever happens, so a failed match leaves the bots' last
 	// words; once saved, the trouble summary can name the file.
@@ -143,24 +145,24 @@ func recordAndWrite(ctx context.Context, g *sim.Game, rec *replay.Recorder, spec
 	start := time.Now()
 	l, err := recordMatch(ctx, g, rec, specs, f, botOut)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if report != nil {
 		report(rec)
 	}
 	built, err := writeRecording(ctx, g, l, f, stdout, stderr, start)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	output := ""
 	if botOut != nil {
 		if botOut.close(stderr) {
 			output = botOut.path
 		}
-		botOut = nil
+		built.Output, botOut = botOut.lines, nil
 	}
 	writeTrouble(stderr, "", l.Header.Players, store.Troubles(len(built.Players), built.Events), output)
-	return nil
+	return built, nil
 }
 
 // recordMatch plays rec's match between agents started from specs, one
@@ -270,19 +272,17 @@ func startAgents(ctx context.Context, g *sim.Game, specs []string, setup sim.Set
 	return agents, nil
 }
 
-// botOutputFor returns where external bots' output goes: --bot-output, or
-// beside the replay; nil when no bot is external or the replay goes to
-// stdout without --bot-output.
+// botOutputFor returns the gathering of external bots' output, saved to
+// --bot-output or beside the replay, and kept for the store (fork --db);
+// nil when no bot is external. It is saved nowhere when the replay goes
+// to stdout, or to no file, without --bot-output.
 func botOutputFor(f *recordFlags, external bool) *outputLog {
 	if !external {
 		return nil
 	}
 	path := f.outputFile
-	if path == "" && f.out != "-" {
+	if path == "" && f.out != "-" && f.out != "" {
 		path = f.out + outputFileSuffix
-	}
-	if path == "" {
-		return nil
 	}
 	return &outputLog{path: path}
 }
@@ -301,29 +301,33 @@ func play(ctx context.Context, rec *replay.Recorder, botOut *outputLog) (*replay
 	return l, err
 }
 
-// writeRecording writes the replay (atomically, or to stdout for "-"),
-// checks that it regenerates, says who won (unless the replay went to
-// stdout) and returns the regenerated match.
+// writeRecording writes the replay (atomically, or to stdout for "-"; not
+// at all when f.out is empty), checks that it regenerates, says who won
+// (unless the replay went to stdout) and returns the regenerated match.
 func writeRecording(ctx context.Context, g *sim.Game, l *replay.Log, f *recordFlags, stdout, stderr io.Writer, start time.Time) (*store.Record, error) {
-	data, id, err := encodeFor(l, f.out)
-	if err != nil {
-		return nil, err
-	}
-	if f.out == "-" {
-		_, err = stdout.Write(data)
-	} else {
-		err = writeFileAtomic(f.out, data)
-	}
-	if err != nil {
-		return nil, err
+	var written string // where the replay went, for the summary line
+	if f.out != "" {
+		data, err := encodeFor(l, f.out)
+		if err != nil {
+			return nil, err
+		}
+		if f.out == "-" {
+			_, err = stdout.Write(data)
+		} else {
+			err = writeFileAtomic(f.out, data)
+			written = fmt.Sprintf(" -> %s (%d bytes)", f.out, len(data))
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
 	rec, err := regen.Build(ctx, l)
 	if err != nil {
 		return nil, fmt.Errorf("the recorded match does not regenerate (a simulator bug): %w", err)
 	}
 	if f.out != "-" {
-		fmt.Fprintf(stderr, "recorded %s %s: %d turns in %v, %s; id %s -> %s (%d bytes)\n",
-			g.Name, l.Header.Ruleset, len(l.Turns), time.Since(start).Round(time.Millisecond), describeResult(rec.Result, l.Header.Players), id[:12], f.out, len(data))
+		fmt.Fprintf(stderr, "recorded %s %s: %d turns in %v, %s; id %s%s\n",
+			g.Name, l.Header.Ruleset, len(l.Turns), time.Since(start).Round(time.Millisecond), describeResult(rec.Result, l.Header.Players), rec.ID[:12], written)
 	}
 	return rec, nil
 }
@@ -441,16 +445,12 @@ func newAgent(ctx context.Context, g *sim.Game, spec string, setup sim.Setup, se
 }
 
 // encodeFor encodes a log in the encoding the output name asks for.
-func encodeFor(l *replay.Log, out string) ([]byte, string, error) {
-	enc, err := l.Encode()
-	if err != nil {
-		return nil, "", err
-	}
+func encodeFor(l *replay.Log, out string) ([]byte, error) {
 	if out == "-" || strings.HasSuffix(out, ".rlog") {
-		text, err := l.EncodeText()
-		return text, enc.ID, err
+		return l.EncodeText()
 	}
-	return enc.Bytes, enc.ID, nil
+	enc, err := l.Encode()
+	return enc.Bytes, err
 }
 
 // writeFileAtomic writes through a temporary file and a rename, so a failed
@@ -524,9 +524,10 @@ func (o *outputLog) add(turn, seat int, out replay.Output) {
 	}
 }
 
-// close saves the output, when there is any, and reports whether it did.
+// close saves the output, when there is any and a path to save it to,
+// and reports whether it did.
 func (o *outputLog) close(warn io.Writer) bool {
-	if len(o.lines) == 0 {
+	if len(o.lines) == 0 || o.path == "" {
 		return false
 	}
 	var buf bytes.Buffer
