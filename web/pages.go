@@ -129,6 +129,7 @@ type matchData struct {
 	Charts    []chartView
 	Trouble   []troubleView // the banner's lines, one per seat with trouble
 	Lineage   store.Lineage
+	Critical  criticalData // the decisive turns of the stored sweeps
 }
 
 // troubleView is a seat's line of a match page's trouble banner: the
@@ -237,6 +238,12 @@ func (s *server) matchPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	sweeps, err := s.db.Sweeps(c.Request().Context(), m.ID)
+	if err != nil {
+		return err
+	}
+	crit, critAssets := criticalSection(m, sweeps)
+	assets = appendAssets(assets, critAssets)
 	d := matchData{
 		page:      page{Title: gameTitle(g, m.Game) + " match " + shortID(m.ID), Nav: "matches", Scripts: append(assets, "/static/js/scheme.js", "/static/js/charts.js")},
 		Match:     m,
@@ -245,6 +252,7 @@ func (s *server) matchPage(c echo.Context) error {
 		Charts:    charts,
 		Trouble:   troubleViews(m),
 		Lineage:   lin,
+		Critical:  crit,
 	}
 	return s.render(c, http.StatusOK, "match", d)
 }

@@ -229,6 +229,7 @@ func (s *server) routes(e *echo.Echo) {
 	api.GET("/matches/:id/replay.rpl", s.apiReplayBinary)
 	api.GET("/matches/:id/replay.rlog", s.apiReplayText)
 	api.GET("/matches/:id/turns.csv", s.apiTurnsCSV)
+	api.GET("/matches/:id/critical", s.apiCritical)
 	api.GET("/matches/:id/branch", s.apiBranch)
 	api.GET("/bots", s.apiBots)
 	api.GET("/bots/:game/:name", s.apiBot)
