@@ -3,8 +3,10 @@ module github.com/replaylab/replaylab
 go 1.26.8
 
 require (
+	github.com/BurntSushi/toml v1.6.0
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0
+	github.com/coder/websocket v1.8.15
 	github.com/go-echarts/go-echarts/v2 v2.7.2
 	github.com/klauspost/compress v1.20.3
 	github.com/labstack/echo/v4 v4.16.0

@@ -1,7 +1,7 @@
--- replaylab SQLite schema, version 14.
+-- replaylab SQLite schema, version 15.
 --
 -- store.Open applies this file to a fresh database inside one transaction
--- and then sets PRAGMA user_version to 14 and PRAGMA application_id to
+-- and then sets PRAGMA user_version to 15 and PRAGMA application_id to
 -- 0x52504c42 ("RPLB"), which marks the file as replaylab's: Open refuses an
 -- SQLite file with another application_id and tables of its own. A schema
 -- change edits this file and appends to store/upgrades.go the statements
@@ -81,6 +81,41 @@ CREATE TABLE match_parents (
 
 -- A match's forks, by the turn they left it.
 CREATE INDEX match_parents_by_parent ON match_parents (parent, turn);
+
+-- Critical sweeps (replaylab critical --db): a match forked at many turns
+-- with each alternative command of one seat in place of the recorded one,
+-- the seat then played on by one bot. A sweep is its match, seat, bot (the
+-- spec as given, with the fingerprint of an external bot's code: edited
+-- code is another sweep) and how many alternatives a turn tries (0: all),
+-- so a rerun of the same sweep finds the forks it already played. name
+-- and version are the bot's player entry, for people.
+CREATE TABLE critical_sweeps (
+    id           INTEGER PRIMARY KEY,
+    match_seq    INTEGER NOT NULL REFERENCES matches (seq) ON DELETE CASCADE,
+    seat         INTEGER NOT NULL CHECK (seat >= 0),
+    bot          TEXT    NOT NULL CHECK (bot <> ''),
+    fingerprint  TEXT    NOT NULL,
+    name         TEXT    NOT NULL,
+    version      TEXT    NOT NULL,
+    alternatives INTEGER NOT NULL CHECK (alternatives >= 0),
+    UNIQUE (match_seq, seat, bot, fingerprint, alternatives)
+) STRICT;
+
+-- One played fork of a sweep: the seat played command at turn instead of
+-- the recorded one, and the fork ended with the seat's outcome, rank and
+-- score. turn_forks is how many forks the sweep plays at that turn, so a
+-- turn half played (a sweep killed) tells itself from a whole one. Each
+-- row is written as its fork finishes.
+CREATE TABLE critical_forks (
+    sweep      INTEGER NOT NULL REFERENCES critical_sweeps (id) ON DELETE CASCADE,
+    turn       INTEGER NOT NULL CHECK (turn >= 1),
+    command    TEXT    NOT NULL,
+    turn_forks INTEGER NOT NULL CHECK (turn_forks >= 1),
+    outcome    TEXT    NOT NULL CHECK (outcome IN ('win', 'loss', 'draw')),
+    rank       INTEGER NOT NULL CHECK (rank >= 1),
+    score      REAL    NOT NULL,
+    PRIMARY KEY (sweep, turn, command)
+) STRICT, WITHOUT ROWID;
 
 -- A bot is a name and version within one game; versions of a bot are
 -- compared against each other, so each is its own row.

@@ -29,17 +29,28 @@ const fingerprintScheme = "replaylab fingerprint 1\n"
 // interpreter counts as well, since another Python may play differently.
 // What the program loads by itself (imports, a directory on a class path)
 // is not read; such a bot needs a new version by hand when that changes.
-func Fingerprint(argv []string) (string, error) { return FingerprintIn("", argv) }
+func Fingerprint(argv []string) (string, error) { return FingerprintProtocol("", argv) }
 
-// FingerprintIn is Fingerprint for a bot started in the working
-// directory dir ("" = the recorder's): relative paths, the program's
-// included when it has a slash, are looked up from there.
-func FingerprintIn(dir string, argv []string) (string, error) {
+// FingerprintProtocol is Fingerprint for a bot that argv starts and that
+// speaks protocol (an adapter's name: "codenjoy", "awap2019"), so the same
+// program behind two protocols gives two fingerprints. The empty protocol
+// is our JSON lines, whose fingerprint is Fingerprint's.
+func FingerprintProtocol(protocol string, argv []string) (string, error) {
+	return FingerprintProtocolIn(protocol, "", argv)
+}
+
+// FingerprintProtocolIn is FingerprintProtocol for a bot started in the
+// working directory dir ("" = the recorder's): relative paths, the
+// program's included when it has a slash, are looked up from there.
+func FingerprintProtocolIn(protocol, dir string, argv []string) (string, error) {
 	if len(argv) == 0 {
 		return "", errors.New("empty bot command")
 	}
 	h := sha256.New()
 	io.WriteString(h, fingerprintScheme)
+	if protocol != "" {
+		io.WriteString(h, "protocol "+protocol+"\n")
+	}
 	in := func(path string) string {
 		if dir == "" || filepath.IsAbs(path) {
 			return path

@@ -120,6 +120,9 @@ type ProcessOptions struct {
 	StartLimit time.Duration
 	Dir        string   // working directory; "" = the recorder's
 	Framing    *Framing // nil: JSON lines
+	// Env holds variables (KEY=value) the bot gets on top of the
+	// recorder's environment.
+	Env []string
 }
 
 const (
@@ -151,6 +154,9 @@ func StartProcess(ctx context.Context, argv []string, opt ProcessOptions) (*Proc
 	}
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = opt.Dir
+	if len(opt.Env) > 0 {
+		cmd.Env = append(os.Environ(), opt.Env...)
+	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return signalGroup(cmd.Process.Pid, syscall.SIGTERM) }
 	// Pipes of our own rather than exec's: exec's are closed by Wait, which
@@ -361,6 +367,10 @@ func cutUTF8(s string, n int) string {
 	}
 	return s[:n]
 }
+
+// CutCommand cuts an answer to MaxCommandBytes at a UTF-8 boundary, as
+// the recorder cuts an over-long one before noting it sim.EventOversize.
+func CutCommand(cmd string) string { return cutUTF8(cmd, MaxCommandBytes) }
 
 // partialRune returns how many bytes at the end of s begin a UTF-8
 // sequence that s cuts short.
@@ -669,6 +679,24 @@ func (p *Process) crash() Answer {
 	case <-time.After(lastWords):
 	}
 	return Answer{Note: sim.EventCrash, Output: p.closeTurn()}
+}
+
+// Exited returns a channel closed once the bot's own process has exited.
+// An adapter that talks to the bot by other means than its standard input
+// and output (a websocket) watches it to tell a bot that died from one
+// that is slow.
+func (p *Process) Exited() <-chan struct{} { return p.exited }
+
+// TakeOutput returns what the bot wrote since the last call, for an
+// adapter that never calls Act: every stdout line is then output, and so
+// is standard error, under the bounds of one turn. Close returns the last
+// take again with what came after it, as it does after Act.
+func (p *Process) TakeOutput() Output {
+	p.mu.Lock()
+	p.stdout.drain()
+	out := p.out.take()
+	p.mu.Unlock()
+	return Output{Stdout: out, Stderr: p.takeStderr()}
 }
 
 // Close closes the bot's input and ends its process group: it waits

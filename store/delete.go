@@ -15,7 +15,8 @@ type DeletedMatch struct {
 // DeleteMatches removes the matches ids name, each in full or by a unique
 // prefix as Match takes them, with their replays and every row derived
 // from them, in one transaction: seats, entries, lines, events, bot
-// output, and their share of every record (schema.sql's triggers). A bot
+// output, critical sweeps, and their share of every record (schema.sql's
+// triggers). A bot
 // version left without a match goes too, with its ratings, so the
 // database is the one an import of the remaining matches would make; a
 // ruleset left without a match loses its rating fit. The fits of the

@@ -530,4 +530,29 @@ var upgrades = []string{
 	    turn      INTEGER NOT NULL CHECK (turn >= 1)
 	) STRICT;
 	CREATE INDEX match_parents_by_parent ON match_parents (parent, turn);`,
+	// Version 15 keeps the forks of critical sweeps, so an interrupted
+	// sweep resumes and the match page charts its decisive turns. No
+	// sweep was stored before it.
+	`
+	CREATE TABLE critical_sweeps (
+	    id           INTEGER PRIMARY KEY,
+	    match_seq    INTEGER NOT NULL REFERENCES matches (seq) ON DELETE CASCADE,
+	    seat         INTEGER NOT NULL CHECK (seat >= 0),
+	    bot          TEXT    NOT NULL CHECK (bot <> ''),
+	    fingerprint  TEXT    NOT NULL,
+	    name         TEXT    NOT NULL,
+	    version      TEXT    NOT NULL,
+	    alternatives INTEGER NOT NULL CHECK (alternatives >= 0),
+	    UNIQUE (match_seq, seat, bot, fingerprint, alternatives)
+	) STRICT;
+	CREATE TABLE critical_forks (
+	    sweep      INTEGER NOT NULL REFERENCES critical_sweeps (id) ON DELETE CASCADE,
+	    turn       INTEGER NOT NULL CHECK (turn >= 1),
+	    command    TEXT    NOT NULL,
+	    turn_forks INTEGER NOT NULL CHECK (turn_forks >= 1),
+	    outcome    TEXT    NOT NULL CHECK (outcome IN ('win', 'loss', 'draw')),
+	    rank       INTEGER NOT NULL CHECK (rank >= 1),
+	    score      REAL    NOT NULL,
+	    PRIMARY KEY (sweep, turn, command)
+	) STRICT, WITHOUT ROWID;`,
 }

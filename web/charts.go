@@ -98,14 +98,20 @@ func (s *server) matchCharts(ctx context.Context, m store.MatchSummary, g *sim.G
 		// downsampling drops the turn they sit at.
 		line, hidden := lineChart(m, md, lines[i], marks)
 		line.Validate() // prefixes the assets with echartsHost
-		views = append(views, chartView{ID: line.ChartID, Title: md.Label + " per turn", Option: line.JSON(), Data: seriesData(lines[i], bound), Hidden: hidden})
-		for _, a := range line.JSAssets.Values {
-			if !slices.Contains(assets, a) {
-				assets = append(assets, a)
-			}
-		}
+		views = append(views, chartView{ID: line.ChartID, Title: md.Label + " per turn", Option: line.JSON(), Data: seriesData(lines[i], 0, bound), Hidden: hidden})
+		assets = appendAssets(assets, line.JSAssets.Values)
 	}
 	return views, assets, nil
+}
+
+// appendAssets appends the scripts of more that assets lacks.
+func appendAssets(assets, more []string) []string {
+	for _, a := range more {
+		if !slices.Contains(assets, a) {
+			assets = append(assets, a)
+		}
+	}
+	return assets
 }
 
 // chartMarks returns the events to mark on a match's charts, at most
@@ -194,32 +200,7 @@ func lineChart(m store.MatchSummary, md sim.MetricDef, lines []analytics.Line, m
 			hidden[names[i]] = false
 		}
 	}
-	yAxis := opts.YAxis{Type: "value", Scale: opts.Bool(true)}
-	if md.Integer {
-		yAxis.MinInterval = 1
-	}
-	c := charts.NewLine()
-	c.SetGlobalOptions(
-		charts.WithInitializationOpts(opts.Initialization{ChartID: "chart-" + md.Name, AssetsHost: echartsHost}),
-		charts.WithTitleOpts(opts.Title{Title: md.Label, Left: "left"}),
-		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
-		charts.WithLegendOpts(plainLegend(legend, hidden)),
-		charts.WithGridOpts(gridUnderLegend(72)),
-		// A value axis: the series are [turn, value] pairs (charts.js
-		// makes them), so a downsampled line keeps its points at their
-		// real turns and a click converts to the turn under the pointer.
-		charts.WithXAxisOpts(opts.XAxis{Name: "turn", Type: "value", Min: 0, Max: m.Turns}),
-		charts.WithYAxisOpts(yAxis),
-		// The slider only: ECharts' "inside" zoom takes the wheel and
-		// touch events over the plot, so the page would not scroll there.
-		// charts.js zooms on a wheel turned with Ctrl or Shift held.
-		charts.WithDataZoomOpts(opts.DataZoom{Type: "slider", XAxisIndex: 0}),
-		charts.WithToolboxOpts(opts.Toolbox{Show: opts.Bool(true), Right: "8", Feature: &opts.ToolBoxFeature{
-			SaveAsImage: &opts.ToolBoxFeatureSaveAsImage{Show: opts.Bool(true), Type: "png", Name: shortID(m.ID) + "-" + md.Name},
-			DataZoom:    zoomTool,
-			Restore:     &opts.ToolBoxFeatureRestore{Show: opts.Bool(true)},
-		}}),
-	)
+	c := newTurnChart("chart-"+md.Name, md, 0, m.Turns, plainLegend(legend, hidden), shortID(m.ID)+"-"+md.Name)
 	units := map[int]int{} // seat -> units drawn so far
 	for i, l := range lines {
 		width := float32(2)
@@ -258,6 +239,39 @@ func lineChart(m store.MatchSummary, md sim.MetricDef, lines []analytics.Line, m
 	return c, len(hidden)
 }
 
+// newTurnChart starts a line chart of metric md over turns first to
+// last: an axis tooltip, the legend, an integer axis for a count, the
+// zoom slider, and the toolbox that zooms and saves it as saveAs.png.
+func newTurnChart(id string, md sim.MetricDef, first, last int, legend opts.Legend, saveAs string) *charts.Line {
+	yAxis := opts.YAxis{Type: "value", Scale: opts.Bool(true)}
+	if md.Integer {
+		yAxis.MinInterval = 1
+	}
+	c := charts.NewLine()
+	c.SetGlobalOptions(
+		charts.WithInitializationOpts(opts.Initialization{ChartID: id, AssetsHost: echartsHost}),
+		charts.WithTitleOpts(opts.Title{Title: md.Label, Left: "left"}),
+		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
+		charts.WithLegendOpts(legend),
+		charts.WithGridOpts(gridUnderLegend(72)),
+		// A value axis: the series are [turn, value] pairs (charts.js
+		// makes them), so a downsampled line keeps its points at their
+		// real turns and a click converts to the turn under the pointer.
+		charts.WithXAxisOpts(opts.XAxis{Name: "turn", Type: "value", Min: first, Max: last}),
+		charts.WithYAxisOpts(yAxis),
+		// The slider only: ECharts' "inside" zoom takes the wheel and
+		// touch events over the plot, so the page would not scroll there.
+		// charts.js zooms on a wheel turned with Ctrl or Shift held.
+		charts.WithDataZoomOpts(opts.DataZoom{Type: "slider", XAxisIndex: 0}),
+		charts.WithToolboxOpts(opts.Toolbox{Show: opts.Bool(true), Right: "8", Feature: &opts.ToolBoxFeature{
+			SaveAsImage: &opts.ToolBoxFeatureSaveAsImage{Show: opts.Bool(true), Type: "png", Name: saveAs},
+			DataZoom:    zoomTool,
+			Restore:     &opts.ToolBoxFeatureRestore{Show: opts.Bool(true)},
+		}}),
+	)
+	return c
+}
+
 // allZero reports whether a line is zero (or missing) at every turn.
 func allZero(values []float64) bool {
 	for _, v := range values {
@@ -269,11 +283,12 @@ func allZero(values []float64) bool {
 }
 
 // seriesData writes the lines' numbers as a JSON array with one array per
-// line: the values of turns 0, 1, 2... for a line of at most bound values,
-// else [turn, value] pairs of the line downsampled to bound values. Its
+// line, each line's values starting at turn from: the values of turns 0,
+// 1, 2... for a line from turn 0 of at most bound values, else [turn,
+// value] pairs (of the line downsampled to bound values when longer). Its
 // output holds only digits, signs, points, exponents, commas, brackets and
 // null, so it is safe in a JSON script block as it is.
-func seriesData(lines []analytics.Line, bound int) template.JS {
+func seriesData(lines []analytics.Line, from, bound int) template.JS {
 	b := make([]byte, 0, 2+len(lines)*bound*8)
 	b = append(b, '[')
 	for i, l := range lines {
@@ -281,7 +296,7 @@ func seriesData(lines []analytics.Line, bound int) template.JS {
 			b = append(b, ',')
 		}
 		d := analytics.Downsample(l, bound)
-		if d.Turns == nil {
+		if d.Turns == nil && from == 0 {
 			b = appendValues(b, d.Values)
 			continue
 		}
@@ -290,7 +305,11 @@ func seriesData(lines []analytics.Line, bound int) template.JS {
 			if j > 0 {
 				b = append(b, ',')
 			}
-			b = appendPair(b, float64(d.Turns[j]), v)
+			turn := j
+			if d.Turns != nil {
+				turn = d.Turns[j]
+			}
+			b = appendPair(b, float64(from+turn), v)
 		}
 		b = append(b, ']')
 	}

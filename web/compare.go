@@ -14,6 +14,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/replaylab/replaylab/analytics"
+	"github.com/replaylab/replaylab/replay"
 	"github.com/replaylab/replaylab/sim"
 	"github.com/replaylab/replaylab/sim/games"
 	"github.com/replaylab/replaylab/store"
@@ -503,34 +504,64 @@ func newBandJSON(b analytics.Band) bandJSON {
 	return j
 }
 
-// diverge finds the first turn at which the commands of a pair's matches
-// differ, decoding both stored replays within the memory budget.
+// diverge finds the first turn at which a pair's matches differ.
 func (s *server) diverge(ctx context.Context, p analytics.SeedPair) (*divergence, error) {
-	d := &divergence{Seed: p.Seed, A: p.A, B: p.B, AURL: matchURL(p.A), BURL: matchURL(p.B), Commands: []commandDiff{}}
-	logs, mem, err := s.decodeStored(ctx, p.A, p.B)
+	return s.divergeAfter(ctx, p.Seed, p.A, p.B, 0)
+}
+
+// divergeAfter finds the first turn after turn from at which the stored
+// matches a and b differ (see find), decoding both replays within the
+// memory budget.
+func (s *server) divergeAfter(ctx context.Context, seed uint64, a, b string, from int) (*divergence, error) {
+	d := &divergence{Seed: seed, A: a, B: b, AURL: matchURL(a), BURL: matchURL(b), Commands: []commandDiff{}}
+	logs, mem, err := s.decodeStored(ctx, a, b)
 	if err != nil {
 		return nil, err
 	}
 	defer mem.Release()
-	a, b := logs[0].Turns, logs[1].Turns
-	for i := range min(len(a), len(b)) {
-		for seat := range min(len(a[i]), len(b[i])) {
-			if a[i][seat] != b[i][seat] {
-				d.Commands = append(d.Commands, commandDiff{seat, shownCommand(a[i][seat]), shownCommand(b[i][seat])})
+	d.find(logs[0], logs[1], from)
+	return d, nil
+}
+
+// find sets the first turn after turn from at which logs a and b differ:
+// the commands of a seat (listed), else the state hashes both recorded
+// for that turn, else one match ending before the other. It leaves the
+// turn unset, with a note, when they never differ.
+func (d *divergence) find(a, b *replay.Log, from int) {
+	ta, tb := a.Turns, b.Turns
+	ha, hb := a.Hashes, b.Hashes
+	for i := max(from, 0); i < min(len(ta), len(tb)); i++ {
+		turn := i + 1
+		for seat := range min(len(ta[i]), len(tb[i])) {
+			if ta[i][seat] != tb[i][seat] {
+				d.Commands = append(d.Commands, commandDiff{seat, shownCommand(ta[i][seat]), shownCommand(tb[i][seat])})
 			}
 		}
 		if len(d.Commands) > 0 {
-			d.at(i + 1)
-			return d, nil
+			d.at(turn)
+			return
+		}
+		ha, hb = hashesFrom(ha, turn), hashesFrom(hb, turn)
+		if len(ha) > 0 && len(hb) > 0 && ha[0].Turn == turn && hb[0].Turn == turn && ha[0].Sum != hb[0].Sum {
+			d.at(turn)
+			d.Note = fmt.Sprintf("the commands agree, but the state hashes recorded after turn %d differ; hashes are kept every few turns, so the states may have parted earlier", turn)
+			return
 		}
 	}
-	if len(a) != len(b) {
-		d.at(min(len(a), len(b)) + 1)
+	if len(ta) != len(tb) {
+		d.at(max(from, min(len(ta), len(tb))) + 1)
 		d.Note = "the commands agree as long as both matches last; one ends first"
-		return d, nil
+		return
 	}
 	d.Note = "both matches played the same commands every turn"
-	return d, nil
+}
+
+// hashesFrom drops the hashes of turns before turn.
+func hashesFrom(hs []replay.Hash, turn int) []replay.Hash {
+	for len(hs) > 0 && hs[0].Turn < turn {
+		hs = hs[1:]
+	}
+	return hs
 }
 
 // at sets the divergence's turn and the inspector links to it.

@@ -3,7 +3,6 @@ package web
 import (
 	"encoding/json"
 	"html/template"
-	"slices"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
@@ -30,11 +29,7 @@ func compareCharts(cmp comparison) ([]chartView, []string) {
 			b = []byte("[]") // only numbers and nulls: cannot fail
 		}
 		views = append(views, chartView{ID: id, Title: title, Option: option, Data: template.JS(b)})
-		for _, a := range jsAssets {
-			if !slices.Contains(assets, a) {
-				assets = append(assets, a)
-			}
-		}
+		assets = appendAssets(assets, jsAssets)
 	}
 	for i, f := range cmp.Finals {
 		if f.A != nil || f.B != nil {

@@ -418,3 +418,49 @@ func seatNumbers(seats []int) string {
 	}
 	return strings.Join(n, " ")
 }
+
+// TestDivergenceFind finds the first turn after a fork turn at which two
+// logs differ: in a command, in a state hash both recorded, in length.
+func TestDivergenceFind(t *testing.T) {
+	log := func(hashes []replay.Hash, turns ...string) *replay.Log {
+		l := &replay.Log{Hashes: hashes}
+		for _, c := range turns {
+			l.Turns = append(l.Turns, []string{c, "-"})
+		}
+		return l
+	}
+	hashes := []replay.Hash{{Turn: 0, Sum: 1}, {Turn: 2, Sum: 5}, {Turn: 4, Sum: 9}}
+	otherAt4 := []replay.Hash{{Turn: 0, Sum: 1}, {Turn: 2, Sum: 5}, {Turn: 4, Sum: 8}}
+	tests := []struct {
+		name     string
+		a, b     *replay.Log
+		from     int
+		turn     int // 0: none
+		commands []commandDiff
+		note     string
+	}{
+		{"a command", log(hashes, "A", "B", "C", "D"), log(hashes, "A", "B", "X", "D"), 1, 3, []commandDiff{{0, "C", "X"}}, ""},
+		{"before the fork turn", log(hashes, "X", "B", "C"), log(hashes, "A", "B", "C"), 1, 0, nil, "same commands"},
+		{"a state hash", log(hashes, "A", "B", "C", "D"), log(otherAt4, "A", "B", "C", "D"), 2, 4, nil, "state hashes recorded after turn 4 differ"},
+		{"one ends first", log(nil, "A", "B", "C"), log(nil, "A", "B", "C", "D"), 1, 4, nil, "one ends first"},
+		{"the same", log(hashes, "A", "B"), log(hashes, "A", "B"), 0, 0, nil, "same commands"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := &divergence{Commands: []commandDiff{}}
+			d.find(tt.a, tt.b, tt.from)
+			switch {
+			case tt.turn == 0 && d.Turn != nil:
+				t.Errorf("got turn %d, want none", *d.Turn)
+			case tt.turn != 0 && (d.Turn == nil || *d.Turn != tt.turn):
+				t.Errorf("got turn %v, want %d", d.Turn, tt.turn)
+			}
+			if !slices.Equal(d.Commands, tt.commands) && len(d.Commands)+len(tt.commands) > 0 {
+				t.Errorf("got commands %+v, want %+v", d.Commands, tt.commands)
+			}
+			if !strings.Contains(d.Note, tt.note) {
+				t.Errorf("got note %q, want it to say %q", d.Note, tt.note)
+			}
+		})
+	}
+}

@@ -113,8 +113,13 @@ func classify(err error) (status int, body errorBody, internal bool) {
 		ne  *notFoundError
 		re  *replayError
 		div *replay.DivergenceError
+		fte *forkTimeError
 	)
 	switch {
+	case errors.As(err, &fte):
+		// The server at its time limit, working as told: no Retry-After,
+		// as the same fork takes as long again.
+		return http.StatusServiceUnavailable, errorBody{Error: fte.Error(), Turn: fte.turn}, false
 	case errors.As(err, &he):
 		msg, ok := he.Message.(string)
 		if !ok {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -63,7 +64,8 @@ type agreementJSON struct {
 // 'replaylab fork' command line to run where the bots are. It is bounded
 // as uploads are: authorized by the upload token, one of the server's
 // regeneration slots (503 when none is free) and the replay budget for
-// the parent and the fork.
+// the parent and the fork; and in time, by the server's fork time limit
+// (503 naming the turn reached, nothing stored).
 func (s *server) apiFork(c echo.Context) error {
 	r := c.Request()
 	header := r.Header.Get(echo.HeaderAuthorization)
@@ -97,7 +99,11 @@ func (s *server) apiFork(c echo.Context) error {
 		return err
 	}
 	defer release()
-	rec, agreements, err := s.playFork(r.Context(), c, m, g, req.Turn, bots, force)
+	// The slot is held for as long as the fork plays: bound that, so one
+	// long match cannot keep it. Storing is not bounded (one transaction).
+	ctx, cancel := context.WithTimeoutCause(r.Context(), s.forkTimeLimit, errForkTimeLimit)
+	defer cancel()
+	rec, agreements, err := s.playFork(ctx, c, m, g, req.Turn, bots, force)
 	if err != nil {
 		return err
 	}
@@ -255,18 +261,61 @@ func (s *server) playFork(ctx context.Context, c echo.Context, m store.MatchSumm
 			h.Players[seat] = replay.Player{Name: name, Version: replay.BuiltinVersion}
 		}
 	}
-	rec := &replay.Recorder{Header: h, Agents: agents, HashEvery: forkHashEvery, From: parent, At: turn, Force: force}
+	reached := 0 // the last turn played, for a fork stopped by the time limit
+	rec := &replay.Recorder{Header: h, Agents: agents, HashEvery: forkHashEvery, From: parent, At: turn, Force: force,
+		OnTurn: func(n int) {
+			reached = n
+			if s.onForkTurn != nil {
+				s.onForkTurn(ctx, n)
+			}
+		}}
 	l, err := rec.Record(ctx)
+	if errors.Is(context.Cause(ctx), errForkTimeLimit) {
+		return nil, nil, &forkTimeError{limit: s.forkTimeLimit, turn: reached, at: turn}
+	}
 	if err != nil {
 		// A stored match that does not replay with this build (an older
 		// rules revision it does not reproduce) cannot be played on.
 		return nil, nil, &replayError{http.StatusUnprocessableEntity, fmt.Errorf("the match cannot be played on from turn %d: %w", turn, err)}
 	}
 	out, err := regen.Build(ctx, l)
+	if errors.Is(context.Cause(ctx), errForkTimeLimit) {
+		return nil, nil, &forkTimeError{limit: s.forkTimeLimit, turn: reached, at: turn, played: true}
+	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("regenerate the fork: %w", err)
 	}
 	return out, rec.Agreements, nil
+}
+
+// DefaultForkTimeLimit is Config.ForkTimeLimit when it is zero: built-in
+// bots play an ordinary match on in well under a second, so only a very
+// long match, or a server far too busy, comes near it.
+const DefaultForkTimeLimit = 30 * time.Second
+
+// errForkTimeLimit is the cause of a fork's context cancelled by the time
+// limit, telling it from a client that went away.
+var errForkTimeLimit = errors.New("fork time limit reached")
+
+// forkTimeError is a fork stopped by the server's time limit: the turn it
+// had reached (after turn at, the last as recorded) and whether it had
+// been played to its end and was being regenerated.
+type forkTimeError struct {
+	limit    time.Duration
+	turn, at int
+	played   bool
+}
+
+func (e *forkTimeError) Error() string {
+	stage := fmt.Sprintf("stopped after turn %d (the fork is live from turn %d)", e.turn, e.at+1)
+	if e.turn == 0 {
+		stage = "stopped before turn 1"
+	}
+	if e.played {
+		stage = fmt.Sprintf("played to its end at turn %d but not regenerated in time", e.turn)
+	}
+	return fmt.Sprintf("the fork did not finish within the server's --fork-time-limit of %v: %s; nothing was stored. 'replaylab fork' plays it on your machine without this limit",
+		e.limit, stage)
 }
 
 // forkHashEvery is how often a fork played on the server records its

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/replaylab/replaylab/replay"
 	"github.com/replaylab/replaylab/sim/toad"
@@ -188,7 +189,7 @@ func TestLineagePages(t *testing.T) {
 
 	tests := []scenario{
 		{name: "parent page lists its fork", url: "/matches/" + shortID(parent), status: 200,
-			want: []string{"Branches", `href="/matches/` + shortID(fork.ID) + `"`, "forked at turn 12, caught by a snake on turn 16</li>"}},
+			want: []string{"Branches", `href="/matches/` + shortID(fork.ID) + `"`, "forked at turn 12, caught by a snake on turn 16 · "}},
 		{name: "fork page names its parent", url: "/matches/" + shortID(fork.ID), status: 200,
 			want: []string{"Forked from", `href="/matches/` + shortID(parent) + `"`, "at turn 12", `href="/matches/` + shortID(parent) + `/turns/12"`}},
 		{name: "unstored parent", url: "/matches/" + shortID(orphan), status: 200,
@@ -219,5 +220,50 @@ func TestInspectorForkForm(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.run(t, f.e) })
+	}
+}
+
+// TestForkTimeLimit: a fork still playing at the time limit is stopped,
+// answered 503 with the turn it reached, stores nothing and frees its
+// slot. The hook waits at turn 12, the last as recorded, until the limit
+// has passed, so the fork stops there or before, however fast the machine.
+func TestForkTimeLimit(t *testing.T) {
+	held := make(slots, 1)
+	var last int // the last turn the hook saw
+	f := newFixture(t, func(c *Config) {
+		c.regenerations, c.ForkTimeLimit = held, time.Millisecond
+		c.onForkTurn = func(ctx context.Context, turn int) {
+			last = turn
+			if turn == 12 {
+				<-ctx.Done()
+			}
+		}
+	})
+	parent := ingest(t, f.db, recordBuiltinToad(t, 7, "astar"))
+	req := httptest.NewRequest(http.MethodPost, "/api/v1/matches/"+parent+"/forks", strings.NewReader(string(forkBody(12, `, "bots": [{"seat_index": 0, "bot": "random"}]`))))
+	req.Host = testAddr
+	req.Header.Set("Content-Type", "application/json")
+	rec := httptest.NewRecorder()
+	f.e.ServeHTTP(rec, req)
+	var body errorBody
+	if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil {
+		t.Fatalf("answer %s: %v", rec.Body, err)
+	}
+	if rec.Code != http.StatusServiceUnavailable || body.Turn != last || last > 12 ||
+		!strings.Contains(body.Error, "--fork-time-limit of 1ms") || !strings.Contains(body.Error, "nothing was stored") {
+		t.Errorf("got %d %+v (the hook saw turn %d); want 503 naming that turn, at most 12, and the limit", rec.Code, body, last)
+	}
+	if ra := rec.Header().Get("Retry-After"); ra != "" {
+		t.Errorf("Retry-After %q: the same fork takes as long again", ra)
+	}
+	if len(held) != 0 {
+		t.Errorf("%d regeneration slots still held", len(held))
+	}
+	lin, err := f.db.Lineage(context.Background(), parent)
+	if err != nil || len(lin.Forks) != 0 {
+		t.Errorf("got %d forks stored, %v; want none", len(lin.Forks), err)
+	}
+	if strings.Contains(f.log.String(), "request failed") {
+		t.Errorf("a fork stopped by the limit was logged as a failure:\n%s", f.log)
 	}
 }

@@ -129,6 +129,7 @@ type matchData struct {
 	Charts    []chartView
 	Trouble   []troubleView // the banner's lines, one per seat with trouble
 	Lineage   store.Lineage
+	Critical  criticalData // the decisive turns of the stored sweeps
 }
 
 // troubleView is a seat's line of a match page's trouble banner: the
@@ -237,6 +238,12 @@ func (s *server) matchPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	sweeps, err := s.db.Sweeps(c.Request().Context(), m.ID)
+	if err != nil {
+		return err
+	}
+	crit, critAssets := criticalSection(m, sweeps)
+	assets = appendAssets(assets, critAssets)
 	d := matchData{
 		page:      page{Title: gameTitle(g, m.Game) + " match " + shortID(m.ID), Nav: "matches", Scripts: append(assets, "/static/js/scheme.js", "/static/js/charts.js")},
 		Match:     m,
@@ -245,6 +252,7 @@ func (s *server) matchPage(c echo.Context) error {
 		Charts:    charts,
 		Trouble:   troubleViews(m),
 		Lineage:   lin,
+		Critical:  crit,
 	}
 	return s.render(c, http.StatusOK, "match", d)
 }
@@ -278,25 +286,38 @@ func (s *server) inspectorPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	scripts := []string{"/static/js/renderers.js", "/static/js/fork.js"}
-	if r := "js/render/" + m.Game + ".js"; staticExists(r) {
-		scripts = append(scripts, "/static/"+r)
-	}
 	marks, err := s.chartMarks(c.Request().Context(), m)
 	if err != nil {
 		return err
 	}
-	mj := newMatchJSON(m)
+	scripts := append(boardScripts(m.Game), "/static/js/fork.js", "/static/js/inspector.js")
 	d := inspectorData{
-		page:      page{Title: gameTitle(g, m.Game) + " match " + shortID(m.ID) + ", turn inspector", Nav: "matches", Scripts: append(scripts, "/static/js/inspector.js")},
+		page:      page{Title: gameTitle(g, m.Game) + " match " + shortID(m.ID) + ", turn inspector", Nav: "matches", Scripts: scripts},
 		Match:     m,
 		GameTitle: gameTitle(g, m.Game),
 		Turn:      t.Turn,
-		Meta:      inspectorMeta{ID: m.ID, URL: mj.URL, Game: m.Game, Turns: m.Turns, Players: mj.Players, Metrics: metricsJSON(g), Marks: eventsJSON(marks), Unit: unitNamingOf(m.Game)},
+		Meta:      newInspectorMeta(m, g, marks),
 		Initial:   t,
 		Fork:      s.forkView(g, m, t.Turn),
 	}
 	return s.render(c, http.StatusOK, "inspector", d)
+}
+
+// newInspectorMeta is what a page drawing m's boards tells its script,
+// with the events its timeline marks.
+func newInspectorMeta(m store.MatchSummary, g *sim.Game, marks []store.TurnEvent) inspectorMeta {
+	mj := newMatchJSON(m)
+	return inspectorMeta{ID: m.ID, URL: mj.URL, Game: m.Game, Turns: m.Turns, Players: mj.Players, Metrics: metricsJSON(g), Marks: eventsJSON(marks), Unit: unitNamingOf(m.Game)}
+}
+
+// boardScripts are the scripts that draw a game's boards: the renderers'
+// registry and the game's renderer, when it has one.
+func boardScripts(game string) []string {
+	scripts := []string{"/static/js/renderers.js"}
+	if r := "js/render/" + game + ".js"; staticExists(r) {
+		scripts = append(scripts, "/static/"+r)
+	}
+	return scripts
 }
 
 // staticExists reports whether an embedded static file exists.

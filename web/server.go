@@ -11,12 +11,14 @@
 package web
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
 	"net/http"
 	"runtime"
+	"time"
 
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
@@ -58,6 +60,16 @@ type Config struct {
 	// than MinMaxMemory is an error. The caller sets the Go runtime's
 	// limit (GoMemoryLimit).
 	MaxMemory int64
+	// ForkTimeLimit bounds the wall-clock time of a fork played on the
+	// server (POST /api/v1/matches/ID/forks), which holds a regeneration
+	// slot throughout: a fork still playing then is stopped, nothing is
+	// stored and the client gets 503 naming the turn reached. Zero means
+	// DefaultForkTimeLimit.
+	ForkTimeLimit time.Duration
+	// onForkTurn, when not nil, is called after each turn of a fork played
+	// on the server, with the fork's context; tests use it to let the time
+	// limit pass at a turn of their choosing.
+	onForkTurn func(ctx context.Context, turn int)
 	// fits gives the compare page its rating fits; tests set a fake.
 	fits fitter
 	// pace is the pace of upload bodies, regenerations the slots of
@@ -104,6 +116,10 @@ type server struct {
 	fits  fitter
 	refit *analytics.Refitter // nil: nobody to notify
 	fill  *Fill               // nil: no fill
+	// forkTimeLimit and onForkTurn are Config's ForkTimeLimit and
+	// onForkTurn.
+	forkTimeLimit time.Duration
+	onForkTurn    func(ctx context.Context, turn int)
 }
 
 // New builds the dashboard's router: middleware, pages, API and assets. It
@@ -130,6 +146,9 @@ func New(cfg Config) (*echo.Echo, error) {
 	if cfg.MaxMemory == 0 {
 		cfg.MaxMemory = DefaultMaxMemory
 	}
+	if cfg.ForkTimeLimit <= 0 {
+		cfg.ForkTimeLimit = DefaultForkTimeLimit
+	}
 	if cfg.MaxMemory < MinMaxMemory {
 		return nil, fmt.Errorf("web: a memory bound of %s, less than the %s the largest replay needs", formatSize(cfg.MaxMemory), formatSize(MinMaxMemory))
 	}
@@ -146,7 +165,8 @@ func New(cfg Config) (*echo.Echo, error) {
 	}
 	s := &server{db: cfg.DB, log: cfg.Log, tpl: tpl, maxUpload: cfg.MaxUpload, uploadToken: cfg.UploadToken,
 		pace: cfg.pace, regenerations: cfg.regenerations, frames: regen.NewFrames(cfg.DB, memory, memory.Limit()/2),
-		memory: memory, fits: cfg.fits, refit: cfg.Refitter, fill: cfg.Fill}
+		memory: memory, fits: cfg.fits, refit: cfg.Refitter, fill: cfg.Fill,
+		forkTimeLimit: cfg.ForkTimeLimit, onForkTurn: cfg.onForkTurn}
 	if s.fits == nil && cfg.Refitter != nil {
 		s.fits = cfg.Refitter
 	}
@@ -191,6 +211,7 @@ func (s *server) routes(e *echo.Echo) {
 	e.GET("/matches", s.matchesPage)
 	e.GET("/matches/:id", s.matchPage)
 	e.GET("/matches/:id/turns/:n", s.inspectorPage)
+	e.GET("/matches/:id/branch", s.branchPage)
 	e.GET("/bots", s.botsPage)
 	e.GET("/bots/:game/:name", s.botPage)
 	e.GET("/headtohead/:game/:ruleset", s.h2hPage)
@@ -208,6 +229,8 @@ func (s *server) routes(e *echo.Echo) {
 	api.GET("/matches/:id/replay.rpl", s.apiReplayBinary)
 	api.GET("/matches/:id/replay.rlog", s.apiReplayText)
 	api.GET("/matches/:id/turns.csv", s.apiTurnsCSV)
+	api.GET("/matches/:id/critical", s.apiCritical)
+	api.GET("/matches/:id/branch", s.apiBranch)
 	api.GET("/bots", s.apiBots)
 	api.GET("/bots/:game/:name", s.apiBot)
 	api.GET("/headtohead", s.apiHeadToHead)

@@ -25,7 +25,7 @@ var assets embed.FS
 // pages lists every page template. Each is parsed on its own with the
 // layout and the partials (templates/partials/*.html), so pages may define
 // blocks with the same names without clashing.
-var pages = []string{"overview", "matches", "match", "inspector", "bots", "bot", "headtohead", "compare", "error", "duplicate"}
+var pages = []string{"overview", "matches", "match", "inspector", "branch", "bots", "bot", "headtohead", "compare", "error", "duplicate"}
 
 // templates holds the parsed pages.
 type templates struct {
@@ -101,6 +101,7 @@ var funcs = template.FuncMap{
 	"shortCode":   replay.ShortFingerprint,
 	"matchURL":    matchURL,
 	"turnURL":     turnURL,
+	"branchURL":   branchURL,
 	"botURL":      botURL,
 	"matchesURL":  matchesURL,
 	"h2hURL":      h2hURL,
@@ -165,6 +166,9 @@ func matchesURL(f store.MatchFilter, offset int) template.URL {
 func matchURL(id string) string { return "/matches/" + shortID(id) }
 
 func turnURL(id string, turn int) string { return matchURL(id) + "/turns/" + strconv.Itoa(turn) }
+
+// branchURL is the branch view of a fork: it beside its parent.
+func branchURL(id string) string { return matchURL(id) + "/branch" }
 
 func botURL(game, name string) string {
 	return "/bots/" + url.PathEscape(game) + "/" + url.PathEscape(name)

@@ -78,8 +78,7 @@ func lastLines(s string, n int) string {
 // TestAskExternalSeats: seats whose external bots the replay cannot
 // start play their recorded commands.
 func TestAskExternalSeats(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "m.rlog")
-	mustCLI(t, "record", "--game", "snake", "--seed", "3", "--players", "3", "--bot", "builtin:greedy", "--bot", botSpec("chatty", "json"), "-o", path)
+	path := recordExternalSnake(t, t.TempDir())
 	out := mustCLI(t, "ask", path, "--turn", "20", "--seat", "1", "--bot", "builtin:greedy", "--turns", "5")
 	if !strings.Contains(out, "turn 24, Seat 1 (greedy@builtin): recorded") {
 		t.Errorf("got\n%s\nwant 5 turns played", lastLines(out, 6))
@@ -133,6 +132,10 @@ func TestAskSuite(t *testing.T) {
 	}
 	pass := fmt.Sprintf(`{"replay":"m.rpl","turn":20,"seat":1,"expect":%q}`, regexp.QuoteMeta(rec))
 	fail := fmt.Sprintf(`{"replay":"m.rpl","turn":20,"seat":1,"forbid":%q}`, regexp.QuoteMeta(rec))
+	// The same positions in TOML, whose literal strings keep backslashes.
+	tomlPass := fmt.Sprintf("[[position]]\nreplay = \"m.rpl\"\nturn = 20\nseat = 1\nexpect = '%s'\n", regexp.QuoteMeta(rec))
+	tomlFail := fmt.Sprintf("[[position]]\nreplay = \"m.rpl\"\nturn = 20\nseat = 1\nforbid = '%s'\n", regexp.QuoteMeta(rec))
+	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
 	tests := []struct {
 		name, suite string
 		json        bool
@@ -145,6 +148,13 @@ func TestAskSuite(t *testing.T) {
 		{"turn past the end", write("bad.jsonl", `{"replay":"m.rpl","turn":916,"seat":1,"expect":"UP"}`), false, 2, "position 1: --turn 916: the match has turns 1 to 915"},
 		{"neither pattern", write("none.jsonl", `{"replay":"m.rpl","turn":9,"seat":1}`), false, 2, "give one of expect and forbid"},
 		{"unknown key", write("key.jsonl", `{"replay":"m.rpl","turn":9,"seat":1,"expct":"UP"}`), false, 2, `unknown field "expct"`},
+		{"toml", write("pass.toml", "# greedy\n"+tomlPass+"\n"+tomlFail), false, 1, "1 of 2 positions pass"},
+		{"toml by content", write("toml.suite", "\n# greedy\n"+tomlPass+tomlPass), false, 0, "2 of 2 positions pass"},
+		{"toml relative to the suite", write("sub/up.toml", strings.Replace(tomlPass, "m.rpl", "../m.rpl", 1)), false, 0, "1 of 1 positions pass"},
+		{"toml json output", write("fail.toml", tomlFail), true, 1, `"seat_index": 0`},
+		{"toml unknown key", write("key.toml", tomlPass+"\n[[position]]\nreplay = \"m.rpl\"\nturn = 9\nseat = 1\nexpct = \"UP\"\n"), false, 2, `key.toml:11: unknown key "position.expct"`},
+		{"toml wrong type", write("type.toml", "[[position]]\nreplay = \"m.rpl\"\nturn = \"9\"\n"), false, 2, "line 3"},
+		{"toml neither pattern", write("none.toml", "[[position]]\nreplay = \"m.rpl\"\nturn = 9\nseat = 1\n"), false, 2, "position 1: give one of expect and forbid"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -155,6 +165,89 @@ func TestAskSuite(t *testing.T) {
 			code, out, stderr := cli(t, args...)
 			if code != tt.code || !strings.Contains(out+stderr, tt.want) {
 				t.Errorf("got exit %d,\n%s%s\nwant exit %d and %q", code, out, stderr, tt.code, tt.want)
+			}
+		})
+	}
+}
+
+// TestAskStored asks about a stored match named by an id prefix, and
+// about one in a suite entry.
+func TestAskStored(t *testing.T) {
+	dir := t.TempDir()
+	path := recordSnake(t, dir, "m.rpl")
+	dbPath := importInto(t, dir, path)
+	id, _, _ := parentOf(t, path)
+	l, err := readReplay(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := mustCLI(t, "ask", "--db", dbPath, id[:10], "--turn", "7", "--seat", "2", "--bot", "builtin:greedy")
+	if want := fmt.Sprintf("turn 7, Seat 2 (greedy@builtin): recorded %q, now %q", l.Turns[6][1], l.Turns[6][1]); !strings.Contains(out, want) {
+		t.Errorf("got\n%s\nwant a line %q", lastLines(out, 3), want)
+	}
+	suite := filepath.Join(dir, "stored.jsonl")
+	os.WriteFile(suite, fmt.Appendf(nil, `{"replay":%q,"turn":7,"seat":2,"expect":%q}`, id[:8], regexp.QuoteMeta(l.Turns[6][1])), 0o644)
+	if out := mustCLI(t, "ask", "--db", dbPath, "--suite", suite, "--bot", "builtin:greedy"); !strings.Contains(out, "1 of 1 positions pass") {
+		t.Errorf("got\n%s\nwant the stored position to pass", out)
+	}
+	code, _, stderr := cli(t, "ask", "--db", dbPath, "feedfacefeedface", "--turn", "7", "--seat", "2", "--bot", "builtin:greedy")
+	if code != 2 || !strings.Contains(stderr, "has no match with that id") {
+		t.Errorf("unknown id: got exit %d, %q; want exit 2", code, stderr)
+	}
+}
+
+// TestAskWrite writes the match ask played on: turns 1 to N-1 as
+// recorded, then the turns played, naming its parent.
+func TestAskWrite(t *testing.T) {
+	dir := t.TempDir()
+	path := recordSnake(t, dir, "m.rpl")
+	l, err := readReplay(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := len(l.Turns)
+	out := filepath.Join(dir, "on.rpl")
+	turn := fmt.Sprint(last - 5)
+	code, stdout, stderr := cli(t, "ask", path, "--turn", turn, "--seat", "2", "--bot", "builtin:random", "--turns", "100", "-o", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "the match ends at turn") || !strings.Contains(stderr, "-> "+out) {
+		t.Errorf("got\n%s%s\nwant the result and the file written", lastLines(stdout, 2), stderr)
+	}
+	mustCLI(t, "verify", out)
+	parentID, _, _ := parentOf(t, path)
+	if _, p, at := parentOf(t, out); p != parentID || at != last-6 {
+		t.Errorf("got parent %s at %d, want %s at %d", p, at, parentID, last-6)
+	}
+	w, err := readReplay(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := w.Header.Players[1].Name; got != "random" {
+		t.Errorf("Seat 2 of the written match: got %q, want the bot asked", got)
+	}
+
+	external := recordExternalSnake(t, dir)
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"not over", []string{path, "--turn", "7", "--seat", "2", "--turns", "3"}, "the match is not over after turn 9, and a replay holds a whole match"},
+		{"stdout", []string{path, "--turn", "7", "--seat", "2", "-o", "-"}, "-o -: ask prints its report on stdout"},
+		{"external seats", []string{external, "--turn", "7", "--seat", "1", "--turns", "1000"}, "Seat 2 (json), Seat 3 (json); fork the match"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			bad := filepath.Join(dir, "bad.rpl")
+			args := append([]string{"ask", "--bot", "builtin:greedy", "-o", bad}, tt.args...)
+			code, _, stderr := cli(t, args...)
+			if code != 2 || !strings.Contains(stderr, tt.want) {
+				t.Errorf("got exit %d, %q; want exit 2 and %q", code, stderr, tt.want)
+			}
+			if _, err := os.Stat(bad); err == nil {
+				t.Error("a replay was written")
 			}
 		})
 	}

@@ -20,8 +20,8 @@ func newDeleteCmd() *cobra.Command {
 		Use:   "delete [--db FILE] ID...",
 		Short: "Delete stored matches with everything derived from them",
 		Long: `Delete the stored matches IDs name (each a full id or a unique prefix of at
-least 8 hex digits) with their replays, per-turn numbers, events, bot output
-and their share of every leaderboard, head-to-head record and rating, in one
+least 8 hex digits) with their replays, per-turn numbers, events, bot output,
+critical sweeps and their share of every leaderboard, head-to-head record and rating, in one
 transaction, then refit the ratings of their rulesets. The database is then
 the one an import of the remaining matches would make. To store a match
 again (with its bot output, or after a fix), delete it and import or upload

@@ -58,3 +58,21 @@ func readBotOutput(replayPath string) ([]store.BotOutput, error) {
 	}
 	return out, nil
 }
+
+// readBounded reads a whole file of at most limit bytes (a multiple of
+// 1 MiB); a larger one is refused rather than cut.
+func readBounded(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s: larger than %d MiB", path, limit>>20)
+	}
+	return data, nil
+}

@@ -2,8 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"strconv"
 	"strings"
 
@@ -12,10 +15,12 @@ import (
 	"github.com/replaylab/replaylab/replay"
 	"github.com/replaylab/replaylab/sim"
 	"github.com/replaylab/replaylab/sim/games"
+	"github.com/replaylab/replaylab/store"
 )
 
 type forkFlags struct {
 	recordFlags
+	db       string
 	at       int
 	seatBots []string // SEAT=SPEC
 	commands []string // SEAT=TEXT
@@ -24,13 +29,21 @@ type forkFlags struct {
 func newForkCmd() *cobra.Command {
 	var f forkFlags
 	cmd := &cobra.Command{
-		Use:   "fork REPLAY --at N [--bot SEAT=SPEC...] [--command SEAT=TEXT...] -o FILE",
+		Use:   "fork REPLAY|ID --at N [--bot SEAT=SPEC...] [--command SEAT=TEXT...] [-o FILE] [--db FILE]",
 		Short: "Play a match on from one of its turns with other bots or commands",
 		Long: `Play turns 1 to N of the match in REPLAY (a replay file) as recorded, then
 go on live from turn N+1 and write the new match's replay, as record does.
 
+With --db FILE, the match may also be a stored one, named by its id or a
+unique prefix of at least 8 hex digits (a file of that name comes first),
+and the fork is stored in that database (created if missing) with its
+parent and its bots' output, as import stores a replay; its id and
+dashboard page (/matches/ID) are printed. Give -o, --db or both; nothing
+is written or stored when the fork fails.
+
 --bot SEAT=SPEC gives a seat (from 1) another bot, built-in (builtin:NAME)
-or external (a command line). A seat not named keeps its bot when it was a
+or external (a command line, or an original protocol's spec such as
+awap2019:PATH/team.py). A seat not named keeps its bot when it was a
 built-in bot; a seat whose external bot is not named is refused, as the
 replay cannot start it. Every bot is fed the views of turns 1 to N first,
 as in the match, and its answers are compared with the recorded commands
@@ -43,7 +56,8 @@ The new replay names its parent (the match id and N) in its header and
 verifies on its own; a fork of a fork names its direct parent. The parent
 must verify first (see 'replaylab verify').`,
 		Example: `  replaylab fork m.rpl --at 150 --bot 2="python3 mybot.py" -o what-if.rpl
-  replaylab fork m.rpl --at 40 --command 1=LEFT,ACT -o left.rpl`,
+  replaylab fork m.rpl --at 40 --command 1=LEFT,ACT -o left.rpl
+  replaylab fork --db replaylab.db 3fa9c2e1 --at 40 --bot 2=builtin:random`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return fork(cmd.Context(), args[0], &f, cmd.OutOrStdout(), cmd.ErrOrStderr())
@@ -53,17 +67,22 @@ must verify first (see 'replaylab verify').`,
 	addPlayFlags(cmd, &f.recordFlags)
 	fl := cmd.Flags()
 	fl.IntVar(&f.at, "at", 0, "last turn played as recorded: the fork is live from the next one")
-	fl.StringArrayVar(&f.seatBots, "bot", nil, "SEAT=SPEC: the bot of a seat (from 1) from the fork on: builtin:NAME or a command line (repeat per seat)")
+	fl.StringArrayVar(&f.seatBots, "bot", nil, "SEAT=SPEC: the bot of a seat (from 1) from the fork on: builtin:NAME, a command line or an original protocol's spec (repeat per seat)")
 	fl.StringArrayVar(&f.commands, "command", nil, "SEAT=TEXT: the command a seat plays at the first live turn")
 	fl.StringVarP(&f.out, "out", "o", "", "output file (.rpl binary, .rlog text, - = text on stdout)")
+	fl.StringVar(&f.db, "db", "", "database to read a stored match from and store the fork in (created if missing)")
 	fl.StringVar(&f.outputFile, "bot-output", "", "where to save external bots' stray stdout and stderr (default FILE.output.jsonl)")
 	cmd.MarkFlagRequired("at")
-	cmd.MarkFlagRequired("out")
 	return cmd
 }
 
 func fork(ctx context.Context, path string, f *forkFlags, stdout, stderr io.Writer) error {
-	g, parent, err := readParent(ctx, path)
+	if f.out == "" && f.db == "" {
+		return usagef("give -o FILE, --db FILE or both: where the fork goes")
+	}
+	src := &matches{dbPath: f.db}
+	g, parent, err := src.parent(ctx, path, path)
+	src.close() // storing the fork opens the database again, once it is played
 	if err != nil {
 		return err
 	}
@@ -92,9 +111,38 @@ func fork(ctx context.Context, path string, f *forkFlags, stdout, stderr io.Writ
 		return err
 	}
 	rec := &replay.Recorder{Header: h, From: parent, At: f.at, Force: forced}
-	return recordAndWrite(ctx, g, rec, specs, &f.recordFlags, stdout, stderr, func(r *replay.Recorder) {
+	built, err := recordAndWrite(ctx, g, rec, specs, &f.recordFlags, stdout, stderr, func(r *replay.Recorder) {
 		writeAgreements(stderr, r.Header.Players, r.Agreements, f.at)
 	})
+	if err != nil || f.db == "" {
+		return err
+	}
+	w := stdout
+	if f.out == "-" { // the replay took stdout
+		w = stderr
+	}
+	return storeFork(ctx, f.db, built, w)
+}
+
+// storeFork stores a played fork, with its lineage and its bots' output,
+// in the database at dbPath (created if missing), as import does, and
+// prints its id and dashboard page.
+func storeFork(ctx context.Context, dbPath string, rec *store.Record, w io.Writer) error {
+	db, err := store.Open(ctx, dbPath)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	created, _, err := db.Upload(ctx, rec)
+	if err != nil {
+		return fmt.Errorf("store the fork in %s: %w", dbPath, err)
+	}
+	how := "stored"
+	if !created {
+		how = "stored already" // the same fork played before: built-in bots play alike
+	}
+	fmt.Fprintf(w, "match %s %s in %s: /matches/%s\n", rec.ID, how, dbPath, rec.ID[:12])
+	return nil
 }
 
 // readParent reads a replay to fork or ask about and regenerates it in
@@ -104,11 +152,75 @@ func readParent(ctx context.Context, path string) (*sim.Game, *replay.Log, error
 	if err != nil {
 		return nil, nil, err
 	}
+	return playable(ctx, path, l)
+}
+
+// playable regenerates the match l, which name names in messages, and
+// returns its game when it verifies.
+func playable(ctx context.Context, name string, l *replay.Log) (*sim.Game, *replay.Log, error) {
 	if _, err := replay.Run(ctx, l, nil); err != nil {
-		return nil, nil, fmt.Errorf("%s does not verify, so it cannot be played on: %w", path, err)
+		return nil, nil, fmt.Errorf("%s does not verify, so it cannot be played on: %w", name, err)
 	}
 	g, err := games.Lookup(l.Header.Game)
 	return g, l, err
+}
+
+// matches finds the matches fork and ask play on: replay files and, when
+// dbPath is set (--db), the matches stored there, by id or unique prefix.
+// The database is opened at the first stored match asked for.
+type matches struct {
+	dbPath string
+	db     *store.DB
+}
+
+// parent reads the match in the replay file path or, when there is no
+// such file and a database was given, the stored match whose id (or
+// unique prefix) id is, and regenerates it as readParent does. A file
+// that does not exist and is not a stored match's id is a usage error.
+func (ms *matches) parent(ctx context.Context, path, id string) (*sim.Game, *replay.Log, error) {
+	_, err := os.Stat(path)
+	switch {
+	case err == nil:
+		return readParent(ctx, path)
+	case !errors.Is(err, fs.ErrNotExist):
+		return nil, nil, err
+	case ms.dbPath == "":
+		return nil, nil, usagef("%s: no such replay file (with --db FILE, a stored match's id is taken too)", path)
+	}
+	if ms.db == nil {
+		if ms.db, err = store.OpenExisting(ctx, ms.dbPath); errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, usagef("%s: no such replay file, and --db %s does not exist", path, ms.dbPath)
+		} else if err != nil {
+			return nil, nil, err
+		}
+	}
+	m, err := ms.db.Match(ctx, id)
+	switch {
+	case errors.Is(err, store.ErrInvalid):
+		return nil, nil, usagef("%s: no such replay file, and not a match id (%d to 64 hex digits)", path, store.MinPrefix)
+	case errors.Is(err, store.ErrNotFound):
+		return nil, nil, usagef("%s: no such replay file, and %s has no match with that id", path, ms.dbPath)
+	case errors.Is(err, store.ErrAmbiguous):
+		return nil, nil, usageError{err}
+	case err != nil:
+		return nil, nil, err
+	}
+	data, err := ms.db.Replay(ctx, m.ID)
+	if err != nil {
+		return nil, nil, err
+	}
+	l, err := replay.Decode(data)
+	if err != nil {
+		return nil, nil, fmt.Errorf("stored match %s: %w", m.ID, err)
+	}
+	return playable(ctx, "stored match "+m.ID[:12], l)
+}
+
+// close closes the database, if it was opened.
+func (ms *matches) close() {
+	if ms.db != nil {
+		ms.db.Close()
+	}
 }
 
 // seatValues parses flag values of the form SEAT=VALUE, seats counting
@@ -176,6 +288,9 @@ func seatSpecs(g *sim.Game, h *replay.Header, named map[int]string, fallback fun
 func checkSpec(g *sim.Game, spec string) error {
 	if strings.TrimSpace(spec) == "" {
 		return fmt.Errorf("empty bot spec")
+	}
+	if err := checkProtocol(g, spec); err != nil {
+		return err
 	}
 	if name, ok := strings.CutPrefix(spec, "builtin:"); ok {
 		if _, ok := g.Bot(name); !ok {

@@ -1,14 +1,18 @@
 package main
 
 import (
+	"context"
+	"database/sql"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/replaylab/replaylab/internal/revtest"
 	"github.com/replaylab/replaylab/sim/toad"
+	"github.com/replaylab/replaylab/store"
 )
 
 // recordSnake records a 5-seat Snake match of greedy bots to dir/name.
@@ -16,6 +20,15 @@ func recordSnake(t *testing.T, dir, name string) string {
 	t.Helper()
 	path := filepath.Join(dir, name)
 	mustCLI(t, "record", "--game", "snake", "--seed", "3", "--bot", "builtin:greedy", "-o", path)
+	return path
+}
+
+// recordExternalSnake records a 3-seat Snake match to dir/external.rlog
+// whose Seats 2 and 3 play an external bot, which a replay cannot start.
+func recordExternalSnake(t *testing.T, dir string) string {
+	t.Helper()
+	path := filepath.Join(dir, "external.rlog")
+	mustCLI(t, "record", "--game", "snake", "--seed", "3", "--players", "3", "--bot", "builtin:greedy", "--bot", botSpec("chatty", "json"), "-o", path)
 	return path
 }
 
@@ -133,8 +146,7 @@ func TestForkErrors(t *testing.T) {
 		}
 	}
 	os.WriteFile(broken, []byte(strings.Join(lines, "\n")), 0o644)
-	external := filepath.Join(dir, "external.rlog")
-	mustCLI(t, "record", "--game", "snake", "--seed", "3", "--players", "3", "--bot", "builtin:greedy", "--bot", botSpec("chatty", "json"), "-o", external)
+	external := recordExternalSnake(t, dir)
 	tests := []struct {
 		name string
 		args []string
@@ -189,4 +201,131 @@ func TestForkOlderRevision(t *testing.T) {
 			t.Error("an output file was written")
 		}
 	})
+}
+
+// importInto imports replay files into a new database in dir and returns
+// its path.
+func importInto(t *testing.T, dir string, paths ...string) string {
+	t.Helper()
+	db := filepath.Join(dir, "m.db")
+	mustCLI(t, append([]string{"import", "--db", db}, paths...)...)
+	return db
+}
+
+// openStore opens the database at path for a test to read.
+func openStore(t *testing.T, path string) *store.DB {
+	t.Helper()
+	db, err := store.OpenExisting(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// storedCount is how many matches the database at path holds.
+func storedCount(t *testing.T, path string) int {
+	t.Helper()
+	db := openStore(t, path)
+	_, n, err := db.Matches(context.Background(), store.MatchFilter{Limit: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	return n
+}
+
+// TestForkStored forks a stored match named by an id prefix and stores
+// the fork with its parent, with and without a replay file.
+func TestForkStored(t *testing.T) {
+	dir := t.TempDir()
+	snake := recordSnake(t, dir, "snake.rpl")
+	dbPath := importInto(t, dir, snake)
+	parentID, _, _ := parentOf(t, snake)
+	ctx := context.Background()
+
+	code, out, stderr := cli(t, "fork", "--db", dbPath, parentID[:8], "--at", "100", "--bot", "2=builtin:random")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	m := regexp.MustCompile(`^match ([0-9a-f]{64}) stored in .*m\.db: /matches/([0-9a-f]{12})\n$`).FindStringSubmatch(out)
+	if m == nil || m[2] != m[1][:12] {
+		t.Fatalf("got %q, want the new match's id and page", out)
+	}
+	lin, err := openStore(t, dbPath).Lineage(ctx, m[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := lin.Parent; p == nil || p.ID != parentID || p.Turn != 100 || !p.Stored {
+		t.Errorf("got parent %+v, want the stored %s at turn 100", p, parentID)
+	}
+
+	// The same fork to a file too: the file is the stored match.
+	file := filepath.Join(dir, "fork.rpl")
+	if out := mustCLI(t, "fork", "--db", dbPath, parentID, "--at", "100", "--bot", "2=builtin:random", "-o", file); !strings.Contains(out, m[1]+" stored already") {
+		t.Errorf("got %q, want the fork stored already", out)
+	}
+	if id, _, _ := parentOf(t, file); id != m[1] {
+		t.Errorf("the file holds match %s, want %s", id, m[1])
+	}
+
+	// A fork of a replay file into a new database, with its external
+	// bot's output, which the database keeps.
+	toadPath := filepath.Join(dir, "toad.rlog")
+	mustCLI(t, "record", "--game", "toad", "--seed", "1", "--bot", botSpec("chatty", "json"), "-o", toadPath)
+	fresh := filepath.Join(dir, "new.db")
+	out = mustCLI(t, "fork", "--db", fresh, toadPath, "--at", "3", "--bot", "1="+botSpec("chatty", "json"))
+	id := strings.Fields(out)[1]
+	output, err := openStore(t, fresh).BotOutputAt(ctx, id, 5)
+	if err != nil || len(output) == 0 {
+		t.Errorf("bot output at turn 5: got %v, %v; want chatty's", output, err)
+	}
+}
+
+func TestForkStoredErrors(t *testing.T) {
+	dir := t.TempDir()
+	snake := recordSnake(t, dir, "snake.rpl")
+	other := filepath.Join(dir, "other.rpl")
+	mustCLI(t, "record", "--game", "toad", "--seed", "1", "--bot", "builtin:astar", "-o", other)
+	dbPath := importInto(t, dir, snake, other)
+	// Two ids sharing 10 digits, which no two real matches are likely to:
+	// the toad match takes the snake match's first digits.
+	id, _, _ := parentOf(t, snake)
+	otherID, _, _ := parentOf(t, other)
+	raw, err := sql.Open("sqlite3", dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = raw.Exec(`UPDATE matches SET id = ? WHERE id = ?`, id[:10]+otherID[10:], otherID)
+	raw.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"ambiguous prefix", []string{"--db", dbPath, id[:10]}, "match id " + id[:10] + " is ambiguous: give more digits"},
+		{"unknown id", []string{"--db", dbPath, "0123456789abcdef"}, "0123456789abcdef: no such replay file, and " + dbPath + " has no match with that id"},
+		{"not an id", []string{"--db", dbPath, "nope.rpl"}, "nope.rpl: no such replay file, and not a match id (8 to 64 hex digits)"},
+		{"no file without --db", []string{"nope.rpl", "-o", filepath.Join(dir, "x.rpl")}, "nope.rpl: no such replay file (with --db FILE"},
+		{"no database", []string{"--db", filepath.Join(dir, "none.db"), "0123456789abcdef"}, "none.db does not exist"},
+		{"nowhere to go", []string{snake}, "give -o FILE, --db FILE or both"},
+		{"fork fails", []string{"--db", dbPath, snake, "--bot", "2=builtin:astar"}, `no built-in bot "astar"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, stderr := cli(t, append(append([]string{"fork"}, tt.args...), "--at", "5")...)
+			if code != 2 || !strings.Contains(stderr, tt.want) {
+				t.Errorf("got exit %d, %q; want exit 2 and %q", code, stderr, tt.want)
+			}
+		})
+	}
+	if n := storedCount(t, dbPath); n != 2 {
+		t.Errorf("%d matches stored, want the two imported", n)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "none.db")); err == nil {
+		t.Error("a database was created")
+	}
 }

@@ -200,6 +200,7 @@ type progress struct {
 	w          io.Writer
 	tty        bool
 	n, total   int
+	resumed    int // of n, done before this run: not in the rate
 	start      time.Time
 	lastDrawn  time.Time // last bar drawn or line printed
 	lineActive bool
@@ -222,6 +223,16 @@ func newProgress(w io.Writer, total int, label, unit string) *progress {
 	return p
 }
 
+// resume counts n units of the work as done before this run started (a
+// sweep resumed through the store): the bar starts there, and the rate
+// and the time left count this run's work only.
+func (p *progress) resume(n int) {
+	p.n, p.resumed = n, n
+	if p.total > 0 {
+		p.lastTenth = n * 10 / p.total
+	}
+}
+
 func (p *progress) step() {
 	p.n++
 	since := time.Since(p.lastDrawn)
@@ -239,10 +250,10 @@ func (p *progress) step() {
 // rate says how fast the work goes and when it will be done.
 func (p *progress) rate() string {
 	elapsed := time.Since(p.start)
-	if p.n == 0 || elapsed <= 0 {
+	if p.n == p.resumed || elapsed <= 0 {
 		return ""
 	}
-	perSec := float64(p.n) / elapsed.Seconds()
+	perSec := float64(p.n-p.resumed) / elapsed.Seconds()
 	eta := time.Duration(float64(p.total-p.n) / perSec * float64(time.Second))
 	return fmt.Sprintf(", %.1f %s/s, ETA %v", perSec, p.unit, eta.Round(time.Second))
 }

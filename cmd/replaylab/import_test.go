@@ -102,3 +102,19 @@ func TestImportAttachesOutput(t *testing.T) {
 		t.Errorf("third import: got %q, want nothing added again", got)
 	}
 }
+
+// TestProgressResumed checks that work done before the run counts from
+// the start: the lines go on from its tenth.
+func TestProgressResumed(t *testing.T) {
+	var buf bytes.Buffer
+	p := newProgress(&buf, 40, "critical", "forks")
+	p.resume(16)
+	for range 24 {
+		p.step()
+	}
+	p.done()
+	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+	if len(lines) != 6 || !strings.HasPrefix(lines[0], "critical: 20/40 (50%), ") {
+		t.Errorf("got\n%s\nwant 6 lines from 20/40 (50%%)", buf.String())
+	}
+}

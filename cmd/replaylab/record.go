@@ -20,14 +20,9 @@ import (
 
 	"github.com/replaylab/replaylab/regen"
 	"github.com/replaylab/replaylab/replay"
-	"github.com/replaylab/replaylab/replay/bitbrawl"
-	"github.com/replaylab/replaylab/replay/entelect"
-	"github.com/replaylab/replaylab/replay/toadsolver"
 	"github.com/replaylab/replaylab/sim"
-	"github.com/replaylab/replaylab/sim/foodfight"
 	"github.com/replaylab/replaylab/sim/games"
 	"github.com/replaylab/replaylab/sim/toad"
-	"github.com/replaylab/replaylab/sim/worms"
 	"github.com/replaylab/replaylab/store"
 )
 
@@ -47,12 +42,9 @@ func newRecordCmd() *cobra.Command {
 		Short: "Play a match between bots and write its replay",
 		Long: `Play a match between bots and write its replay.
 
-A bot SPEC is builtin:NAME for a built-in bot (see 'replaylab games'), a
-bot of an original runner (entelect:DIR for a Worms bot with DIR/bot.json,
-toad-solver:COMMAND for a River Toad solver, foodfight-runner:COMMAND for
-BitBrawl's runner and a bot jar; see the README's "Original bot
-protocols"), or the command line of an external program (split on spaces,
-no shell). External bots read one JSON line per turn on stdin,
+A bot SPEC is builtin:NAME for a built-in bot (see 'replaylab games') or the
+command line of an external program (split on spaces, no shell). External
+bots read one JSON line per turn on stdin,
   {"turn":N,"player":P,"view":{...}}
 and answer with one line: {"turn":N,"command":"..."}, or the raw command.
 The answer is the first line printed after reading the request in the JSON
@@ -66,6 +58,17 @@ recorded as no command plus a timeout note, one over 4096 bytes is cut
 Each bot runs in its own process group, ended when the match ends: input
 closed, 1 s grace, SIGTERM, 0.5 s, SIGKILL. On Ctrl-C or SIGTERM the match
 stops, the bots are ended the same way and no replay is written.
+
+A bot written for an original game's runner plays unchanged with its
+protocol's spec (README "Original bot protocols"): 'codenjoy:COMMAND {url}'
+for a Snake bot of the codenjoy websocket, given its board URL in place of
+{url} and in CODENJOY_URL (codenjoy-listen prints the URL and waits for a
+bot started by hand), awap2019:PATH/team.py for an AWAP 2019 career
+fair Team class, run under python3, entelect:DIR for a Worms bot of the
+Entelect 2019 runner (DIR holds its bot.json), toad-solver:COMMAND for a
+River Toad solver, given the input file of rolls ({input} and {output}
+in COMMAND stand for files), and 'foodfight-runner:java -Xmx32m -jar
+RUNNER.jar BOT.jar MAIN' for BitBrawl's FoodFight runner.
 
 The replay's header holds each external bot's fingerprint: a digest of
 its command line and of the files it names (the program, found on PATH,
@@ -86,7 +89,7 @@ The output is a binary replay (.rpl) unless FILE ends in .rlog or is "-"
 	fl := cmd.Flags()
 	fl.Uint64Var(&f.seed, "seed", 0, "match seed (default: a random seed, printed)")
 	fl.IntVar(&f.players, "players", 0, "number of seats (default: one per --bot, or the game's default count when it cannot seat that few)")
-	fl.StringArrayVar(&f.bots, "bot", nil, "bot of the next seat: builtin:NAME, entelect:DIR, toad-solver:COMMAND, foodfight-runner:COMMAND or a command line (repeat per seat; the last one fills the remaining seats)")
+	fl.StringArrayVar(&f.bots, "bot", nil, "bot of the next seat: builtin:NAME, a command line or an original protocol's spec (codenjoy:, awap2019:, entelect:, toad-solver:, foodfight-runner:) (repeat per seat; the last one fills the remaining seats)")
 	fl.StringArrayVar(&f.names, "name", nil, "player name of the next seat (default: from the bot)")
 	fl.StringArrayVar(&f.versions, "version", nil, "bot version of the next seat")
 	fl.StringVar(&f.rolls, "rolls", "", "toad: file of rolls, in the original input format or as a JSON array")
@@ -132,14 +135,16 @@ func record(ctx context.Context, f *recordFlags, stdout, stderr io.Writer) error
 	if err != nil {
 		return usageError{err} // all from the flags: exit status 2, as tournament's
 	}
-	return recordAndWrite(ctx, g, &replay.Recorder{Header: h}, specs, f, stdout, stderr, nil)
+	_, err = recordAndWrite(ctx, g, &replay.Recorder{Header: h}, specs, f, stdout, stderr, nil)
+	return err
 }
 
 // recordAndWrite records rec's match between agents started from specs,
 // one per seat, calls report (when not nil) with the finished recorder,
-// writes the replay as f says and sums up each seat's trouble. record and
-// fork share it.
-func recordAndWrite(ctx context.Context, g *sim.Game, rec *replay.Recorder, specs []string, f *recordFlags, stdout, stderr io.Writer, report func(*replay.Recorder)) error {
+// writes the replay as f says (none when f.out is empty), sums up each
+// seat's trouble and returns the regenerated match with its bots' output,
+// to store. record and fork share it.
+func recordAndWrite(ctx context.Context, g *sim.Game, rec *replay.Recorder, specs []string, f *recordFlags, stdout, stderr io.Writer, report func(*replay.Recorder)) (*store.Record, error) {
 	botOut := botOutputFor(f, slices.ContainsFunc(specs, isExternal))
 	// Saved whatever happens, so a failed match leaves the bots' last
 	// words; once saved, the trouble summary can name the file.
@@ -151,24 +156,24 @@ func recordAndWrite(ctx context.Context, g *sim.Game, rec *replay.Recorder, spec
 	start := time.Now()
 	l, err := recordMatch(ctx, g, rec, specs, f, botOut)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if report != nil {
 		report(rec)
 	}
 	built, err := writeRecording(ctx, g, l, f, stdout, stderr, start)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	output := ""
 	if botOut != nil {
 		if botOut.close(stderr) {
 			output = botOut.path
 		}
-		botOut = nil
+		built.Output, botOut = botOut.lines, nil
 	}
 	writeTrouble(stderr, "", l.Header.Players, store.Troubles(len(built.Players), built.Events), output)
-	return nil
+	return built, nil
 }
 
 // recordMatch plays rec's match between agents started from specs, one
@@ -278,19 +283,17 @@ func startAgents(ctx context.Context, g *sim.Game, specs []string, setup sim.Set
 	return agents, nil
 }
 
-// botOutputFor returns where external bots' output goes: --bot-output, or
-// beside the replay; nil when no bot is external or the replay goes to
-// stdout without --bot-output.
+// botOutputFor returns the gathering of external bots' output, saved to
+// --bot-output or beside the replay, and kept for the store (fork --db);
+// nil when no bot is external. It is saved nowhere when the replay goes
+// to stdout, or to no file, without --bot-output.
 func botOutputFor(f *recordFlags, external bool) *outputLog {
 	if !external {
 		return nil
 	}
 	path := f.outputFile
-	if path == "" && f.out != "-" {
+	if path == "" && f.out != "-" && f.out != "" {
 		path = f.out + outputFileSuffix
-	}
-	if path == "" {
-		return nil
 	}
 	return &outputLog{path: path}
 }
@@ -309,29 +312,33 @@ func play(ctx context.Context, rec *replay.Recorder, botOut *outputLog) (*replay
 	return l, err
 }
 
-// writeRecording writes the replay (atomically, or to stdout for "-"),
-// checks that it regenerates, says who won (unless the replay went to
-// stdout) and returns the regenerated match.
+// writeRecording writes the replay (atomically, or to stdout for "-"; not
+// at all when f.out is empty), checks that it regenerates, says who won
+// (unless the replay went to stdout) and returns the regenerated match.
 func writeRecording(ctx context.Context, g *sim.Game, l *replay.Log, f *recordFlags, stdout, stderr io.Writer, start time.Time) (*store.Record, error) {
-	data, id, err := encodeFor(l, f.out)
-	if err != nil {
-		return nil, err
-	}
-	if f.out == "-" {
-		_, err = stdout.Write(data)
-	} else {
-		err = writeFileAtomic(f.out, data)
-	}
-	if err != nil {
-		return nil, err
+	var written string // where the replay went, for the summary line
+	if f.out != "" {
+		data, err := encodeFor(l, f.out)
+		if err != nil {
+			return nil, err
+		}
+		if f.out == "-" {
+			_, err = stdout.Write(data)
+		} else {
+			err = writeFileAtomic(f.out, data)
+			written = fmt.Sprintf(" -> %s (%d bytes)", f.out, len(data))
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
 	rec, err := regen.Build(ctx, l)
 	if err != nil {
 		return nil, fmt.Errorf("the recorded match does not regenerate (a simulator bug): %w", err)
 	}
 	if f.out != "-" {
-		fmt.Fprintf(stderr, "recorded %s %s: %d turns in %v, %s; id %s -> %s (%d bytes)\n",
-			g.Name, l.Header.Ruleset, len(l.Turns), time.Since(start).Round(time.Millisecond), describeResult(rec.Result, l.Header.Players), id[:12], f.out, len(data))
+		fmt.Fprintf(stderr, "recorded %s %s: %d turns in %v, %s; id %s%s\n",
+			g.Name, l.Header.Ruleset, len(l.Turns), time.Since(start).Round(time.Millisecond), describeResult(rec.Result, l.Header.Players), rec.ID[:12], written)
 	}
 	return rec, nil
 }
@@ -413,9 +420,11 @@ func parseRollsFile(data []byte) ([]int, error) {
 
 func playerFor(spec string, seat int, f *recordFlags) replay.Player {
 	p := replay.Player{}
-	if name, ok := strings.CutPrefix(spec, "builtin:"); ok {
+	if name, ok := protocolBotName(spec); ok {
+		p.Name = name
+	} else if name, ok := strings.CutPrefix(spec, "builtin:"); ok {
 		p.Name, p.Version = name, replay.BuiltinVersion
-	} else if fields := slices.DeleteFunc(strings.Fields(protocolCommand(spec)), isPlaceholder); len(fields) > 0 {
+	} else if fields := strings.Fields(spec); len(fields) > 0 {
 		p.Name = filepath.Base(fields[len(fields)-1])
 	}
 	if seat < len(f.names) {
@@ -434,14 +443,10 @@ func botFingerprint(spec string) (string, error) {
 	if !isExternal(spec) {
 		return "", nil
 	}
-	if dir, ok := strings.CutPrefix(spec, entelectPrefix); ok {
-		b, err := entelect.Load(dir)
-		if err != nil {
-			return "", err
-		}
-		return b.Fingerprint()
+	if fp, ok, err := protocolFingerprint(spec); ok {
+		return fp, err
 	}
-	return replay.Fingerprint(strings.Fields(protocolCommand(spec)))
+	return replay.Fingerprint(strings.Fields(spec))
 }
 
 // isExternal reports whether a bot spec is an external program's command
@@ -452,66 +457,19 @@ func newAgent(ctx context.Context, g *sim.Game, spec string, setup sim.Setup, se
 	if name, ok := strings.CutPrefix(spec, "builtin:"); ok {
 		return replay.NewBuiltin(g, name, setup, seat)
 	}
-	opt := replay.ProcessOptions{Seat: seat, TurnLimit: f.turnLimit, StartLimit: f.startLimit}
-	if dir, ok := strings.CutPrefix(spec, entelectPrefix); ok {
-		if g != worms.Game {
-			return nil, fmt.Errorf("%s: an Entelect runner bot plays worms, not %s", spec, g.Name)
-		}
-		return entelect.Start(ctx, dir, setup.Ruleset, opt)
+	if a, ok, err := newProtocolAgent(ctx, g, spec, setup, seat, f); ok {
+		return a, err
 	}
-	if command, ok := strings.CutPrefix(spec, toadSolverPrefix); ok {
-		if g != toad.Game {
-			return nil, fmt.Errorf("%s: a solver plays toad, not %s", spec, g.Name)
-		}
-		// The whole solve is the first turn's thinking.
-		return toadsolver.New(strings.Fields(command), max(f.startLimit, f.turnLimit))
-	}
-	if command, ok := strings.CutPrefix(spec, foodfightRunnerPrefix); ok {
-		if g != foodfight.Game {
-			return nil, fmt.Errorf("%s: BitBrawl's runner plays foodfight, not %s", spec, g.Name)
-		}
-		return bitbrawl.Start(ctx, strings.Fields(command), bitbrawl.Bank, opt)
-	}
-	return replay.StartProcess(ctx, strings.Fields(spec), opt)
+	return replay.StartProcess(ctx, strings.Fields(spec), replay.ProcessOptions{Seat: seat, TurnLimit: f.turnLimit, StartLimit: f.startLimit})
 }
-
-// The prefixes of the specs of bots written for an original game's
-// runner rather than for JSON lines: entelect:DIR for a Worms bot of the
-// Entelect 2019 runner, DIR holding its bot.json; toad-solver:COMMAND
-// for a River Toad solver, which reads the input file of rolls;
-// foodfight-runner:COMMAND for BitBrawl's FoodFight runner and a bot jar.
-const (
-	entelectPrefix        = "entelect:"
-	toadSolverPrefix      = "toad-solver:"
-	foodfightRunnerPrefix = "foodfight-runner:"
-)
-
-// protocolCommand returns the command line of a spec, without the prefix
-// of an original protocol.
-func protocolCommand(spec string) string {
-	for _, prefix := range []string{entelectPrefix, toadSolverPrefix, foodfightRunnerPrefix} {
-		if rest, ok := strings.CutPrefix(spec, prefix); ok {
-			return rest
-		}
-	}
-	return spec
-}
-
-// isPlaceholder reports whether a command-line argument is one the
-// recorder fills in, such as a solver's {input}.
-func isPlaceholder(arg string) bool { return arg == toadsolver.InputArg || arg == toadsolver.OutputArg }
 
 // encodeFor encodes a log in the encoding the output name asks for.
-func encodeFor(l *replay.Log, out string) ([]byte, string, error) {
-	enc, err := l.Encode()
-	if err != nil {
-		return nil, "", err
-	}
+func encodeFor(l *replay.Log, out string) ([]byte, error) {
 	if out == "-" || strings.HasSuffix(out, ".rlog") {
-		text, err := l.EncodeText()
-		return text, enc.ID, err
+		return l.EncodeText()
 	}
-	return enc.Bytes, enc.ID, nil
+	enc, err := l.Encode()
+	return enc.Bytes, err
 }
 
 // writeFileAtomic writes through a temporary file and a rename, so a failed
@@ -585,9 +543,10 @@ func (o *outputLog) add(turn, seat int, out replay.Output) {
 	}
 }
 
-// close saves the output, when there is any, and reports whether it did.
+// close saves the output, when there is any and a path to save it to,
+// and reports whether it did.
 func (o *outputLog) close(warn io.Writer) bool {
-	if len(o.lines) == 0 {
+	if len(o.lines) == 0 || o.path == "" {
 		return false
 	}
 	var buf bytes.Buffer

@@ -33,6 +33,7 @@ type serveFlags struct {
 	maxMemory                                string
 	publicURLs                               []string
 	maxRegenerations                         int
+	forkTimeLimit                            time.Duration
 	demo, allowAnonymous                     bool
 }
 
@@ -83,6 +84,7 @@ which send neither header, are not affected.`,
 	fl.BoolVar(&f.allowAnonymous, "allow-anonymous-upload", false, "allow uploads without a token on a non-loopback address")
 	fl.StringSliceVar(&f.publicURLs, "public-url", nil, "`URL` users reach the server by, such as https://replays.example.org (repeatable or comma-separated): its host is served and its origin may upload")
 	fl.IntVar(&f.maxRegenerations, "max-regenerations", runtime.NumCPU(), "uploads regenerated at once; more get 503 with Retry-After")
+	fl.DurationVar(&f.forkTimeLimit, "fork-time-limit", web.DefaultForkTimeLimit, "longest a fork played on the server (POST /api/v1/matches/ID/forks) may take; one still playing then is stopped, stores nothing and gets 503 naming the turn reached")
 	fl.StringVar(&f.maxMemory, "max-memory", fmt.Sprintf("%dMiB", web.DefaultMaxMemory>>20), "memory the server may use: uploads, views and downloads that would take more wait a moment, then get 503 with Retry-After; also the Go runtime's limit unless GOMEMLIMIT is set")
 	fl.StringVar(&f.logLevel, "log-level", "info", "least important log lines shown: debug (one line per request), info, warn or error")
 	return cmd
@@ -135,7 +137,7 @@ func serve(ctx context.Context, f *serveFlags, stdout, stderr io.Writer) error {
 	refit := analytics.NewRefitter(db, log)
 	handler, err := web.New(web.Config{DB: db, Log: log, MaxUpload: maxUpload, UploadToken: f.token,
 		Addr: ln.Addr().String(), PublicURLs: f.publicURLs, MaxRegenerations: f.maxRegenerations, MaxMemory: maxMemory,
-		Refitter: refit, Fill: fill})
+		ForkTimeLimit: f.forkTimeLimit, Refitter: refit, Fill: fill})
 	if err != nil {
 		return err
 	}
@@ -282,6 +284,9 @@ func checkServeFlags(f *serveFlags) (maxUpload int64, level slog.Level, err erro
 	}
 	if f.maxRegenerations < 1 {
 		return 0, 0, fmt.Errorf("--max-regenerations %d: want at least 1", f.maxRegenerations)
+	}
+	if f.forkTimeLimit <= 0 {
+		return 0, 0, fmt.Errorf("--fork-time-limit %v: want a positive duration such as 30s", f.forkTimeLimit)
 	}
 	if err := level.UnmarshalText([]byte(f.logLevel)); err != nil {
 		return 0, 0, fmt.Errorf("--log-level %q: want debug, info, warn or error", f.logLevel)

@@ -57,6 +57,7 @@ func TestServeRefuses(t *testing.T) {
 		{"bad address", []string{"--addr", "nowhere"}, "--addr"},
 		{"bad log level", []string{"--log-level", "loud"}, "--log-level"},
 		{"no regeneration", []string{"--max-regenerations", "0"}, "--max-regenerations"},
+		{"no fork time", []string{"--fork-time-limit", "0s"}, "--fork-time-limit 0s: want a positive duration"},
 		{"too little memory", []string{"--max-memory", "100MiB"}, "--max-memory"},
 		{"bad memory bound", []string{"--max-memory", "lots"}, "--max-memory"},
 		{"public url with a path", []string{"--public-url", "https://replays.example.org/dash"}, "--public-url"},

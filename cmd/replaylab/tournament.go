@@ -94,7 +94,7 @@ A command line mistake exits with status 2; a failed match with 1.`,
 	addMatchFlags(cmd, &f.recordFlags)
 	fl := cmd.Flags()
 	fl.StringVar(&f.db, "db", "", "database file to store the matches in (created if missing)")
-	fl.StringArrayVar(&f.bots, "bot", nil, "a bot of the tournament: builtin:NAME or a command line (repeat per bot)")
+	fl.StringArrayVar(&f.bots, "bot", nil, "a bot of the tournament: builtin:NAME, a command line or an original protocol's spec (codenjoy:, awap2019:, entelect:, toad-solver:, foodfight-runner:) (repeat per bot)")
 	fl.StringArrayVar(&f.names, "name", nil, "player name of the next bot (default: from the bot)")
 	fl.StringArrayVar(&f.versions, "version", nil, "version of the next bot")
 	fl.StringVar(&f.format, "format", roundRobin, "round-robin or gauntlet (the first bot against the others)")
@@ -268,6 +268,9 @@ func checkBotSpec(g *sim.Game, spec string) (string, error) {
 			return "", fmt.Errorf("game %s has no built-in bot %q (have %s)", g.Name, name, strings.Join(names, ", "))
 		}
 		return "", nil
+	}
+	if err := checkProtocol(g, spec); err != nil {
+		return "", err
 	}
 	return botFingerprint(spec)
 }

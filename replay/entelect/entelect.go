@@ -122,14 +122,14 @@ func python(b *Bot) ([]string, error) {
 // Command returns the command line that starts the bot, run in b.Dir.
 func (b *Bot) Command() ([]string, error) { return languages[b.Language](b) }
 
-// Fingerprint returns the fingerprint of the bot (replay.FingerprintIn):
+// Fingerprint returns the fingerprint of the bot (replay.FingerprintProtocolIn):
 // its start command and the content of its program and bot file.
 func (b *Bot) Fingerprint() (string, error) {
 	argv, err := b.Command()
 	if err != nil {
 		return "", err
 	}
-	return replay.FingerprintIn(b.Dir, argv)
+	return replay.FingerprintProtocolIn("entelect", b.Dir, argv)
 }
 
 // dirLocks serialises the rounds of bots sharing a directory (a bot
