@@ -1,6 +1,7 @@
 package toadsolver_test
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -190,5 +191,38 @@ func TestInput(t *testing.T) {
 	rolls, err := toad.ParseRolls(strings.NewReader(string(toadsolver.Input([]int{0, 33, 32}))))
 	if err != nil || fmt.Sprint(rolls) != "[0 33 32]" {
 		t.Errorf("ParseRolls(Input) = %v, %v; want the rolls back", rolls, err)
+	}
+}
+
+var update = flag.Bool("update", false, "rewrite the golden input in testdata/golden")
+
+// TestGoldenInput compares the input a solver reads for header's match
+// with the golden, which is in the course's format: the count, then a
+// roll a line, which toad.ParseRolls reads back.
+func TestGoldenInput(t *testing.T) {
+	h := header()
+	m, err := toad.Game.New(h.Setup())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rolls := m.View(0).(*toad.View).Rolls
+	got := toadsolver.Input(rolls)
+	path := filepath.Join("testdata", "golden", "input.txt")
+	if *update {
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("the input differs from %s (run with -update if the change is meant)", path)
+	}
+	back, err := toad.ParseRolls(strings.NewReader(string(got)))
+	if err != nil || fmt.Sprint(back) != fmt.Sprint(rolls) {
+		t.Errorf("ParseRolls(input) = %v, %v; want the match's %d rolls", back, err, len(rolls))
 	}
 }
