@@ -34,6 +34,7 @@ func start(t *testing.T, bank time.Duration, args ...string) *bitbrawl.Agent {
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("no python3")
 	}
+	replaytest.CheckGoroutines(t)
 	argv := append([]string{"python3", filepath.Join("testdata", "runner.py")}, args...)
 	a, err := bitbrawl.Start(context.Background(), argv, bank, replay.ProcessOptions{StartLimit: 10 * time.Second})
 	if err != nil {

@@ -57,6 +57,7 @@ func botDir(t testing.TB, language, file, mode string) string {
 // 1's output per turn.
 func record(t testing.TB, dir, ruleset string, limit time.Duration) (*replay.Log, replaytest.Outputs) {
 	t.Helper()
+	replaytest.CheckGoroutines(t)
 	h := replay.NewHeader(worms.Game, ruleset, 3, []byte(fmt.Sprintf(`{"rounds":%d}`, rounds)))
 	h.Players = []replay.Player{{Name: "tester"}, {Name: "random", Version: replay.BuiltinVersion}}
 	a, err := entelect.Start(context.Background(), dir, ruleset, replay.ProcessOptions{TurnLimit: limit, StartLimit: 10 * time.Second})

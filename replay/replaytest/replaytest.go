@@ -7,10 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/replaylab/replaylab/replay"
 )
@@ -107,4 +109,20 @@ func Record(t testing.TB, r replay.Recorder) (*replay.Log, []Outputs) {
 		t.Fatal(err)
 	}
 	return l, outputs
+}
+
+// CheckGoroutines fails t if, once it ends, more goroutines run than now
+// (after a grace for those about to end).
+func CheckGoroutines(t testing.TB) {
+	t.Helper()
+	before := runtime.NumGoroutine()
+	t.Cleanup(func() {
+		deadline := time.Now().Add(2 * time.Second)
+		for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if got := runtime.NumGoroutine(); got > before {
+			t.Errorf("got %d goroutines after Close, want at most %d as before", got, before)
+		}
+	})
 }

@@ -26,6 +26,7 @@ func header() replay.Header {
 // output of every turn.
 func record(t *testing.T, a replay.Agent) (*replay.Log, replaytest.Outputs) {
 	t.Helper()
+	replaytest.CheckGoroutines(t)
 	l, outputs := replaytest.Record(t, replay.Recorder{Header: header(), Agents: []replay.Agent{a}})
 	return l, outputs[0]
 }
