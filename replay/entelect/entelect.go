@@ -191,6 +191,11 @@ func (a *Agent) Act(ctx context.Context, turn int, view any) replay.Answer {
 		// The recorder hands a Worms match's own views; anything else is a bug.
 		panic(fmt.Sprintf("entelect: view %T is not a Worms view", view))
 	}
+	select {
+	case <-a.proc.Exited():
+		return a.proc.Act(ctx, turn, view) // no one to read the files
+	default:
+	}
 	a.lock.Lock()
 	defer a.lock.Unlock()
 	if err := a.write(turn, newState(v, a.final)); err != nil {
