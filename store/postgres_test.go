@@ -1,0 +1,203 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/replaylab/replaylab/store/pgtest"
+)
+
+func TestIsPostgres(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		want bool
+	}{
+		{"postgres:", true},
+		{"postgres://", true},
+		{"postgres://u@db.example:5433/replaylab", true},
+		{"postgresql://db.example/replaylab", true},
+		{"postgres:?search_path=x", true},
+		{"replaylab.db", false},
+		{"./postgres:x", false},
+		{"/tmp/postgres.db", false},
+	} {
+		if got := IsPostgres(tc.name); got != tc.want {
+			t.Errorf("IsPostgres(%q) = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	for in, want := range map[string]string{
+		"postgres:":                "postgres://",
+		"postgres:?search_path=x":  "postgres://?search_path=x",
+		"postgresql://h/db":        "postgresql://h/db",
+		"postgres://u:p@h:1/db?x=": "postgres://u:p@h:1/db?x=",
+	} {
+		if got := postgresURL(in); got != want {
+			t.Errorf("postgresURL(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestPostgresPlaceholders(t *testing.T) {
+	for in, want := range map[string]string{
+		"SELECT 1":                            "SELECT 1",
+		"SELECT ? , ?":                        "SELECT $1 , $2",
+		"VALUES (?1, ?2, ?1, ?12)":            "VALUES ($1, $2, $1, $12)",
+		"SELECT '?', \"a?\", ? -- what?\n, ?": "SELECT '?', \"a?\", $1 -- what?\n, $2",
+		"SELECT 'it''s ?', ?":                 "SELECT 'it''s ?', $1",
+		"DO $$ BEGIN PERFORM '?'; END $$; ?":  "DO $$ BEGIN PERFORM '?'; END $$; $1",
+		"SELECT 'unterminated ?":              "SELECT 'unterminated ?",
+		"WHERE a = ? AND b IN (?, ?) LIMIT ?": "WHERE a = $1 AND b IN ($2, $3) LIMIT $4",
+	} {
+		if got := postgresPlaceholders(in); got != want {
+			t.Errorf("postgresPlaceholders(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestUpgradeListsAgree holds the two backends' upgrade lists to one
+// schema version: a schema change appends to both.
+func TestUpgradeListsAgree(t *testing.T) {
+	if got := postgresBase + len(postgresUpgrades); got != schemaVersion {
+		t.Errorf("PostgreSQL schema reaches version %d (base %d + %d upgrades), SQLite's %d: add the PostgreSQL upgrade",
+			got, postgresBase, len(postgresUpgrades), schemaVersion)
+	}
+}
+
+// sqlTypes maps SQLite's column types to PostgreSQL's (see
+// schema_postgres.sql).
+var sqlTypes = map[string]string{"INTEGER": "bigint", "REAL": "double precision", "TEXT": "text", "BLOB": "bytea"}
+
+// TestSchemasAgree opens a fresh database of each backend and compares
+// their tables, columns (name, type, NOT NULL) and indexes, so that
+// schema.sql and schema_postgres.sql cannot drift apart.
+func TestSchemasAgree(t *testing.T) {
+	lite := openTest(t)
+	pg := openAt(t, pgtest.Fresh(t))
+	var want []string
+	for _, r := range queryRows(t, lite, `SELECT m.name, p.name, p.type, p."notnull" + p.pk FROM sqlite_schema m, pragma_table_info(m.name) p
+		WHERE m.type = 'table' ORDER BY m.name, p.name`) {
+		notNull := r[3].(int64) > 0
+		want = append(want, fmt.Sprintf("column %s.%s %s notnull=%v", r[0], r[1], sqlTypes[r[2].(string)], notNull))
+	}
+	for _, r := range queryRows(t, lite, `SELECT name, tbl_name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL ORDER BY name`) {
+		want = append(want, fmt.Sprintf("index %s on %s", r[0], r[1]))
+	}
+	var got []string
+	for _, r := range queryRows(t, pg, `SELECT table_name, column_name, data_type, is_nullable = 'NO' FROM information_schema.columns
+		WHERE table_schema = current_schema() AND table_name <> 'replaylab_schema' ORDER BY table_name, column_name`) {
+		got = append(got, fmt.Sprintf("column %s.%s %s notnull=%v", r[0], r[1], r[2], r[3]))
+	}
+	for _, r := range queryRows(t, pg, `SELECT indexname, tablename FROM pg_indexes WHERE schemaname = current_schema()
+		AND indexname NOT IN (SELECT conname FROM pg_constraint) ORDER BY indexname`) {
+		got = append(got, fmt.Sprintf("index %s on %s", r[0], r[1]))
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("PostgreSQL schema differs from SQLite's:\n got %s\nwant %s", strings.Join(got, "\n     "), strings.Join(want, "\n     "))
+	}
+}
+
+// TestOpenPostgresRefuses checks that Open takes an empty schema or a
+// replaylab one, and leaves any other untouched: tables without the
+// marker, a marker of another program, a newer schema.
+func TestOpenPostgresRefuses(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name  string
+		setup []string
+		want  error
+	}{
+		{"foreign tables", []string{`CREATE TABLE accounts (id int)`}, ErrNotReplaylab},
+		{"foreign marker", []string{`CREATE TABLE replaylab_schema (id int PRIMARY KEY, application text, version int)`,
+			`INSERT INTO replaylab_schema VALUES (1, 'other', 1)`}, ErrNotReplaylab},
+		{"empty marker", []string{`CREATE TABLE replaylab_schema (id int PRIMARY KEY, application text, version int)`}, ErrNotReplaylab},
+		{"newer schema", []string{`CREATE TABLE replaylab_schema (id int PRIMARY KEY, application text, version int)`,
+			fmt.Sprintf(`INSERT INTO replaylab_schema VALUES (1, 'replaylab', %d)`, schemaVersion+1)}, ErrSchemaTooNew},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			url := pgtest.Fresh(t)
+			schema := url[strings.LastIndex(url, "=")+1:]
+			for _, s := range tc.setup {
+				pgtest.Exec(t, `SET search_path = `+schema+`; `+s)
+			}
+			db, err := Open(ctx, url)
+			if err == nil {
+				db.Close()
+			}
+			if !errors.Is(err, tc.want) {
+				t.Fatalf("Open: got %v, want %v", err, tc.want)
+			}
+			if strings.Contains(err.Error(), "password") {
+				t.Errorf("Open: message %q names a password", err)
+			}
+			// Untouched: no table of ours was added.
+			probe := openAt(t, pgtest.Fresh(t))
+			var n int
+			if err := probe.read.QueryRowContext(ctx, `SELECT count(*) FROM information_schema.tables
+				WHERE table_schema = ? AND table_name = 'matches'`, schema).Scan(&n); err != nil || n != 0 {
+				t.Errorf("tables named matches in the refused schema: %d, %v; want 0", n, err)
+			}
+		})
+	}
+}
+
+// TestOpenPostgresUnreachable points Open at a port where nothing
+// listens: it must give up after its few tries, saying so.
+func TestOpenPostgresUnreachable(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close() // nothing listens there now
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	_, err = Open(ctx, "postgres://nobody:secret@"+addr+"/replaylab?sslmode=disable")
+	if err == nil || !strings.Contains(err.Error(), "cannot reach the PostgreSQL server") || ctx.Err() != nil {
+		t.Fatalf("Open: got %v, want a cannot-reach error before the test's deadline", err)
+	}
+	if strings.Contains(err.Error(), "secret") {
+		t.Errorf("Open: message %q shows the password", err)
+	}
+}
+
+// TestLostConnectionMidIngest ends the writer's server process in the
+// middle of storing a match, as a crashed server or a cut network would:
+// the match must be stored whole or not at all, and the next ingest must
+// find a working connection.
+func TestLostConnectionMidIngest(t *testing.T) {
+	db := openAt(t, pgtest.Fresh(t))
+	ctx := context.Background()
+	rec := makeRecord(t, recordSpec{id: testID(1), turns: 2000, units: 3, winner: 0})
+	tx, err := db.beginWrite(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pid int
+	if err := tx.QueryRowContext(ctx, `SELECT pg_backend_pid()`).Scan(&pid); err != nil {
+		t.Fatal(err)
+	}
+	if created, err := db.ingest.ingest(ctx, tx, rec, time.Now()); err != nil || !created {
+		t.Fatalf("ingest: %v, %v", created, err)
+	}
+	pgtest.Exec(t, `SELECT pg_terminate_backend($1)`, pid)
+	if err := tx.Commit(); err == nil {
+		t.Fatal("Commit after the connection was ended: got nil, want an error")
+	}
+	for table, n := range rowCounts(t, db) {
+		if n != 0 {
+			t.Errorf("%s: %d rows after the lost commit, want 0", table, n)
+		}
+	}
+	if created, err := db.Ingest(ctx, rec); err != nil || !created {
+		t.Fatalf("Ingest after the lost connection: got %v, %v; want true, nil", created, err)
+	}
+	if n, err := db.CountMatches(ctx); n != 1 || err != nil {
+		t.Errorf("CountMatches: got %d, %v; want 1, nil", n, err)
+	}
+}
