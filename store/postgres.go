@@ -117,6 +117,19 @@ func openPostgres(ctx context.Context, name string) (*DB, error) {
 	return db, nil
 }
 
+// DisplayName returns how messages name the database at path: a file's
+// path as given, a PostgreSQL database as a URL without its password.
+func DisplayName(path string) string {
+	if !IsPostgres(path) {
+		return path
+	}
+	cfg, err := pgx.ParseConfig(postgresURL(path))
+	if err != nil {
+		return "a PostgreSQL database (its URL does not parse)"
+	}
+	return postgresName(cfg)
+}
+
 // postgresName names a database in messages: its user, host, port and
 // database, never its password.
 func postgresName(cfg *pgx.ConnConfig) string {

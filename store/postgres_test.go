@@ -201,3 +201,41 @@ func TestLostConnectionMidIngest(t *testing.T) {
 		t.Errorf("CountMatches: got %d, %v; want 1, nil", n, err)
 	}
 }
+
+// TestRefitLockExclusive opens one PostgreSQL database twice, as two
+// servers would: while one holds the refit lock, the other waits for it,
+// and gets it once the first lets go.
+func TestRefitLockExclusive(t *testing.T) {
+	url := pgtest.Fresh(t)
+	a, b := openAt(t, url), openAt(t, url)
+	ctx := context.Background()
+	unlockA, err := a.RefitLock(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan func(), 1)
+	go func() {
+		unlockB, err := b.RefitLock(ctx)
+		if err != nil {
+			t.Error(err)
+			unlockB = func() {}
+		}
+		got <- unlockB
+	}()
+	// Wait until the server shows b waiting for the lock a holds.
+	for waiting := 0; waiting == 0; {
+		if err := a.read.QueryRowContext(ctx, `SELECT count(*) FROM pg_locks
+			WHERE locktype = 'advisory' AND classid = ? AND objid = ? AND NOT granted`, applicationID, refitLock).Scan(&waiting); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case unlockB := <-got:
+			unlockB()
+			t.Fatal("the second process took the refit lock the first holds")
+		default:
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	unlockA()
+	(<-got)()
+}

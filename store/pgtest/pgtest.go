@@ -8,8 +8,8 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
-	"net/url"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 
@@ -68,14 +68,11 @@ func Fresh(t testing.TB) string {
 			t.Errorf("drop schema %s: %v", schema, err)
 		}
 	})
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatalf("%s: %v", Env, err)
+	sep := "?"
+	if strings.Contains(base, "?") {
+		sep = "&"
 	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String()
+	return base + sep + "search_path=" + schema
 }
 
 // Exec runs statements on the test server as its administrator, for
