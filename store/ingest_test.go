@@ -360,30 +360,32 @@ func BenchmarkIngest(b *testing.B) {
 		// aggregates are kept from, so their cost shows most here.
 		{"summary", func(rec *Record) { rec.Lines, rec.Events = nil, nil }},
 	} {
-		b.Run(bm.name, func(b *testing.B) {
-			db := openTest(b)
-			ctx := context.Background()
-			tmpl := makeRecord(b, recordSpec{turns: turns, players: players, winner: 0})
-			bm.shape(tmpl)
-			rows := 0 // one per turn of every Alive line: every player and unit
-			for _, l := range tmpl.Lines {
-				if l.Metric == Alive {
-					rows += len(l.Values)
+		for _, be := range backends {
+			b.Run(bm.name+"/"+be.name, func(b *testing.B) {
+				db := openAt(b, be.fresh(b))
+				ctx := context.Background()
+				tmpl := makeRecord(b, recordSpec{turns: turns, players: players, winner: 0})
+				bm.shape(tmpl)
+				rows := 0 // one per turn of every Alive line: every player and unit
+				for _, l := range tmpl.Lines {
+					if l.Metric == Alive {
+						rows += len(l.Values)
+					}
 				}
-			}
-			n := 0
-			for b.Loop() {
-				rec := *tmpl
-				rec.ID = testID(n)
-				n++
-				if _, err := db.Ingest(ctx, &rec); err != nil {
-					b.Fatal(err)
+				n := 0
+				for b.Loop() {
+					rec := *tmpl
+					rec.ID = testID(n)
+					n++
+					if _, err := db.Ingest(ctx, &rec); err != nil {
+						b.Fatal(err)
+					}
 				}
-			}
-			if rows > 0 {
-				b.ReportMetric(float64(rows*n)/b.Elapsed().Seconds(), "rows/s")
-				b.ReportMetric(float64(len(tmpl.Events)), "events/op")
-			}
-		})
+				if rows > 0 {
+					b.ReportMetric(float64(rows*n)/b.Elapsed().Seconds(), "rows/s")
+					b.ReportMetric(float64(len(tmpl.Events)), "events/op")
+				}
+			})
+		}
 	}
 }

@@ -239,3 +239,59 @@ func TestRefitLockExclusive(t *testing.T) {
 	unlockA()
 	(<-got)()
 }
+
+// TestLostConnectionMidImport ends the server process of a bulk import's
+// connection while it holds the write lock, as a cut network would: the
+// import fails, and none of its matches is stored (or, had the end come
+// after the commit, all of them).
+func TestLostConnectionMidImport(t *testing.T) {
+	db := openAt(t, pgtest.Fresh(t))
+	ctx := context.Background()
+	recs := make([]*Record, 20)
+	for i := range recs {
+		recs[i] = makeRecord(t, recordSpec{id: testID(i), turns: 2000, units: 3, winner: 0})
+	}
+	done := make(chan struct{})
+	killed := make(chan int, 1) // the pid ended, 0 when the import was over first
+	go func() {
+		// The writer holds the advisory write lock for its whole
+		// transaction (beginWrite): end the process that holds it.
+		for {
+			var pid int
+			err := db.read.QueryRowContext(ctx, `SELECT pid FROM pg_locks
+				WHERE locktype = 'advisory' AND classid = ? AND objid = ? AND granted`, applicationID, writeLock).Scan(&pid)
+			if err == nil {
+				_, err = db.read.ExecContext(ctx, `SELECT pg_terminate_backend(?)`, pid)
+				if err != nil {
+					t.Errorf("pg_terminate_backend(%d): %v", pid, err)
+				}
+				killed <- pid
+				return
+			}
+			select {
+			case <-done:
+				killed <- 0
+				return
+			case <-time.After(time.Millisecond):
+			}
+		}
+	}()
+	n, err := db.IngestMany(ctx, recs)
+	close(done)
+	pid := <-killed
+	if pid == 0 {
+		t.Skip("the import was over before its connection could be ended")
+	}
+	stored, cerr := db.CountMatches(ctx)
+	if cerr != nil {
+		t.Fatalf("CountMatches after the lost connection: %v", cerr)
+	}
+	switch {
+	case err != nil && stored == 0:
+		t.Logf("import through backend %d ended mid-transaction: %v; nothing stored", pid, err)
+	case err == nil && n == len(recs) && stored == len(recs):
+		t.Logf("backend %d ended after the commit: all %d stored", pid, stored)
+	default:
+		t.Fatalf("IngestMany: %d, %v; %d matches stored; want all or none", n, err, stored)
+	}
+}
