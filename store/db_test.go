@@ -37,23 +37,27 @@ func TestOpenAppliesSchema(t *testing.T) {
 }
 
 func TestReopenKeepsData(t *testing.T) {
-	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "replaylab.db")
-	db, err := Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mustIngest(t, db, makeRecord(t, recordSpec{id: testID(1), turns: 10, winner: 0}))
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err = OpenExisting(ctx, path)
-	if err != nil {
-		t.Fatalf("OpenExisting: %v", err)
-	}
-	defer db.Close()
-	if n, err := db.CountMatches(ctx); n != 1 || err != nil {
-		t.Errorf("CountMatches after reopening: got %d, %v; want 1, nil", n, err)
+	for _, b := range backends {
+		t.Run(b.name, func(t *testing.T) {
+			ctx := context.Background()
+			path := b.fresh(t)
+			db, err := Open(ctx, path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mustIngest(t, db, makeRecord(t, recordSpec{id: testID(1), turns: 10, winner: 0}))
+			if err := db.Close(); err != nil {
+				t.Fatal(err)
+			}
+			db, err = OpenExisting(ctx, path)
+			if err != nil {
+				t.Fatalf("OpenExisting: %v", err)
+			}
+			defer db.Close()
+			if n, err := db.CountMatches(ctx); n != 1 || err != nil {
+				t.Errorf("CountMatches after reopening: got %d, %v; want 1, nil", n, err)
+			}
+		})
 	}
 }
 

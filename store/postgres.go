@@ -238,12 +238,10 @@ func (db *DB) beginWriteWait(ctx context.Context, wait time.Duration) (*sql.Tx, 
 	if err != nil || !db.postgres {
 		return tx, err
 	}
-	// SET takes no parameters; the value is a constant of ours.
-	if _, err := tx.ExecContext(ctx, fmt.Sprintf("SET LOCAL lock_timeout = %d", wait.Milliseconds())); err != nil {
-		tx.Rollback()
-		return nil, err
-	}
-	if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(?, ?)`, applicationID, writeLock); err != nil {
+	// One round trip: the time-out (SET LOCAL's) for this transaction,
+	// then the lock.
+	if _, err := tx.ExecContext(ctx, `SELECT set_config('lock_timeout', ?, true), pg_advisory_xact_lock(?, ?)`,
+		strconv.FormatInt(wait.Milliseconds(), 10), applicationID, writeLock); err != nil {
 		tx.Rollback()
 		return nil, err
 	}

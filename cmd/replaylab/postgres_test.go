@@ -64,6 +64,9 @@ func TestPostgresTwoServers(t *testing.T) {
 	if list.Total != 2 || len(list.Matches) != 2 {
 		t.Fatalf("second server's matches: %+v, want 2", list)
 	}
+	for _, base := range []string{a, b} {
+		getPage(t, base+"/healthz")
+	}
 	out := mustCLI(t, "export", "--db", db, "--match", list.Matches[0].ID, "--format", "jsonl")
 	if line, _, _ := strings.Cut(out, "\n"); !json.Valid([]byte(line)) {
 		t.Errorf("export from PostgreSQL: not JSON lines: %.200s", out)
