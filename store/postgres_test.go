@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"net"
@@ -166,78 +167,80 @@ func TestOpenPostgresUnreachable(t *testing.T) {
 	}
 }
 
-// TestLostConnectionMidIngest ends the writer's server process in the
-// middle of storing a match, as a crashed server or a cut network would:
-// the match must be stored whole or not at all, and the next ingest must
-// find a working connection.
-func TestLostConnectionMidIngest(t *testing.T) {
-	db := openAt(t, pgtest.Fresh(t))
+// TestLostConnectionMidWrite ends the writer's server process in the
+// middle of a write, as a crashed server or a cut network would: storing
+// a match, and saving a refit's ratings (a server that dies mid-refit).
+// The write must land whole or not at all, and the next one must find a
+// working connection.
+func TestLostConnectionMidWrite(t *testing.T) {
 	ctx := context.Background()
 	rec := makeRecord(t, recordSpec{id: testID(1), turns: 2000, units: 3, winner: 0})
-	tx, err := db.beginWrite(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var pid int
-	if err := tx.QueryRowContext(ctx, `SELECT pg_backend_pid()`).Scan(&pid); err != nil {
-		t.Fatal(err)
-	}
-	if created, err := db.ingest.ingest(ctx, tx, rec, time.Now()); err != nil || !created {
-		t.Fatalf("ingest: %v, %v", created, err)
-	}
-	pgtest.Exec(t, `SELECT pg_terminate_backend($1)`, pid)
-	if err := tx.Commit(); err == nil {
-		t.Fatal("Commit after the connection was ended: got nil, want an error")
-	}
-	for table, n := range rowCounts(t, db) {
-		if n != 0 {
-			t.Errorf("%s: %d rows after the lost commit, want 0", table, n)
-		}
-	}
-	if created, err := db.Ingest(ctx, rec); err != nil || !created {
-		t.Fatalf("Ingest after the lost connection: got %v, %v; want true, nil", created, err)
-	}
-	if n, err := db.CountMatches(ctx); n != 1 || err != nil {
-		t.Errorf("CountMatches: got %d, %v; want 1, nil", n, err)
-	}
-}
-
-// TestRefitLockExclusive opens one PostgreSQL database twice, as two
-// servers would: while one holds the refit lock, the other waits for it,
-// and gets it once the first lets go.
-func TestRefitLockExclusive(t *testing.T) {
-	url := pgtest.Fresh(t)
-	a, b := openAt(t, url), openAt(t, url)
-	ctx := context.Background()
-	unlockA, err := a.RefitLock(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := make(chan func(), 1)
-	go func() {
-		unlockB, err := b.RefitLock(ctx)
-		if err != nil {
-			t.Error(err)
-			unlockB = func() {}
-		}
-		got <- unlockB
-	}()
-	// Wait until the server shows b waiting for the lock a holds.
-	for waiting := 0; waiting == 0; {
-		if err := a.read.QueryRowContext(ctx, `SELECT count(*) FROM pg_locks
-			WHERE locktype = 'advisory' AND classid = ? AND objid = ? AND NOT granted`, applicationID, refitLock).Scan(&waiting); err != nil {
+	fit := func(db *DB) *FittedRatings {
+		f := &FittedRatings{Game: "worms", Ruleset: "base", Matches: 1, LastSeq: 1, FittedAt: time.UnixMilli(1)}
+		var ids []int64
+		if err := db.Placings(ctx, "worms", "base", func(m MatchPlacings) error {
+			for _, p := range m.Seats {
+				ids = append(ids, p.BotID)
+			}
+			return nil
+		}); err != nil {
 			t.Fatal(err)
 		}
-		select {
-		case unlockB := <-got:
-			unlockB()
-			t.Fatal("the second process took the refit lock the first holds")
-		default:
-			time.Sleep(10 * time.Millisecond)
+		for upto := 1; upto <= 500; upto++ {
+			for _, id := range ids {
+				f.History = append(f.History, RatedAt{upto, Rated{id, 1500, 1400, 1600, 1}})
+			}
 		}
+		return f
 	}
-	unlockA()
-	(<-got)()
+	for _, tc := range []struct {
+		name   string
+		before func(*DB)                // what is stored before the write
+		write  func(*DB, *sql.Tx) error // the write cut off
+		tables []string                 // that must be as before it
+		again  func(*DB) error          // the same write, on a new connection
+	}{
+		{"ingest", func(*DB) {},
+			func(db *DB, tx *sql.Tx) error { _, err := db.ingest.ingest(ctx, tx, rec, time.Now()); return err },
+			[]string{"replays", "matches", "match_players", "series", "events", "bot_records", "data_version"},
+			func(db *DB) error { _, err := db.Ingest(ctx, rec); return err }},
+		{"save ratings", func(db *DB) { mustIngest(t, db, rec) },
+			func(db *DB, tx *sql.Tx) error { return saveRatings(ctx, tx, fit(db)) },
+			[]string{"rating_fits", "ratings", "rating_history", "data_version"},
+			func(db *DB) error { return db.SaveRatings(ctx, fit(db)) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			db := openAt(t, pgtest.Fresh(t))
+			tc.before(db)
+			before := map[string][][]any{}
+			for _, table := range tc.tables {
+				before[table] = queryRows(t, db, "SELECT * FROM "+table)
+			}
+			tx, err := db.beginWrite(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var pid int
+			if err := tx.QueryRowContext(ctx, `SELECT pg_backend_pid()`).Scan(&pid); err != nil {
+				t.Fatal(err)
+			}
+			if err := tc.write(db, tx); err != nil {
+				t.Fatalf("the write: %v", err)
+			}
+			pgtest.Exec(t, `SELECT pg_terminate_backend($1)`, pid)
+			if err := tx.Commit(); err == nil {
+				t.Fatal("Commit after the connection was ended: got nil, want an error")
+			}
+			for _, table := range tc.tables {
+				if got := queryRows(t, db, "SELECT * FROM "+table); !reflect.DeepEqual(got, before[table]) {
+					t.Errorf("%s after the lost commit: %d rows, want the %d from before", table, len(got), len(before[table]))
+				}
+			}
+			if err := tc.again(db); err != nil {
+				t.Fatalf("the same write after the lost connection: %v", err)
+			}
+		})
+	}
 }
 
 // TestLostConnectionMidImport ends the server process of a bulk import's
