@@ -1,10 +1,12 @@
-// Package store keeps regenerated matches in SQLite: it opens the database
-// and applies the schema, ingests one match per transaction, and answers the
-// queries of the dashboard and the command line.
+// Package store keeps regenerated matches in SQLite, or in PostgreSQL
+// (postgres.go): it opens the database and applies the schema, ingests one
+// match per transaction, and answers the queries of the dashboard and the
+// command line.
 //
-// All SQL of the project lives in this package, so a second backend is a new
-// implementation of the same methods. Public methods own their transaction;
-// unexported helpers take a *sql.Tx so they compose inside one.
+// All SQL of the project lives in this package. Both backends run the same
+// methods and queries through database/sql; what they spell differently is
+// in postgres.go. Public methods own their transaction; unexported helpers
+// take a *sql.Tx so they compose inside one.
 //
 // A DB holds two connection pools on one file: a single writer connection,
 // because SQLite allows one writer at a time and queueing in Go is cheaper

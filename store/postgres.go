@@ -65,13 +65,18 @@ var postgresUpgrades = []string{}
 // in a replaylab database.
 const postgresApplication = "replaylab"
 
-// Advisory lock keys, in the (int, int) space of pg_advisory_lock, whose
-// first half is applicationID so that other programs' locks on the same
-// server do not collide with ours.
+// Advisory locks are taken in pg_advisory_lock's (int, int) space as
+// (applicationID + kind, hash of the schema's name): the first half keeps
+// them apart from other programs' locks on the same server, the second
+// keeps replaylab databases in other schemas of the same database from
+// waiting for each other.
 const (
-	writeLock = 1 // held by every write transaction (pg_advisory_xact_lock)
-	refitLock = 2 // held by the process refitting ratings (DB.RefitLock)
+	writeLock = applicationID + 1 // held by every write transaction (pg_advisory_xact_lock)
+	refitLock = applicationID + 2 // held by the process refitting ratings (DB.RefitLock)
 )
+
+// lockKey is the second half of every advisory lock key, in SQL.
+const lockKey = "hashtext(current_schema())"
 
 // connectTries bounds how often Open tries to reach the server before it
 // gives up: a server restarting is worth a few seconds, one that does not
@@ -240,8 +245,8 @@ func (db *DB) beginWriteWait(ctx context.Context, wait time.Duration) (*sql.Tx, 
 	}
 	// One round trip: the time-out (SET LOCAL's) for this transaction,
 	// then the lock.
-	if _, err := tx.ExecContext(ctx, `SELECT set_config('lock_timeout', ?, true), pg_advisory_xact_lock(?, ?)`,
-		strconv.FormatInt(wait.Milliseconds(), 10), applicationID, writeLock); err != nil {
+	if _, err := tx.ExecContext(ctx, `SELECT set_config('lock_timeout', ?, true), pg_advisory_xact_lock(?, `+lockKey+`)`,
+		strconv.FormatInt(wait.Milliseconds(), 10), writeLock); err != nil {
 		tx.Rollback()
 		return nil, err
 	}
@@ -262,13 +267,13 @@ func (db *DB) RefitLock(ctx context.Context) (unlock func(), err error) {
 	if err != nil {
 		return nil, fmt.Errorf("refit lock: %w", err)
 	}
-	if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock(?, ?)`, applicationID, refitLock); err != nil {
+	if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock(?, `+lockKey+`)`, refitLock); err != nil {
 		conn.Close()
 		return nil, fmt.Errorf("refit lock: %w", busyIf(err))
 	}
 	return func() {
 		var unlocked bool
-		err := conn.QueryRowContext(context.Background(), `SELECT pg_advisory_unlock(?, ?)`, applicationID, refitLock).Scan(&unlocked)
+		err := conn.QueryRowContext(context.Background(), `SELECT pg_advisory_unlock(?, `+lockKey+`)`, refitLock).Scan(&unlocked)
 		if err != nil || !unlocked {
 			// The session may still hold the lock: end it rather than
 			// return it to the pool.

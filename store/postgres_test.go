@@ -262,7 +262,7 @@ func TestLostConnectionMidImport(t *testing.T) {
 		for {
 			var pid int
 			err := db.read.QueryRowContext(ctx, `SELECT pid FROM pg_locks
-				WHERE locktype = 'advisory' AND classid = ? AND objid = ? AND granted`, applicationID, writeLock).Scan(&pid)
+				WHERE `+advisoryLock+` AND granted`, writeLock).Scan(&pid)
 			if err == nil {
 				_, err = db.read.ExecContext(ctx, `SELECT pg_terminate_backend(?)`, pid)
 				if err != nil {
@@ -297,4 +297,46 @@ func TestLostConnectionMidImport(t *testing.T) {
 	default:
 		t.Fatalf("IngestMany: %d, %v; %d matches stored; want all or none", n, err, stored)
 	}
+}
+
+// advisoryLock is the pg_locks condition that picks the advisory lock of
+// this schema whose first key half is the query's argument.
+const advisoryLock = `locktype = 'advisory' AND classid = ? AND objid = (` + lockKey + `::bigint & 4294967295)::oid`
+
+// TestRefitLockExclusive opens one PostgreSQL database twice, as two
+// servers would: while one holds the refit lock, the other waits for it,
+// and gets it once the first lets go.
+func TestRefitLockExclusive(t *testing.T) {
+	url := pgtest.Fresh(t)
+	a, b := openAt(t, url), openAt(t, url)
+	ctx := context.Background()
+	unlockA, err := a.RefitLock(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan func(), 1)
+	go func() {
+		unlockB, err := b.RefitLock(ctx)
+		if err != nil {
+			t.Error(err)
+			unlockB = func() {}
+		}
+		got <- unlockB
+	}()
+	// Wait until the server shows b waiting for the lock a holds.
+	for waiting := 0; waiting == 0; {
+		if err := a.read.QueryRowContext(ctx, `SELECT count(*) FROM pg_locks
+			WHERE `+advisoryLock+` AND NOT granted`, refitLock).Scan(&waiting); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case unlockB := <-got:
+			unlockB()
+			t.Fatal("the second process took the refit lock the first holds")
+		default:
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	unlockA()
+	(<-got)()
 }
