@@ -34,7 +34,7 @@ func (db *DB) IngestMany(ctx context.Context, recs []*Record) (created int, err 
 			return 0, err
 		}
 	}
-	tx, err := db.write.BeginTx(ctx, nil)
+	tx, err := db.beginWrite(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("ingest: %w", err)
 	}
@@ -82,7 +82,7 @@ func (db *DB) Upload(ctx context.Context, rec *Record) (created bool, output Out
 	if err := rec.check(); err != nil {
 		return false, NoOutput, err
 	}
-	tx, err := db.write.BeginTx(ctx, nil)
+	tx, err := db.beginWrite(ctx)
 	if err != nil {
 		return false, NoOutput, fmt.Errorf("ingest: %w", err)
 	}

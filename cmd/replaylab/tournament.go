@@ -93,7 +93,7 @@ A command line mistake exits with status 2; a failed match with 1.`,
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	addMatchFlags(cmd, &f.recordFlags)
 	fl := cmd.Flags()
-	fl.StringVar(&f.db, "db", "", "database file to store the matches in (created if missing)")
+	fl.StringVar(&f.db, "db", "", "database to store the matches in: an SQLite file (created if missing) or a postgres:// URL")
 	fl.StringArrayVar(&f.bots, "bot", nil, "a bot of the tournament: builtin:NAME, a command line or an original protocol's spec (codenjoy:, awap2019:, entelect:, toad-solver:, foodfight-runner:) (repeat per bot)")
 	fl.StringArrayVar(&f.names, "name", nil, "player name of the next bot (default: from the bot)")
 	fl.StringArrayVar(&f.versions, "version", nil, "version of the next bot")
