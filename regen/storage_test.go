@@ -86,3 +86,23 @@ func BenchmarkStorage(b *testing.B) {
 		})
 	}
 }
+
+// maxStorageRatio is the most a game's typical match may take in the
+// database, as a multiple of its replay (issue 25).
+const maxStorageRatio = 20
+
+// TestStorageRatio holds every game's typical matches, stored, to at
+// most maxStorageRatio times their replays. Sizes do not depend on the
+// machine or the clock: the same matches give the same pages.
+func TestStorageRatio(t *testing.T) {
+	for _, g := range games.All() {
+		t.Run(g.Name, func(t *testing.T) {
+			recs, rpl := typicalRecords(t, g, storageMatches)
+			stored := storedBytes(t, t.TempDir(), recs)
+			if ratio := float64(stored) / float64(rpl); ratio > maxStorageRatio {
+				t.Errorf("%d matches stored in %d bytes, %.1f times their %d bytes of replays; want at most %d times",
+					storageMatches, stored, ratio, rpl, maxStorageRatio)
+			}
+		})
+	}
+}
