@@ -196,9 +196,10 @@ CREATE TABLE series (
     PRIMARY KEY (match_seq, metric, seat, unit)
 ) STRICT, WITHOUT ROWID;
 
--- What happened in each turn. pos is the event's position in the match, so
--- events keep the order the game emitted them in; the key serves turn-range
--- reads directly.
+-- What happened in each turn. pos is the event's position among the
+-- events of its turn (of the match, for events stored before replaylab
+-- counted them by turn: the order is the same), so events keep the order
+-- the game emitted them in; the key serves turn-range reads directly.
 CREATE TABLE events (
     match_seq INTEGER NOT NULL REFERENCES matches (seq) ON DELETE CASCADE,
     turn      INTEGER NOT NULL CHECK (turn >= 0),
