@@ -65,20 +65,24 @@ var pow10 = func() (p [maxDecimals + 1]float64) {
 // 0.5) vanish in the varint.
 func encodeLine(dst []byte, vs []float64) []byte {
 	if d, ok := decimals(vs); ok {
-		ks := make([]int64, len(vs))
-		for i, v := range vs {
-			ks[i] = int64(math.Round(v * pow10[d]))
-		}
+		scale := pow10[d]
 		start := len(dst)
 		if d == 0 {
 			dst = append(dst, encInt)
 		} else {
 			dst = append(dst, encDecimal, byte(d))
 		}
-		dst = appendRuns(dst, ks)
-		packed := appendPacked([]byte{encPacked, byte(d)}, ks)
-		if len(packed) < len(dst)-start {
-			dst = append(dst[:start], packed...)
+		dst = appendRuns(dst, vs, scale)
+		// Packed blocks take two bytes each at least: a line of a few
+		// runs (most lines) is shorter than they can be, and is left so
+		// without packing it.
+		if runs := len(dst) - start; runs > 2+2*(len(vs)+packedBlock-1)/packedBlock {
+			packed := len(dst)
+			dst = appendPacked(append(dst, encPacked, byte(d)), vs, scale)
+			if len(dst)-packed < runs {
+				return append(dst[:start], dst[packed:]...)
+			}
+			dst = dst[:packed]
 		}
 		return dst
 	}
@@ -122,19 +126,27 @@ func isDecimal(v float64, d int) bool {
 	return math.Abs(k) < 1<<53 && math.Float64bits(k/pow10[d]) == math.Float64bits(v) && !(v == 0 && math.Signbit(v))
 }
 
-// appendRuns appends the runs of equal steps between the values of ks,
-// the first step counted from 0.
-func appendRuns(dst []byte, ks []int64) []byte {
+// whole returns v times scale, a whole number when decimals allows it.
+func whole(v, scale float64) int64 { return int64(math.Round(v * scale)) }
+
+// appendRuns appends the runs of equal steps between the values of vs
+// times scale, the first step counted from 0.
+func appendRuns(dst []byte, vs []float64, scale float64) []byte {
 	prev := int64(0)
-	for i := 0; i < len(ks); {
-		step := ks[i] - prev
+	for i := 0; i < len(vs); {
+		k := whole(vs[i], scale)
+		step := k - prev
 		j := i + 1
-		for j < len(ks) && ks[j]-ks[j-1] == step {
-			j++
+		for ; j < len(vs); j++ {
+			next := whole(vs[j], scale)
+			if next-k != step {
+				break
+			}
+			k = next
 		}
 		dst = binary.AppendVarint(dst, step)
 		dst = binary.AppendUvarint(dst, uint64(j-i))
-		prev = ks[j-1]
+		prev = k
 		i = j
 	}
 	return dst
@@ -144,19 +156,20 @@ func appendRuns(dst []byte, ks []int64) []byte {
 // a line holds the rest.
 const packedBlock = 64
 
-// appendPacked appends the steps between the values of ks (the first
-// counted from 0) in blocks of packedBlock: the block's smallest step
-// (zigzag varint), the bits each step takes above it (a byte, 0 to 64)
-// and the steps less the smallest in that many bits each, low bits first,
-// the block padded to whole bytes. A block of equal steps takes two or
-// three bytes.
-func appendPacked(dst []byte, ks []int64) []byte {
+// appendPacked appends the steps between the values of vs times scale
+// (the first counted from 0) in blocks of packedBlock: the block's
+// smallest step (zigzag varint), the bits each step takes above it (a
+// byte, 0 to 64) and the steps less the smallest in that many bits each,
+// low bits first, the block padded to whole bytes. A block of equal steps
+// takes two or three bytes.
+func appendPacked(dst []byte, vs []float64, scale float64) []byte {
 	var steps [packedBlock]uint64
 	prev := int64(0)
-	for i := 0; i < len(ks); i += packedBlock {
-		block := ks[i:min(i+packedBlock, len(ks))]
-		base := block[0] - prev
-		for j, k := range block {
+	for i := 0; i < len(vs); i += packedBlock {
+		block := vs[i:min(i+packedBlock, len(vs))]
+		base := int64(math.MaxInt64)
+		for j, v := range block {
+			k := whole(v, scale)
 			steps[j] = uint64(k - prev)
 			base = min(base, k-prev)
 			prev = k
