@@ -113,6 +113,26 @@ func TestLineDecimalsUnrounded(t *testing.T) {
 	}
 }
 
+// TestLineOldBlobs: lines stored by builds before the decimal and packed
+// encodings, bytes as those builds wrote them, read as they did.
+func TestLineOldBlobs(t *testing.T) {
+	tests := []struct {
+		data []byte
+		want []float64
+	}{
+		{[]byte{0x2, 0xc0, 0xb2, 0x1, 0x1, 0xc0, 0xb0, 0xf9, 0xc7, 0x9b, 0xea, 0xfa, 0xc2, 0x1f, 0x1, 0xc0, 0xb0, 0xf5, 0x87, 0xb7, 0xf4, 0xb5, 0x85, 0x3e, 0x2},
+			[]float64{100, 99.98, 99.96000000000001, 99.96000000000001}},
+		{[]byte{0x1, 0x0, 0x1, 0x6, 0x1, 0x0, 0x2, 0x8, 0x1}, []float64{0, 3, 3, 3, 7}},
+		{[]byte{0x2, 0xc0, 0xf6, 0x91, 0xf1, 0xbc, 0x8c, 0xd5, 0xeb, 0x34, 0x2}, []float64{434.3003876985633, 434.3003876985633}},
+	}
+	for _, tt := range tests {
+		got, err := decodeLine(nil, tt.data, len(tt.want))
+		if err != nil || !sameBits(got, tt.want) {
+			t.Errorf("decoded % x as %v, %v; want %v", tt.data, got, err, tt.want)
+		}
+	}
+}
+
 func TestBitsRoundTrip(t *testing.T) {
 	vs := []uint64{0, 1, math.MaxUint64, 1 << 63, 12345, 1<<56 - 1, 1 << 56}
 	for _, width := range []int{0, 1, 7, 8, 9, 56, 57, 63, 64} {
