@@ -6,7 +6,49 @@ import (
 	"fmt"
 	"reflect"
 	"testing"
+
+	"github.com/replaylab/replaylab/sim"
 )
+
+// TestEventPositions: an event's position counts within its turn, in the
+// order the game emitted the turn's events, so the key stays small
+// however long the match; events handed over out of turn order still get
+// one position each.
+func TestEventPositions(t *testing.T) {
+	db := openTest(t)
+	ctx := context.Background()
+	rec := makeRecord(t, recordSpec{id: testID(1), turns: 30, winner: 0})
+	rec.Events = append(rec.Events, TurnEvent{Turn: 3, Event: sim.Event{Seat: 1, Unit: sim.NoUnit, Kind: "late", Target: -1}})
+	mustIngest(t, db, rec)
+	want := map[int]int{} // events per turn
+	for _, e := range rec.Events {
+		want[e.Turn]++
+	}
+	rows, err := db.read.QueryContext(ctx, `SELECT turn, count(*), min(pos), max(pos) FROM events GROUP BY turn`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var turn, n, lo, hi int
+		if err := rows.Scan(&turn, &n, &lo, &hi); err != nil {
+			t.Fatal(err)
+		}
+		if n != want[turn] || lo != 0 || hi != n-1 {
+			t.Errorf("turn %d: %d events at positions %d to %d, want %d at 0 to %d", turn, n, lo, hi, want[turn], want[turn]-1)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	page, err := db.Events(ctx, rec.ID, EventQuery{From: 3, To: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := page.Events[len(page.Events)-1].Kind; got != "late" {
+		t.Errorf("turn 3 ends with a %q event, want the one emitted last, %q", got, "late")
+	}
+}
 
 func TestEvents(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, open opener) {
