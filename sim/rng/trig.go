@@ -67,6 +67,32 @@ func Cos(x float64) float64 {
 	}
 }
 
+// SinCos returns Sin(x) and Cos(x), bit for bit, reducing x once instead
+// of twice.
+func SinCos(x float64) (sin, cos float64) {
+	ax := math.Abs(x)
+	switch {
+	case ax < 0x1p-27:
+		return x, 1
+	case ax == math.Inf(1) || x != x:
+		return math.NaN(), math.NaN()
+	}
+	n, rh, rl := reduce(ax)
+	s, c := sinKernel(rh, rl), cosKernel(rh, rl)
+	switch n & 3 {
+	case 1:
+		s, c = c, -s
+	case 2:
+		s, c = -s, -c
+	case 3:
+		s, c = -c, s
+	}
+	if x < 0 {
+		s = -s
+	}
+	return s, c
+}
+
 // reduce returns n and r = rh+rl with ax = n*π/2 + r and |r| <= π/4 (up to
 // a rounding of the quotient), for finite ax >= 0. Only n mod 4 matters.
 func reduce(ax float64) (n uint64, rh, rl float64) {
