@@ -205,7 +205,7 @@ func fracBits(p [4]uint64, sh uint) (f1, f0 uint64) {
 // r^5/120, need no such care. sin(rh+rl) is taken as
 // sin(rh) + rl*(1 - rh^2/2), exact to 2^-100.
 func sinKernel(rh, rl float64) float64 {
-	zh, zl := twoProd(rh, rh)
+	zh, zl := twoSquare(rh)
 	ch, cl := twoProd(zh, rh)
 	cl += float64(zl * rh) // rh^3 = ch+cl to 2^-104
 	th, tl := twoProd(ch, -sixthHi)
@@ -228,8 +228,8 @@ func sinKernel(rh, rl float64) float64 {
 // only the final sum rounds; cos(rh+rl) is taken as
 // cos(rh) - rl*rh*(1 - rh^2/6), exact to 2^-100.
 func cosKernel(rh, rl float64) float64 {
-	zh, zl := twoProd(rh, rh)                                    // r^2
-	qh, ql := twoProd(zh, zh)                                    // zh^2; r^4 = zh^2 + 2*zh*zl to 2^-104
+	zh, zl := twoSquare(rh)                                      // r^2
+	qh, ql := twoSquare(zh)                                      // zh^2; r^4 = zh^2 + 2*zh*zl to 2^-104
 	c := float64(zh*(1.0/6402373705728000)) - 1.0/20922789888000 // 1/18!, -1/16!
 	c = float64(zh*c) + 1.0/87178291200                          // 1/14!
 	c = float64(zh*c) - 1.0/479001600                            // -1/12!

@@ -61,3 +61,39 @@ func FuzzSinCos(f *testing.F) {
 		checkSinCos(t, math.Float64frombits(bits))
 	})
 }
+
+// checkTwoSquare fails unless twoSquare(a) is twoProd(a, a) bit for bit.
+func checkTwoSquare(t *testing.T, a float64) {
+	t.Helper()
+	p, e := twoSquare(a)
+	wp, we := twoProd(a, a)
+	if !sameFloat(p, wp) || !sameFloat(e, we) {
+		t.Fatalf("twoSquare(%v) = %v, %v; twoProd = %v, %v", a, p, e, wp, we)
+	}
+}
+
+// TestTwoSquare compares twoSquare with twoProd on the squares Log and
+// the trigonometric kernels take (|a| < 1) and on random bit patterns,
+// 2^21 each (2^14 with -short), and on edges.
+func TestTwoSquare(t *testing.T) {
+	for _, a := range sinCosEdges() {
+		checkTwoSquare(t, a)
+	}
+	n := 1 << 21
+	if testing.Short() {
+		n = 1 << 14
+	}
+	r := New(78)
+	for range n {
+		checkTwoSquare(t, float64(2*r.Float64())-1)
+		checkTwoSquare(t, math.Float64frombits(r.Uint64()))
+	}
+}
+
+// FuzzTwoSquare: twoSquare is twoProd(a, a) bit for bit.
+func FuzzTwoSquare(f *testing.F) {
+	f.Add(uint64(0x3fb999999999999a))
+	f.Fuzz(func(t *testing.T, bits uint64) {
+		checkTwoSquare(t, math.Float64frombits(bits))
+	})
+}
