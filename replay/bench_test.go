@@ -124,3 +124,15 @@ func BenchmarkFork(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkID hashes the long match's identifying content, as verify and
+// import do for every replay (twice: once for the end record's digest).
+func BenchmarkID(b *testing.B) {
+	l := benchLog(b)
+	for b.Loop() {
+		if _, err := l.ID(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(l.Turns))*float64(b.N)/b.Elapsed().Seconds(), "turns/s")
+}

@@ -271,6 +271,25 @@ func (d *dictionary) add(w string) {
 	d.words = append(d.words, w)
 }
 
+// linearDict is the dictionary size up to which lookup scans the words
+// instead of hashing: every game's alphabet fits, and comparing a few
+// short commands, most of another length, costs less than a map access.
+const linearDict = 24
+
+// lookup returns the symbol of w, or false when w is not in d.
+func (d *dictionary) lookup(w string) (int, bool) {
+	if len(d.words) > linearDict {
+		sym, ok := d.index[w]
+		return sym, ok
+	}
+	for i := 1; i < len(d.words); i++ { // words[0] is the escape's slot
+		if d.words[i] == w {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
 // width is the number of bits of the next symbol.
 func (d *dictionary) width() uint { return uint(bits.Len(uint(len(d.words) - 1))) }
 
@@ -281,7 +300,7 @@ func writeCommands(out *bodyWriter, turns [][]string, alphabet []string) {
 	for _, cmds := range turns {
 		for _, c := range cmds {
 			width := d.width()
-			if sym, ok := d.index[c]; ok {
+			if sym, ok := d.lookup(c); ok {
 				w.write(uint64(sym), width)
 				continue
 			}

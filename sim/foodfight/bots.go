@@ -369,7 +369,8 @@ type shot struct {
 
 // newShot is a piece flying from from at heading and height.
 func newShot(from vec, heading, height, radius float64) shot {
-	return shot{from: from, heading: heading, height: height, radius: radius, cos: rng.Cos(heading), sin: rng.Sin(heading)}
+	sin, cos := rng.SinCos(heading)
+	return shot{from: from, heading: heading, height: height, radius: radius, cos: cos, sin: sin}
 }
 
 // throwShot is the piece the bot's hand would throw now.

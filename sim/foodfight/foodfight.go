@@ -310,7 +310,10 @@ func (a vec) sub(b vec) vec { return vec{a.x - b.x, a.y - b.y} }
 func (a vec) length() float64 { return math.Sqrt(float64(a.x*a.x) + float64(a.y*a.y)) }
 
 // polar is the vector of length r in direction a.
-func polar(r, a float64) vec { return vec{float64(r * rng.Cos(a)), float64(r * rng.Sin(a))} }
+func polar(r, a float64) vec {
+	sin, cos := rng.SinCos(a)
+	return vec{float64(r * cos), float64(r * sin)}
+}
 
 // player is one seat's player (A.5).
 type player struct {

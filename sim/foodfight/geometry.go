@@ -10,16 +10,39 @@ import (
 // the IEEE remainder by 2π, plus 2π when negative (which can round up to
 // 2π itself, as in the engine).
 func fixAngle(a float64) float64 {
-	r := math.Remainder(a, twoPi)
+	r := remainder2Pi(a)
 	if r >= 0 {
 		return r
 	}
 	return r + twoPi
 }
 
+// remainder2Pi is math.Remainder(a, twoPi), bit for bit, without its
+// general reduction when |a| < 3π, as every heading and difference of
+// headings here is. The IEEE remainder is a - n·twoPi, exactly, with n the
+// integer nearest a/twoPi: n = 0 when |a| < π (twoPi is 2·math.Pi
+// exactly), and n = ±1 when a ∓ twoPi, exact by Sterbenz's lemma for
+// π <= |a| <= 4π, is below π in magnitude and not zero (a zero remainder
+// takes the sign of a). Ties and everything else go to math.Remainder.
+func remainder2Pi(a float64) float64 {
+	switch {
+	case math.Abs(a) < math.Pi:
+		return a
+	case a >= math.Pi && a <= 4*math.Pi:
+		if d := a - twoPi; math.Abs(d) < math.Pi && d != 0 {
+			return d
+		}
+	case a <= -math.Pi && a >= -4*math.Pi:
+		if d := a + twoPi; math.Abs(d) < math.Pi && d != 0 {
+			return d
+		}
+	}
+	return math.Remainder(a, twoPi)
+}
+
 // diff is b - a wrapped into [-π, π) (A.3, Direction.difference).
 func diff(a, b float64) float64 {
-	r := math.Remainder(b-a, twoPi)
+	r := remainder2Pi(b - a)
 	if r < math.Pi {
 		return r
 	}

@@ -32,6 +32,15 @@ func twoProd(a, b float64) (p, e float64) {
 	return p, e
 }
 
+// twoSquare is twoProd(a, a), the same operations on one split of a
+// (split(a) twice gives the same halves), so the same p and e.
+func twoSquare(a float64) (p, e float64) {
+	p = float64(a * a)
+	ah, al := split(a)
+	e = ((float64(ah*ah) - p) + float64(ah*al) + float64(al*ah)) + float64(al*al)
+	return p, e
+}
+
 // twoSum returns s = fl(a+b) and e with s+e == a+b exactly (Knuth's
 // branch-free sum; no condition on the magnitudes).
 func twoSum(a, b float64) (s, e float64) {

@@ -51,7 +51,7 @@ func Log(x float64) float64 {
 	// their sum is exact.
 	t := float64(fk*ln2Hi) + logCHi[j]
 	s1, e1 := fastTwoSum(t, rh) // |t| >= |rh| whenever t != 0
-	qh, qe := twoProd(rh, rh)   // rh^2 exactly
+	qh, qe := twoSquare(rh)     // rh^2 exactly
 	s2, e2 := fastTwoSum(s1, float64(-0.5*qh))
 
 	// r^3 * (1/3 - r/4 + r^2/5 - ... + r^6/9): Taylor coefficients of log1p.

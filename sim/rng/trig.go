@@ -67,6 +67,32 @@ func Cos(x float64) float64 {
 	}
 }
 
+// SinCos returns Sin(x) and Cos(x), bit for bit, reducing x once instead
+// of twice.
+func SinCos(x float64) (sin, cos float64) {
+	ax := math.Abs(x)
+	switch {
+	case ax < 0x1p-27:
+		return x, 1
+	case ax == math.Inf(1) || x != x:
+		return math.NaN(), math.NaN()
+	}
+	n, rh, rl := reduce(ax)
+	s, c := sinKernel(rh, rl), cosKernel(rh, rl)
+	switch n & 3 {
+	case 1:
+		s, c = c, -s
+	case 2:
+		s, c = -s, -c
+	case 3:
+		s, c = -c, s
+	}
+	if x < 0 {
+		s = -s
+	}
+	return s, c
+}
+
 // reduce returns n and r = rh+rl with ax = n*π/2 + r and |r| <= π/4 (up to
 // a rounding of the quotient), for finite ax >= 0. Only n mod 4 matters.
 func reduce(ax float64) (n uint64, rh, rl float64) {
@@ -179,7 +205,7 @@ func fracBits(p [4]uint64, sh uint) (f1, f0 uint64) {
 // r^5/120, need no such care. sin(rh+rl) is taken as
 // sin(rh) + rl*(1 - rh^2/2), exact to 2^-100.
 func sinKernel(rh, rl float64) float64 {
-	zh, zl := twoProd(rh, rh)
+	zh, zl := twoSquare(rh)
 	ch, cl := twoProd(zh, rh)
 	cl += float64(zl * rh) // rh^3 = ch+cl to 2^-104
 	th, tl := twoProd(ch, -sixthHi)
@@ -202,8 +228,8 @@ func sinKernel(rh, rl float64) float64 {
 // only the final sum rounds; cos(rh+rl) is taken as
 // cos(rh) - rl*rh*(1 - rh^2/6), exact to 2^-100.
 func cosKernel(rh, rl float64) float64 {
-	zh, zl := twoProd(rh, rh)                                    // r^2
-	qh, ql := twoProd(zh, zh)                                    // zh^2; r^4 = zh^2 + 2*zh*zl to 2^-104
+	zh, zl := twoSquare(rh)                                      // r^2
+	qh, ql := twoSquare(zh)                                      // zh^2; r^4 = zh^2 + 2*zh*zl to 2^-104
 	c := float64(zh*(1.0/6402373705728000)) - 1.0/20922789888000 // 1/18!, -1/16!
 	c = float64(zh*c) + 1.0/87178291200                          // 1/14!
 	c = float64(zh*c) - 1.0/479001600                            // -1/12!
