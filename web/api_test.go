@@ -130,7 +130,7 @@ func TestPages(t *testing.T) {
 		{name: "unknown page", url: "/nowhere", status: 404, want: []string{"<h1>404 Not Found</h1>"}},
 		{name: "wrong method", method: http.MethodPost, url: "/matches", status: 405},
 		{name: "healthz", url: "/healthz", status: 200, want: []string{"ok"}},
-		{name: "static asset", url: "/static/js/inspector.js?v=" + staticVersion, status: 200, want: []string{"replaceState"}, wantHeaders: map[string]string{"Cache-Control": "immutable"}},
+		{name: "static asset", url: "/static/js/inspector.js?v=" + staticVersion(), status: 200, want: []string{"replaceState"}, wantHeaders: map[string]string{"Cache-Control": "immutable"}},
 		{name: "static asset unversioned", url: "/static/js/inspector.js", status: 200, want: []string{"replaceState"}, wantHeaders: map[string]string{"Cache-Control": "no-cache"}},
 		{name: "static asset of another build", url: "/static/js/inspector.js?v=0123456789abcdef", status: 200, wantHeaders: map[string]string{"Cache-Control": "no-cache"}},
 		{name: "echarts licence", url: "/static/vendor/echarts/LICENSE", status: 200, want: []string{"Apache License"}},

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"io/fs"
 	"strings"
+	"sync"
 
 	"github.com/labstack/echo/v4"
 )
@@ -12,8 +13,10 @@ import (
 // staticVersion names this build's static files: a digest of their
 // names and contents. Pages add it to every static URL, so a browser
 // never pairs a new page with an old build's cached script or style
-// sheet, and may keep each version for good.
-var staticVersion = digestFiles(assets, "static")
+// sheet, and may keep each version for good. It is computed on first
+// use: every replaylab process links this package, and commands that
+// serve no page (verify, record) should not hash the files.
+var staticVersion = sync.OnceValue(func() string { return digestFiles(assets, "static") })
 
 // digestFiles returns a short digest of the names and contents of the
 // files under dir in fsys.
@@ -42,7 +45,7 @@ func digestFiles(fsys fs.FS, dir string) string {
 // staticURL adds the static files' version to a URL of one of them.
 func staticURL(url string) string {
 	if strings.HasPrefix(url, "/static/") {
-		return url + "?v=" + staticVersion
+		return url + "?v=" + staticVersion()
 	}
 	return url
 }
@@ -54,7 +57,7 @@ func staticURL(url string) string {
 func cacheStatic(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		value := "no-cache"
-		if c.QueryParam("v") == staticVersion {
+		if c.QueryParam("v") == staticVersion() {
 			value = "public, max-age=31536000, immutable"
 		}
 		c.Response().Header().Set("Cache-Control", value)

@@ -26,8 +26,8 @@ func TestPagesVersionStaticURLs(t *testing.T) {
 		}
 		for _, ref := range refs {
 			url := strings.ReplaceAll(ref[1], "&amp;", "&")
-			if !strings.HasSuffix(url, "?v="+staticVersion) {
-				t.Errorf("%s: got static URL %q, want it to end in ?v=%s", page, url, staticVersion)
+			if !strings.HasSuffix(url, "?v="+staticVersion()) {
+				t.Errorf("%s: got static URL %q, want it to end in ?v=%s", page, url, staticVersion())
 				continue
 			}
 			rec := httptest.NewRecorder()
