@@ -1,0 +1,353 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// JobState is where a tournament job is: queued, running (claimed under a
+// lease), done (its match stored) or failed (with a reason).
+type JobState string
+
+// The states of a job.
+const (
+	JobQueued  JobState = "queued"
+	JobRunning JobState = "running"
+	JobDone    JobState = "done"
+	JobFailed  JobState = "failed"
+)
+
+// JobStates lists the states in the order people read them.
+var JobStates = []JobState{JobQueued, JobRunning, JobDone, JobFailed}
+
+var (
+	// ErrNoJob means no job can be claimed now.
+	ErrNoJob = errors.New("no job to claim")
+	// ErrLeaseLost means a job's lease is no longer the worker's: it ran
+	// out and another worker claimed the job, or the job was requeued. The
+	// worker must drop what it played.
+	ErrLeaseLost = errors.New("the job's lease is lost")
+)
+
+// NewJob is a planned match to queue (EnqueueJobs). Players, Specs and
+// Settings are JSON the store keeps as given; Key names the match, so the
+// same match planned twice is one job.
+type NewJob struct {
+	Key, Tournament string
+	Game, Ruleset   string
+	Revision        int
+	Config          json.RawMessage
+	Seed            uint64
+	Players         json.RawMessage
+	Specs           json.RawMessage
+	Settings        json.RawMessage
+}
+
+// Job is a queued, running or finished job.
+type Job struct {
+	NewJob
+	ID           int64
+	State        JobState
+	LeaseOwner   string
+	LeaseExpires time.Time
+	Attempts     int
+	Reason       string
+	MatchID      string // the stored match, once done
+}
+
+// Engine is a game, ruleset and rules revision a worker's build plays.
+type Engine struct {
+	Game, Ruleset string
+	Revision      int
+}
+
+// Claim says which job a worker may take and for how long.
+type Claim struct {
+	Owner string
+	Lease time.Duration
+	// Engines are the revisions the worker plays; it claims no other job.
+	Engines []Engine
+	// Tournament, when set, limits the claim to one tournament's jobs.
+	Tournament string
+	// MaxAttempts bounds the claims of a job: one whose lease ran out
+	// after MaxAttempts claims fails instead of being claimed again.
+	MaxAttempts int
+}
+
+// EnqueueJobs queues the jobs in one transaction and returns how many
+// it queued. A job whose match is already a job is taken over by the new
+// plan and queued again when it failed or when it is done but its match
+// is gone (deleted); a queued, running or stored one is left as it is.
+// The caller queues only the matches it has not found stored.
+func (db *DB) EnqueueJobs(ctx context.Context, jobs []NewJob) (queued int, err error) {
+	defer func() { err = busyIf(err) }()
+	tx, err := db.write.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, fmt.Errorf("queue jobs: %w", err)
+	}
+	defer tx.Rollback()
+	st, err := tx.PrepareContext(ctx, `
+		INSERT INTO jobs (key, tournament, game, ruleset, revision, config, seed, players, specs, settings,
+		    state, lease_owner, lease_expires, attempts, reason)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', '', 0, 0, '')
+		ON CONFLICT (key) DO UPDATE SET tournament = excluded.tournament, revision = excluded.revision,
+		    specs = excluded.specs, settings = excluded.settings, players = excluded.players,
+		    state = 'queued', lease_owner = '', lease_expires = 0, attempts = 0, reason = '', match_seq = NULL
+		WHERE jobs.state = 'failed' OR jobs.state = 'done' AND jobs.match_seq IS NULL OR
+		    jobs.state = 'queued' AND jobs.tournament <> excluded.tournament`)
+	if err != nil {
+		return 0, fmt.Errorf("queue jobs: %w", err)
+	}
+	defer st.Close()
+	for _, j := range jobs {
+		res, err := st.ExecContext(ctx, j.Key, j.Tournament, j.Game, j.Ruleset, j.Revision, string(j.Config), int64(j.Seed),
+			string(j.Players), string(j.Specs), string(j.Settings))
+		if err != nil {
+			return 0, fmt.Errorf("queue job %s: %w", j.Key, err)
+		}
+		n, _ := res.RowsAffected()
+		queued += int(n)
+	}
+	if err := tx.Commit(); err != nil {
+		return 0, fmt.Errorf("queue jobs: %w", err)
+	}
+	return queued, nil
+}
+
+const jobColumns = `j.id, j.key, j.tournament, j.game, j.ruleset, j.revision, j.config, j.seed, j.players, j.specs, j.settings,
+	j.state, j.lease_owner, j.lease_expires, j.attempts, j.reason, coalesce(m.id, '')`
+
+const jobFrom = ` FROM jobs j LEFT JOIN matches m ON m.seq = j.match_seq`
+
+func scanJob(row interface{ Scan(...any) error }) (*Job, error) {
+	var j Job
+	var config, players, specs, settings string
+	var seed, expires int64
+	err := row.Scan(&j.ID, &j.Key, &j.Tournament, &j.Game, &j.Ruleset, &j.Revision, &config, &seed, &players, &specs, &settings,
+		&j.State, &j.LeaseOwner, &expires, &j.Attempts, &j.Reason, &j.MatchID)
+	if err != nil {
+		return nil, err
+	}
+	j.Config, j.Players, j.Specs, j.Settings = json.RawMessage(config), json.RawMessage(players), json.RawMessage(specs), json.RawMessage(settings)
+	j.Seed, j.LeaseExpires = uint64(seed), time.UnixMilli(expires)
+	return &j, nil
+}
+
+// ClaimJob takes a job for c.Owner until the lease runs out: a running
+// job whose lease ran out (its worker died or lost the database), else the
+// oldest queued one, among the jobs of c's engines (and tournament). It
+// fails the jobs whose lease ran out MaxAttempts times. ErrNoJob means
+// there is none.
+//
+// On SQLite the claim is one short write transaction (the writer takes
+// the lock at BEGIN), so two workers never pick the same job.
+func (db *DB) ClaimJob(ctx context.Context, c Claim) (job *Job, err error) {
+	defer func() { err = busyIf(err) }()
+	if len(c.Engines) == 0 {
+		return nil, ErrNoJob
+	}
+	tx, err := db.write.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("claim a job: %w", err)
+	}
+	defer tx.Rollback()
+	now := time.Now().UnixMilli()
+	if _, err := tx.ExecContext(ctx, `
+		UPDATE jobs SET state = 'failed', lease_owner = '', lease_expires = 0,
+		    reason = 'its worker stopped (killed, or cut off from the database) on each of ' || attempts || ' attempts'
+		WHERE state = 'running' AND lease_expires < ? AND attempts >= ?`, now, c.MaxAttempts); err != nil {
+		return nil, fmt.Errorf("claim a job: %w", err)
+	}
+	id, err := pickJob(ctx, tx, c, now)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := tx.ExecContext(ctx, `
+		UPDATE jobs SET state = 'running', lease_owner = ?, lease_expires = ?, attempts = attempts + 1 WHERE id = ?`,
+		c.Owner, now+c.Lease.Milliseconds(), id); err != nil {
+		return nil, fmt.Errorf("claim job %d: %w", id, err)
+	}
+	if job, err = scanJob(tx.QueryRowContext(ctx, "SELECT "+jobColumns+jobFrom+" WHERE j.id = ?", id)); err != nil {
+		return nil, fmt.Errorf("claim job %d: %w", id, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, fmt.Errorf("claim job %d: %w", id, err)
+	}
+	return job, nil
+}
+
+// pickJob returns the id of the job ClaimJob takes, inside its write
+// transaction: one whose lease ran out before now first, then the oldest
+// queued one. A backend whose transactions do not hold the whole
+// database's write lock (PostgreSQL) picks with SELECT ... FOR UPDATE
+// SKIP LOCKED here instead, so concurrent claims skip each other's row.
+func pickJob(ctx context.Context, tx *sql.Tx, c Claim, now int64) (int64, error) {
+	var where strings.Builder
+	args := []any{}
+	where.WriteString(" AND (")
+	for i, e := range c.Engines {
+		if i > 0 {
+			where.WriteString(" OR ")
+		}
+		where.WriteString("game = ? AND ruleset = ? AND revision = ?")
+		args = append(args, e.Game, e.Ruleset, e.Revision)
+	}
+	where.WriteString(")")
+	if c.Tournament != "" {
+		where.WriteString(" AND tournament = ?")
+		args = append(args, c.Tournament)
+	}
+	var id int64
+	err := tx.QueryRowContext(ctx, "SELECT id FROM jobs WHERE state = 'running' AND lease_expires < ?"+where.String()+
+		" ORDER BY lease_expires, id LIMIT 1", append([]any{now}, args...)...).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = tx.QueryRowContext(ctx, "SELECT id FROM jobs WHERE state = 'queued' AND lease_expires = 0"+where.String()+
+			" ORDER BY lease_expires, id LIMIT 1", args...).Scan(&id)
+	}
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, ErrNoJob
+	}
+	if err != nil {
+		return 0, fmt.Errorf("claim a job: %w", err)
+	}
+	return id, nil
+}
+
+// ExtendLease pushes the lease of owner's running job lease from now:
+// the heartbeat of a worker playing it. ErrLeaseLost means the job is no
+// longer owner's.
+func (db *DB) ExtendLease(ctx context.Context, id int64, owner string, lease time.Duration) error {
+	return db.updateOwnJob(ctx, id, owner, "lease_expires = ?", time.Now().Add(lease).UnixMilli())
+}
+
+// FailJob ends owner's claim of a job that could not be played: failed
+// with reason when retry is false or the job was claimed maxAttempts times,
+// else queued again for any worker.
+func (db *DB) FailJob(ctx context.Context, id int64, owner, reason string, retry bool, maxAttempts int) error {
+	if !retry {
+		maxAttempts = 0
+	}
+	return db.updateOwnJob(ctx, id, owner,
+		"state = CASE WHEN attempts >= ? THEN 'failed' ELSE 'queued' END, reason = ?, lease_owner = '', lease_expires = 0",
+		maxAttempts, reason)
+}
+
+// ReleaseJob gives owner's job back to the queue, not counting the claim:
+// its worker was stopped before the match ended.
+func (db *DB) ReleaseJob(ctx context.Context, id int64, owner string) error {
+	return db.updateOwnJob(ctx, id, owner, "state = 'queued', lease_owner = '', lease_expires = 0, attempts = CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END")
+}
+
+// updateOwnJob sets what set says on job id if it is running under
+// owner's lease, or returns ErrLeaseLost.
+func (db *DB) updateOwnJob(ctx context.Context, id int64, owner, set string, args ...any) (err error) {
+	defer func() { err = busyIf(err) }()
+	res, err := db.write.ExecContext(ctx, "UPDATE jobs SET "+set+" WHERE id = ? AND lease_owner = ? AND state = 'running'",
+		append(args, id, owner)...)
+	if err != nil {
+		return fmt.Errorf("job %d: %w", id, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("job %d: %w", id, ErrLeaseLost)
+	}
+	return nil
+}
+
+// FinishJob stores a job's match as Ingest does and marks the job done
+// with it, in one transaction: if owner's lease is lost, nothing is
+// stored and the error is ErrLeaseLost, so a job is stored once.
+func (db *DB) FinishJob(ctx context.Context, id int64, owner string, rec *Record) (err error) {
+	defer func() { err = busyIf(err) }()
+	if err := rec.check(); err != nil {
+		return err
+	}
+	tx, err := db.write.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("store job %d: %w", id, err)
+	}
+	defer tx.Rollback()
+	if _, err := db.ingest.ingest(ctx, tx, rec, time.Now()); err != nil {
+		return fmt.Errorf("store job %d, match %s: %w", id, rec.ID, err)
+	}
+	res, err := tx.ExecContext(ctx, `
+		UPDATE jobs SET state = 'done', lease_owner = '', lease_expires = 0, reason = '',
+		    match_seq = (SELECT seq FROM matches WHERE id = ?)
+		WHERE id = ? AND lease_owner = ? AND state = 'running'`, rec.ID, id, owner)
+	if err != nil {
+		return fmt.Errorf("store job %d, match %s: %w", id, rec.ID, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("job %d: %w; its match is not stored", id, ErrLeaseLost)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("store job %d: %w", id, err)
+	}
+	return nil
+}
+
+// JobCounts counts a tournament's jobs by state ("": every job).
+func (db *DB) JobCounts(ctx context.Context, tournament string) (map[JobState]int, error) {
+	rows, err := db.read.QueryContext(ctx, "SELECT state, count(*) FROM jobs WHERE ? IN ('', tournament) GROUP BY state", tournament)
+	if err != nil {
+		return nil, fmt.Errorf("count jobs: %w", err)
+	}
+	defer rows.Close()
+	counts := map[JobState]int{}
+	for rows.Next() {
+		var s JobState
+		var n int
+		if err := rows.Scan(&s, &n); err != nil {
+			return nil, fmt.Errorf("count jobs: %w", err)
+		}
+		counts[s] = n
+	}
+	return counts, rows.Err()
+}
+
+// Jobs lists up to limit jobs of a tournament ("": of all) in one state,
+// oldest first.
+func (db *DB) Jobs(ctx context.Context, tournament string, state JobState, limit int) ([]*Job, error) {
+	rows, err := db.read.QueryContext(ctx, "SELECT "+jobColumns+jobFrom+" WHERE ? IN ('', j.tournament) AND j.state = ? ORDER BY j.id LIMIT ?",
+		tournament, state, limit)
+	if err != nil {
+		return nil, fmt.Errorf("list jobs: %w", err)
+	}
+	defer rows.Close()
+	var jobs []*Job
+	for rows.Next() {
+		j, err := scanJob(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list jobs: %w", err)
+		}
+		jobs = append(jobs, j)
+	}
+	return jobs, rows.Err()
+}
+
+// JobsFor counts the queued and running jobs of engines other than the
+// ones given: the jobs a worker of this build leaves to others.
+func (db *DB) JobsFor(ctx context.Context, engines []Engine) (others map[Engine]int, err error) {
+	rows, err := db.read.QueryContext(ctx, "SELECT game, ruleset, revision, count(*) FROM jobs WHERE state IN ('queued', 'running') GROUP BY game, ruleset, revision")
+	if err != nil {
+		return nil, fmt.Errorf("count jobs: %w", err)
+	}
+	defer rows.Close()
+	others = map[Engine]int{}
+	for rows.Next() {
+		var e Engine
+		var n int
+		if err := rows.Scan(&e.Game, &e.Ruleset, &e.Revision, &n); err != nil {
+			return nil, fmt.Errorf("count jobs: %w", err)
+		}
+		others[e] = n
+	}
+	for _, e := range engines {
+		delete(others, e)
+	}
+	return others, rows.Err()
+}
