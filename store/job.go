@@ -187,8 +187,28 @@ func (db *DB) ClaimJob(ctx context.Context, c Claim) (job *Job, err error) {
 // database's write lock (PostgreSQL) picks with SELECT ... FOR UPDATE
 // SKIP LOCKED here instead, so concurrent claims skip each other's row.
 func pickJob(ctx context.Context, tx *sql.Tx, c Claim, now int64) (int64, error) {
+	where, args := c.filter()
+	var id int64
+	err := tx.QueryRowContext(ctx, "SELECT id FROM jobs WHERE state = 'running' AND lease_expires < ?"+where+
+		" ORDER BY lease_expires, id LIMIT 1", append([]any{now}, args...)...).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = tx.QueryRowContext(ctx, "SELECT id FROM jobs WHERE state = 'queued' AND lease_expires = 0"+where+
+			" ORDER BY lease_expires, id LIMIT 1", args...).Scan(&id)
+	}
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, ErrNoJob
+	}
+	if err != nil {
+		return 0, fmt.Errorf("claim a job: %w", err)
+	}
+	return id, nil
+}
+
+// filter is the condition, after "WHERE ...", that limits jobs to the
+// claim's engines and tournament, and its arguments.
+func (c Claim) filter() (string, []any) {
 	var where strings.Builder
-	args := []any{}
+	var args []any
 	where.WriteString(" AND (")
 	for i, e := range c.Engines {
 		if i > 0 {
@@ -202,20 +222,22 @@ func pickJob(ctx context.Context, tx *sql.Tx, c Claim, now int64) (int64, error)
 		where.WriteString(" AND tournament = ?")
 		args = append(args, c.Tournament)
 	}
-	var id int64
-	err := tx.QueryRowContext(ctx, "SELECT id FROM jobs WHERE state = 'running' AND lease_expires < ?"+where.String()+
-		" ORDER BY lease_expires, id LIMIT 1", append([]any{now}, args...)...).Scan(&id)
-	if errors.Is(err, sql.ErrNoRows) {
-		err = tx.QueryRowContext(ctx, "SELECT id FROM jobs WHERE state = 'queued' AND lease_expires = 0"+where.String()+
-			" ORDER BY lease_expires, id LIMIT 1", args...).Scan(&id)
+	return where.String(), args
+}
+
+// RunningJobs counts the running jobs c could claim once their lease
+// runs out: a worker that found no job waits for them before it stops,
+// in case their worker died.
+func (db *DB) RunningJobs(ctx context.Context, c Claim) (int, error) {
+	if len(c.Engines) == 0 {
+		return 0, nil
 	}
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, ErrNoJob
+	where, args := c.filter()
+	var n int
+	if err := db.read.QueryRowContext(ctx, "SELECT count(*) FROM jobs WHERE state = 'running'"+where, args...).Scan(&n); err != nil {
+		return 0, fmt.Errorf("count running jobs: %w", err)
 	}
-	if err != nil {
-		return 0, fmt.Errorf("claim a job: %w", err)
-	}
-	return id, nil
+	return n, nil
 }
 
 // ExtendLease pushes the lease of owner's running job lease from now:
