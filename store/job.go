@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"strings"
 	"time"
 )
@@ -84,7 +85,7 @@ type Claim struct {
 // plan and queued again when it failed or when it is done but its match
 // is gone (deleted); a queued, running or stored one is left as it is.
 // The caller queues only the matches it has not found stored.
-func (db *DB) EnqueueJobs(ctx context.Context, jobs []NewJob) (queued int, err error) {
+func (db *DB) EnqueueJobs(ctx context.Context, jobs iter.Seq[NewJob]) (queued int, err error) {
 	defer func() { err = busyIf(err) }()
 	tx, err := db.write.BeginTx(ctx, nil)
 	if err != nil {
@@ -104,7 +105,7 @@ func (db *DB) EnqueueJobs(ctx context.Context, jobs []NewJob) (queued int, err e
 		return 0, fmt.Errorf("queue jobs: %w", err)
 	}
 	defer st.Close()
-	for _, j := range jobs {
+	for j := range jobs {
 		res, err := st.ExecContext(ctx, j.Key, j.Tournament, j.Game, j.Ruleset, j.Revision, string(j.Config), int64(j.Seed),
 			string(j.Players), string(j.Specs), string(j.Settings))
 		if err != nil {

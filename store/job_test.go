@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -36,10 +37,10 @@ func claim(t *testing.T, db *DB, owner string, lease time.Duration) *Job {
 func TestJobLifecycle(t *testing.T) {
 	ctx := context.Background()
 	db := openTest(t)
-	if n, err := db.EnqueueJobs(ctx, []NewJob{testJob(1), testJob(2)}); err != nil || n != 2 {
+	if n, err := db.EnqueueJobs(ctx, slices.Values([]NewJob{testJob(1), testJob(2)})); err != nil || n != 2 {
 		t.Fatalf("enqueue: got %d, %v; want 2 queued", n, err)
 	}
-	if n, err := db.EnqueueJobs(ctx, []NewJob{testJob(1), testJob(2)}); err != nil || n != 0 {
+	if n, err := db.EnqueueJobs(ctx, slices.Values([]NewJob{testJob(1), testJob(2)})); err != nil || n != 0 {
 		t.Fatalf("enqueue again: got %d, %v; want none: a planned match is one job", n, err)
 	}
 
@@ -94,7 +95,7 @@ func TestJobLifecycle(t *testing.T) {
 	}
 
 	// Planning again queues the failed job again, not the stored one.
-	if n, err := db.EnqueueJobs(ctx, []NewJob{testJob(2)}); err != nil || n != 1 {
+	if n, err := db.EnqueueJobs(ctx, slices.Values([]NewJob{testJob(2)})); err != nil || n != 1 {
 		t.Errorf("enqueue the failed job: got %d, %v; want 1 queued again", n, err)
 	}
 }
@@ -104,7 +105,7 @@ func TestJobLifecycle(t *testing.T) {
 func TestJobAttemptsBounded(t *testing.T) {
 	ctx := context.Background()
 	db := openTest(t)
-	if _, err := db.EnqueueJobs(ctx, []NewJob{testJob(1), testJob(2)}); err != nil {
+	if _, err := db.EnqueueJobs(ctx, slices.Values([]NewJob{testJob(1), testJob(2)})); err != nil {
 		t.Fatal(err)
 	}
 	for range 3 {
@@ -138,7 +139,7 @@ func TestJobOtherRevision(t *testing.T) {
 	db := openTest(t)
 	j := testJob(1)
 	j.Revision = 2
-	if _, err := db.EnqueueJobs(ctx, []NewJob{j}); err != nil {
+	if _, err := db.EnqueueJobs(ctx, slices.Values([]NewJob{j})); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := db.ClaimJob(ctx, Claim{Owner: "r1", Lease: time.Minute, Engines: []Engine{testEngine}, MaxAttempts: 3}); !errors.Is(err, ErrNoJob) {

@@ -240,26 +240,25 @@ func runTournament(ctx context.Context, f *tournamentFlags, stdout, stderr io.Wr
 	}
 	if f.planOnly {
 		fmt.Fprintf(stdout, "tournament %s: %s %s, %s of %d bots, %d per match, %d seeds from %d: %d matches, %d already stored, %d queued as jobs\n",
-			t.ID(), t.Game.Name, t.Base.Ruleset, f.format, len(t.Entrants), t.Seats, f.seeds, f.seedFrom, len(t.Fixtures), len(played), len(todo))
+			t.ID(), t.Game.Name, t.Base.Ruleset, f.format, len(t.Entrants), t.Seats, f.seeds, f.seedFrom, len(t.Fixtures), len(played), todo)
 		fmt.Fprintf(stdout, "play them with: replaylab worker --db %s (on any machine that reaches the database); progress: the same command with --status instead of --plan-only\n", f.db)
 		return nil
 	}
 	fmt.Fprintf(stdout, "tournament: %s %s, %s of %d bots, %d per match, %d seeds from %d: %d matches, %d already stored (skipped), %d to play on %d workers\n",
-		t.Game.Name, t.Base.Ruleset, f.format, len(t.Entrants), t.Seats, f.seeds, f.seedFrom, len(t.Fixtures), len(played), len(todo), f.workers)
+		t.Game.Name, t.Base.Ruleset, f.format, len(t.Entrants), t.Seats, f.seeds, f.seedFrom, len(t.Fixtures), len(played), todo, f.workers)
 
 	start := time.Now()
-	bar := newProgress(stderr, len(todo), "tournament", "matches")
+	bar := newProgress(stderr, todo, "tournament", "matches")
 	stored, failed := 0, 0
 	var troubled []troubledMatch
 	err = tournament.Run(ctx, f.workers, tournament.Worker{
 		DB: db, Play: playJob, Tournament: t.ID(), Lease: f.lease,
 		Report: func(j *tournament.Job, rec *store.Record, err error) {
-			fx, ours := t.FixtureOf(j.Key)
 			switch {
 			case err == nil:
 				stored++
-				if ts := store.Troubles(len(rec.Players), rec.Events); len(ts) > 0 && ours {
-					troubled = append(troubled, troubledMatch{fx, rec.ID, ts})
+				if ts := store.Troubles(len(rec.Players), rec.Events); len(ts) > 0 {
+					troubled = append(troubled, troubledMatch{j, rec.ID, ts})
 				}
 			case errors.Is(err, store.ErrLeaseLost):
 				return // another worker plays it
@@ -275,7 +274,7 @@ func runTournament(ctx context.Context, f *tournamentFlags, stdout, stderr io.Wr
 	})
 	bar.done()
 	if ctx.Err() != nil {
-		return fmt.Errorf("interrupted after storing %d of %d matches; run the same command again to resume: %w", stored, len(todo), context.Cause(ctx))
+		return fmt.Errorf("interrupted after storing %d of %d matches; run the same command again to resume: %w", stored, todo, context.Cause(ctx))
 	}
 	if err != nil {
 		return err
@@ -283,7 +282,7 @@ func runTournament(ctx context.Context, f *tournamentFlags, stdout, stderr io.Wr
 	elapsed := time.Since(start)
 	fmt.Fprintf(stdout, "played %d matches in %v (%.1f matches/s), %d failed\n",
 		stored, elapsed.Round(time.Millisecond), float64(stored)/max(elapsed.Seconds(), 1e-9), failed)
-	printTrouble(stdout, t, troubled, stored)
+	printTrouble(stdout, troubled, stored)
 
 	if played, err = t.Stored(ctx, db); err != nil {
 		return err
@@ -312,7 +311,7 @@ func botLabel(name, version string) string { return tournament.BotLabel(name, ve
 
 // troubledMatch is a match of the run in which some seat had trouble.
 type troubledMatch struct {
-	fx      tournament.Fixture
+	job     *tournament.Job
 	id      string
 	trouble []store.Trouble
 }
@@ -324,18 +323,18 @@ const maxTroubledShown = 20
 // printTrouble says, match by match, what went wrong in the matches this
 // run stored, out of stored: which seat crashed, timed out or sent
 // invalid commands, and where to read the bots' output.
-func printTrouble(w io.Writer, t *tournament.Plan, troubled []troubledMatch, stored int) {
+func printTrouble(w io.Writer, troubled []troubledMatch, stored int) {
 	if len(troubled) == 0 {
 		return
 	}
+	// Jobs are queued seed by seed, lineup by lineup, rotation by rotation.
 	slices.SortFunc(troubled, func(a, b troubledMatch) int {
-		return cmp.Or(cmp.Compare(a.fx.Seed, b.fx.Seed), cmp.Compare(a.fx.Lineup, b.fx.Lineup), cmp.Compare(a.fx.Rotation, b.fx.Rotation))
+		return cmp.Or(cmp.Compare(a.job.Seed, b.job.Seed), cmp.Compare(a.job.ID, b.job.ID))
 	})
 	fmt.Fprintf(w, "trouble in %d of the %d matches played; each one's bot output is stored with it (replaylab serve, then /matches/ID):\n", len(troubled), stored)
 	for _, m := range troubled[:min(len(troubled), maxTroubledShown)] {
-		h, _ := t.Header(m.fx)
-		fmt.Fprintf(w, "  seed %d, %s, match %s:\n", m.fx.Seed, t.Describe(m.fx), m.id[:12])
-		writeTrouble(w, "    ", h.Players, m.trouble, "")
+		fmt.Fprintf(w, "  seed %d, %s, match %s:\n", m.job.Seed, describeJob(m.job), m.id[:12])
+		writeTrouble(w, "    ", m.job.Header.Players, m.trouble, "")
 	}
 	if n := len(troubled) - maxTroubledShown; n > 0 {
 		fmt.Fprintf(w, "  and %d more: the dashboard lists them all at /matches?trouble=any\n", n)

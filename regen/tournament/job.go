@@ -28,7 +28,6 @@ type Job struct {
 	Header   replay.Header
 	Specs    []string
 	Settings Settings
-	Fixture  Fixture // within the plan that runs it, when known
 }
 
 // jobKey names a planned match whatever plan it is in: its game, ruleset,
@@ -40,57 +39,43 @@ func (p *Plan) jobKey(fx Fixture) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// newJob is the job of a fixture.
-func (p *Plan) newJob(fx Fixture) (store.NewJob, error) {
+// newJob is the job of a fixture. Its JSON holds strings, numbers and
+// durations only, which always marshal.
+func (p *Plan) newJob(fx Fixture) store.NewJob {
 	h, specs := p.Header(fx)
-	players, err := json.Marshal(h.Players)
-	if err != nil {
-		return store.NewJob{}, err
-	}
-	specsJSON, err := json.Marshal(specs)
-	if err != nil {
-		return store.NewJob{}, err
-	}
-	settings, err := json.Marshal(p.Settings)
-	if err != nil {
-		return store.NewJob{}, err
-	}
+	players, _ := json.Marshal(h.Players)
+	specsJSON, _ := json.Marshal(specs)
+	settings, _ := json.Marshal(p.Settings)
 	return store.NewJob{
 		Key: p.jobKey(fx), Tournament: p.ID(), Game: h.Game, Ruleset: h.Ruleset, Revision: h.RulesRevision(),
 		Config: h.Config, Seed: fx.Seed, Players: players, Specs: specsJSON, Settings: settings,
-	}, nil
+	}
 }
 
 // Queue writes the tournament's matches that are not stored as jobs, in
-// one transaction, and returns the fixtures to play and the stored
-// matches. A match that is a job already stays one job.
-func (p *Plan) Queue(ctx context.Context, db *store.DB) (todo []Fixture, stored map[Fixture]store.MatchSummary, err error) {
+// one transaction, and returns how many it plans to play and the stored
+// matches. A match that is a job already stays one job. The jobs are
+// made as they are written, so a plan of a million matches is never held
+// as a million jobs.
+func (p *Plan) Queue(ctx context.Context, db *store.DB) (todo int, stored map[Fixture]store.MatchSummary, err error) {
 	if stored, err = p.Stored(ctx, db); err != nil {
-		return nil, nil, err
+		return 0, nil, err
 	}
-	var jobs []store.NewJob
-	p.byKey = map[string]Fixture{}
-	for _, fx := range p.Fixtures {
-		if _, ok := stored[fx]; ok {
-			continue
+	jobs := func(yield func(store.NewJob) bool) {
+		for _, fx := range p.Fixtures {
+			if _, ok := stored[fx]; ok {
+				continue
+			}
+			todo++
+			if !yield(p.newJob(fx)) {
+				return
+			}
 		}
-		j, err := p.newJob(fx)
-		if err != nil {
-			return nil, nil, err
-		}
-		todo, jobs = append(todo, fx), append(jobs, j)
-		p.byKey[j.Key] = fx
 	}
 	if _, err := db.EnqueueJobs(ctx, jobs); err != nil {
-		return nil, nil, err
+		return 0, nil, err
 	}
 	return todo, stored, nil
-}
-
-// FixtureOf finds the fixture of a job Queue queued.
-func (p *Plan) FixtureOf(key string) (Fixture, bool) {
-	fx, ok := p.byKey[key]
-	return fx, ok
 }
 
 // decode reads a claimed job's header, specs and settings. The claim

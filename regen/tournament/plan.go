@@ -89,7 +89,6 @@ type Plan struct {
 	Seeds    int
 	SeedFrom uint64
 	Settings Settings
-	byKey    map[string]Fixture // FixtureOf's index
 }
 
 // New checks a tournament and lists its matches, seed by seed. Every
@@ -309,15 +308,6 @@ func (p *Plan) Stored(ctx context.Context, db *store.DB) (map[Fixture]store.Matc
 		}
 	}
 	return played, nil
-}
-
-// Describe names the bots of a fixture in seat order.
-func (p *Plan) Describe(fx Fixture) string {
-	names := make([]string, p.Seats)
-	for s, e := range p.Seated(fx) {
-		names[s] = BotLabel(p.Entrants[e].Player.Name, p.Entrants[e].Player.Version)
-	}
-	return strings.Join(names, " vs ")
 }
 
 // ID names the tournament: a digest of its game, ruleset, config, format,

@@ -81,8 +81,8 @@ func TestRunStoresEveryJobOnce(t *testing.T) {
 			t.Errorf("job %d: %v", j.ID, err)
 			return
 		}
-		if _, ok := p.FixtureOf(j.Key); !ok {
-			t.Errorf("job %d is no fixture of the plan", j.ID)
+		if j.Tournament != p.ID() {
+			t.Errorf("job %d is of tournament %s, want %s", j.ID, j.Tournament, p.ID())
 		}
 		seen[rec.ID]++
 	}})
