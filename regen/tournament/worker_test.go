@@ -211,3 +211,37 @@ func BenchmarkWorkers(b *testing.B) {
 		})
 	}
 }
+
+// TestRunHeartbeat plays a match that lasts until its worker has extended
+// its lease: the lease a worker holds moves on while it plays.
+func TestRunHeartbeat(t *testing.T) {
+	ctx := context.Background()
+	p := wormsPlan(t, 1)
+	db := queued(t, p)
+	var first, later time.Time
+	slow := func(ctx context.Context, h replay.Header, specs []string, s Settings) (*replay.Log, []store.BotOutput, error) {
+		for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+			running, err := db.Jobs(ctx, p.ID(), store.JobRunning, 1)
+			if err != nil || len(running) != 1 {
+				return nil, nil, fmt.Errorf("running jobs: %v, %v", running, err)
+			}
+			if first.IsZero() {
+				first = running[0].LeaseExpires
+			} else if running[0].LeaseExpires.After(first) {
+				later = running[0].LeaseExpires
+				return playBuiltin(ctx, h, specs, s)
+			}
+		}
+		return nil, nil, errors.New("the lease was never extended")
+	}
+	var reported []error
+	w := Worker{DB: db, Play: slow, Lease: 150 * time.Millisecond, Once: true,
+		Report: func(j *Job, rec *store.Record, err error) { reported = append(reported, err) }}
+	if err := w.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if len(reported) != 1 || reported[0] != nil {
+		t.Fatalf("got reports %v, want the match stored", reported)
+	}
+	t.Logf("lease extended from %v to %v", first.Format(time.StampMilli), later.Format(time.StampMilli))
+}
