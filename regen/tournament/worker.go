@@ -29,6 +29,11 @@ type SpecError struct {
 func (e *SpecError) Error() string { return e.Err.Error() }
 func (e *SpecError) Unwrap() error { return e.Err }
 
+// maxBusyClaims bounds the claims in a row a worker tries when the
+// database stays busy (each one waited for its busy timeout) before it
+// gives up with the error.
+const maxBusyClaims = 3
+
 // Defaults of a Worker.
 const (
 	DefaultLease       = 30 * time.Second
@@ -154,8 +159,20 @@ func Run(ctx context.Context, n int, w Worker) error {
 func (w *Worker) Run(ctx context.Context) error {
 	w.defaults()
 	claim := store.Claim{Owner: w.Owner, Lease: w.Lease, Engines: Engines(), Tournament: w.Tournament, MaxAttempts: w.MaxAttempts}
+	busy := 0 // claims in a row that found the database busy
 	for {
 		sj, err := w.DB.ClaimJob(ctx, claim)
+		if errors.Is(err, store.ErrBusy) && busy < maxBusyClaims && ctx.Err() == nil {
+			// Other workers hold the write lock: look again shortly.
+			busy++
+			select {
+			case <-ctx.Done():
+				return context.Cause(ctx)
+			case <-time.After(w.Poll):
+			}
+			continue
+		}
+		busy = 0
 		if errors.Is(err, store.ErrNoJob) {
 			ended := w.ended.wait() // before counting, so no end is missed
 			more, err := w.more(ctx, claim)
