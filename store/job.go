@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"iter"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -152,28 +153,40 @@ func (db *DB) ClaimJob(ctx context.Context, c Claim) (job *Job, err error) {
 	if len(c.Engines) == 0 {
 		return nil, ErrNoJob
 	}
+	where, args := c.filter()
+	// Prepared before the transaction takes the writer's one connection.
+	var st [5]*sql.Stmt
+	for i, q := range [...]string{
+		`UPDATE jobs SET state = 'failed', lease_owner = '', lease_expires = 0,
+		    reason = 'its worker stopped (killed, or cut off from the database) on each of ' || attempts || ' attempts'
+		WHERE state = 'running' AND lease_expires < ? AND attempts >= ?`,
+		// pickJob's
+		"SELECT id FROM jobs WHERE state = 'running' AND lease_expires < ?" + where + " ORDER BY lease_expires, id LIMIT 1",
+		"SELECT id FROM jobs WHERE state = 'queued' AND lease_expires = 0" + where + " ORDER BY lease_expires, id LIMIT 1",
+		`UPDATE jobs SET state = 'running', lease_owner = ?, lease_expires = ?, attempts = attempts + 1 WHERE id = ?`,
+		"SELECT " + jobColumns + jobFrom + " WHERE j.id = ?",
+	} {
+		if st[i], err = db.jobStmts.get(ctx, db.write, q); err != nil {
+			return nil, fmt.Errorf("claim a job: %w", err)
+		}
+	}
 	tx, err := db.write.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, fmt.Errorf("claim a job: %w", err)
 	}
 	defer tx.Rollback()
 	now := time.Now().UnixMilli()
-	if _, err := tx.ExecContext(ctx, `
-		UPDATE jobs SET state = 'failed', lease_owner = '', lease_expires = 0,
-		    reason = 'its worker stopped (killed, or cut off from the database) on each of ' || attempts || ' attempts'
-		WHERE state = 'running' AND lease_expires < ? AND attempts >= ?`, now, c.MaxAttempts); err != nil {
+	if _, err := tx.StmtContext(ctx, st[0]).ExecContext(ctx, now, c.MaxAttempts); err != nil {
 		return nil, fmt.Errorf("claim a job: %w", err)
 	}
-	id, err := pickJob(ctx, tx, c, now)
+	id, err := pickJob(ctx, tx.StmtContext(ctx, st[1]), tx.StmtContext(ctx, st[2]), now, args)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := tx.ExecContext(ctx, `
-		UPDATE jobs SET state = 'running', lease_owner = ?, lease_expires = ?, attempts = attempts + 1 WHERE id = ?`,
-		c.Owner, now+c.Lease.Milliseconds(), id); err != nil {
+	if _, err := tx.StmtContext(ctx, st[3]).ExecContext(ctx, c.Owner, now+c.Lease.Milliseconds(), id); err != nil {
 		return nil, fmt.Errorf("claim job %d: %w", id, err)
 	}
-	if job, err = scanJob(tx.QueryRowContext(ctx, "SELECT "+jobColumns+jobFrom+" WHERE j.id = ?", id)); err != nil {
+	if job, err = scanJob(tx.StmtContext(ctx, st[4]).QueryRowContext(ctx, id)); err != nil {
 		return nil, fmt.Errorf("claim job %d: %w", id, err)
 	}
 	if err := tx.Commit(); err != nil {
@@ -183,18 +196,16 @@ func (db *DB) ClaimJob(ctx context.Context, c Claim) (job *Job, err error) {
 }
 
 // pickJob returns the id of the job ClaimJob takes, inside its write
-// transaction: one whose lease ran out before now first, then the oldest
-// queued one. A backend whose transactions do not hold the whole
-// database's write lock (PostgreSQL) picks with SELECT ... FOR UPDATE
-// SKIP LOCKED here instead, so concurrent claims skip each other's row.
-func pickJob(ctx context.Context, tx *sql.Tx, c Claim, now int64) (int64, error) {
-	where, args := c.filter()
+// transaction: one whose lease ran out before now (expired) first, then
+// the oldest queued one (queued), args being the claim's filter's. A
+// backend whose transactions do not hold the whole database's write lock
+// (PostgreSQL) adds FOR UPDATE SKIP LOCKED to both queries, so concurrent
+// claims skip each other's row.
+func pickJob(ctx context.Context, expired, queued *sql.Stmt, now int64, args []any) (int64, error) {
 	var id int64
-	err := tx.QueryRowContext(ctx, "SELECT id FROM jobs WHERE state = 'running' AND lease_expires < ?"+where+
-		" ORDER BY lease_expires, id LIMIT 1", append([]any{now}, args...)...).Scan(&id)
+	err := expired.QueryRowContext(ctx, append([]any{now}, args...)...).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
-		err = tx.QueryRowContext(ctx, "SELECT id FROM jobs WHERE state = 'queued' AND lease_expires = 0"+where+
-			" ORDER BY lease_expires, id LIMIT 1", args...).Scan(&id)
+		err = queued.QueryRowContext(ctx, args...).Scan(&id)
 	}
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, ErrNoJob
@@ -203,6 +214,43 @@ func pickJob(ctx context.Context, tx *sql.Tx, c Claim, now int64) (int64, error)
 		return 0, fmt.Errorf("claim a job: %w", err)
 	}
 	return id, nil
+}
+
+// stmtCache keeps statements prepared on the writer by their SQL: a claim
+// runs five, and preparing them every time was half of its cost.
+type stmtCache struct {
+	mu sync.Mutex
+	m  map[string]*sql.Stmt
+}
+
+// get returns query prepared on w; w's connection must not be held by a
+// transaction of the caller's.
+func (c *stmtCache) get(ctx context.Context, w *sql.DB, query string) (*sql.Stmt, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if s, ok := c.m[query]; ok {
+		return s, nil
+	}
+	s, err := w.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	if c.m == nil {
+		c.m = map[string]*sql.Stmt{}
+	}
+	c.m[query] = s
+	return s, nil
+}
+
+func (c *stmtCache) close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var errs []error
+	for _, s := range c.m {
+		errs = append(errs, s.Close())
+	}
+	c.m = nil
+	return errors.Join(errs...)
 }
 
 // filter is the condition, after "WHERE ...", that limits jobs to the
