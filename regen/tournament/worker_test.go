@@ -193,7 +193,7 @@ func TestRunLeaseLost(t *testing.T) {
 func BenchmarkWorkers(b *testing.B) {
 	for _, n := range []int{1, 2, 4} {
 		b.Run(fmt.Sprintf("workers=%d", n), func(b *testing.B) {
-			p := wormsPlan(b, 10)
+			p := wormsPlan(b, 50)
 			matches := 0
 			var played time.Duration
 			for b.Loop() {
