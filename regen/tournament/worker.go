@@ -128,9 +128,9 @@ func (w *Worker) defaults() {
 }
 
 // Run runs n copies of w (each its own Owner) until no job is left for
-// them (or, with Wait, until ctx ends) and returns the first error that
-// stopped one: a database error or ctx's. A job that fails is reported
-// and recorded as failed; it stops no worker.
+// them (or, with Wait, until ctx ends) and returns the errors that
+// stopped them, joined: a database error or ctx's. A job that fails is
+// reported and recorded as failed; it stops no worker.
 func Run(ctx context.Context, n int, w Worker) error {
 	var mu sync.Mutex
 	report := w.Report
