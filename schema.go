@@ -11,3 +11,10 @@ import _ "embed"
 //
 //go:embed schema.sql
 var Schema string
+
+// SchemaPostgres is the SQL text of schema_postgres.sql: the same schema
+// for PostgreSQL, at the version this build writes. Package store applies
+// it to a fresh PostgreSQL database.
+//
+//go:embed schema_postgres.sql
+var SchemaPostgres string

@@ -221,8 +221,10 @@ CREATE INDEX match_entries_by_bot ON match_entries (bot_id, match_seq);
 -- its game declares (sim.Game.Metrics), or -1 for whether the player or
 -- unit is alive; storage never names a metric or a game's fields. data
 -- holds the line's value at every turn 0..turns (store.encodeLine: runs of
--- equal steps between whole values, bit-exact runs otherwise), so a chart
--- reads one row per line instead of one per turn, and a line that rarely
+-- equal steps, or packed blocks of varying steps, between whole values or
+-- decimals of a few digits, a metric rounded to its resolution;
+-- bit-exact runs otherwise; the first byte says which), so a chart reads
+-- one row per line instead of one per turn, and a line that rarely
 -- changes costs a few bytes. WITHOUT ROWID: rows are small and always read
 -- by their key.
 CREATE TABLE series (
@@ -234,9 +236,10 @@ CREATE TABLE series (
     PRIMARY KEY (match_seq, metric, seat, unit)
 ) STRICT, WITHOUT ROWID;
 
--- What happened in each turn. pos is the event's position in the match, so
--- events keep the order the game emitted them in; the key serves turn-range
--- reads directly.
+-- What happened in each turn. pos is the event's position among the
+-- events of its turn (of the match, for events stored before replaylab
+-- counted them by turn: the order is the same), so events keep the order
+-- the game emitted them in; the key serves turn-range reads directly.
 CREATE TABLE events (
     match_seq INTEGER NOT NULL REFERENCES matches (seq) ON DELETE CASCADE,
     turn      INTEGER NOT NULL CHECK (turn >= 0),

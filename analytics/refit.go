@@ -140,9 +140,17 @@ func (r *Refitter) Run(ctx context.Context) {
 // (all of them on r's first pass) or that Changed named, and stores the
 // ratings and history. A ruleset whose matches are all gone is forgotten:
 // its stored fit went with its last match (store.DB.DeleteMatches).
+//
+// On a database that several servers share, one of them refits at a time
+// (store.DB.RefitLock); the others wait their turn.
 func (r *Refitter) Refit(ctx context.Context) error {
 	r.pass.Lock()
 	defer r.pass.Unlock()
+	unlock, err := r.db.RefitLock(ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	r.mu.Lock()
 	stale := r.stale
 	r.stale = map[rulesetKey]bool{}
@@ -174,6 +182,11 @@ func (r *Refitter) Refit(ctx context.Context) error {
 func (r *Refitter) RefitRuleset(ctx context.Context, game, ruleset string) error {
 	r.pass.Lock()
 	defer r.pass.Unlock()
+	unlock, err := r.db.RefitLock(ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	counts, err := r.db.RulesetCounts(ctx)
 	if err != nil {
 		return err

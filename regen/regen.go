@@ -85,7 +85,8 @@ func Build(ctx context.Context, l *replay.Log) (*store.Record, error) {
 	return rec, nil
 }
 
-// lineSet turns each turn's stat rows into lines. The first turn fixes the
+// lineSet turns each turn's stat rows into lines, each value rounded to its
+// metric's resolution (sim.MetricDef.Round). The first turn fixes the
 // rows (a seat or unit, in the order the game reports them) and which lines
 // each feeds: its Alive line and one per metric that applies to it. Every
 // later turn must report the same rows in the same order.
@@ -140,7 +141,7 @@ func (ls *lineSet) add(m sim.Match) error {
 		l.Values = append(l.Values, alive)
 		for j, i := range r.metrics {
 			l := &ls.lines[r.first+j]
-			l.Values = append(l.Values, s.Values[i])
+			l.Values = append(l.Values, g.Metrics[i].Round(s.Values[i]))
 		}
 	}
 	return nil

@@ -3,11 +3,15 @@ package regen
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"math"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/replaylab/replaylab/replay"
 	"github.com/replaylab/replaylab/sim"
+	"github.com/replaylab/replaylab/sim/foodfight"
 	"github.com/replaylab/replaylab/sim/worms"
 	"github.com/replaylab/replaylab/store"
 )
@@ -107,5 +111,61 @@ func TestLineSetRejectsChangingRows(t *testing.T) {
 				t.Errorf("got %v, want an error saying %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestBuildRoundsMetrics: a metric with a resolution is stored as the
+// simulator's value rounded to it, every turn, and read back from the
+// database as exactly that (FoodFight's energy and distances, at 0.01).
+func TestBuildRoundsMetrics(t *testing.T) {
+	g := foodfight.Game
+	l := record(t, g, "")
+	var want [][]sim.Stat // the simulator's rows, rounded, turn by turn
+	rounded := 0          // values rounding changed
+	_, err := replay.Run(context.Background(), l, func(tv *replay.TurnView) error {
+		rows := tv.Match.AppendStats(nil)
+		for _, r := range rows {
+			for i, v := range r.Values {
+				if r.Values[i] = g.Metrics[i].Round(v); r.Values[i] != v {
+					rounded++
+				}
+			}
+		}
+		want = append(want, rows)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := Build(context.Background(), l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "round.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Ingest(ctx, rec); err != nil {
+		t.Fatal(err)
+	}
+	if rounded == 0 {
+		t.Fatal("no value to round; want FoodFight's energy falling by 0.02 a turn, off by a float's error")
+	}
+	err = db.TurnStats(ctx, rec.ID, func(ts store.TurnStat) error {
+		w := want[ts.Turn][ts.Seat] // one row per seat, in seat order
+		if w.Seat != ts.Seat || w.Unit != ts.Unit {
+			return fmt.Errorf("turn %d: stored row of seat %d unit %d, want seat %d unit %d", ts.Turn, ts.Seat, ts.Unit, w.Seat, w.Unit)
+		}
+		for i, v := range ts.Values {
+			if math.Float64bits(v) != math.Float64bits(w.Values[i]) {
+				return fmt.Errorf("turn %d seat %d %s: stored %v, want %v", ts.Turn, ts.Seat, g.Metrics[i].Name, v, w.Values[i])
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

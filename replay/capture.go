@@ -86,3 +86,13 @@ func (c *capture) takeLast(byLine bool) string {
 	c.last, c.text, c.dropped = nil, c.text[:0], 0
 	return whole.take()
 }
+
+// CutOutput bounds text a bot wrote in one turn as Output's streams are
+// bounded: valid UTF-8, at most the bytes a turn keeps, and a line
+// "[N bytes truncated]" counting what was cut, with dropped bytes the
+// caller cut already.
+func CutOutput(s string, dropped int) string {
+	var c capture
+	c.write(strings.ToValidUTF8(s, "\uFFFD"), dropped)
+	return c.take()
+}

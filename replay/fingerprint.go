@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strings"
 
 	"github.com/replaylab/replaylab/sim"
 )
@@ -34,6 +36,13 @@ func Fingerprint(argv []string) (string, error) { return FingerprintProtocol("",
 // program behind two protocols gives two fingerprints. The empty protocol
 // is our JSON lines, whose fingerprint is Fingerprint's.
 func FingerprintProtocol(protocol string, argv []string) (string, error) {
+	return FingerprintProtocolIn(protocol, "", argv)
+}
+
+// FingerprintProtocolIn is FingerprintProtocol for a bot started in the
+// working directory dir ("" = the recorder's): relative paths, the
+// program's included when it has a slash, are looked up from there.
+func FingerprintProtocolIn(protocol, dir string, argv []string) (string, error) {
 	if len(argv) == 0 {
 		return "", errors.New("empty bot command")
 	}
@@ -42,7 +51,17 @@ func FingerprintProtocol(protocol string, argv []string) (string, error) {
 	if protocol != "" {
 		io.WriteString(h, "protocol "+protocol+"\n")
 	}
-	program, err := exec.LookPath(argv[0])
+	in := func(path string) string {
+		if dir == "" || filepath.IsAbs(path) {
+			return path
+		}
+		return filepath.Join(dir, path)
+	}
+	name := argv[0]
+	if strings.Contains(name, "/") {
+		name = in(name)
+	}
+	program, err := exec.LookPath(name)
 	if err != nil {
 		return "", err
 	}
@@ -51,10 +70,10 @@ func FingerprintProtocol(protocol string, argv []string) (string, error) {
 		// digest or a zero byte, so no two command lines digest alike.
 		h.Write(binary.AppendUvarint(nil, uint64(len(arg))))
 		io.WriteString(h, arg)
-		path := arg
+		path := in(arg)
 		if i == 0 {
 			path = program
-		} else if st, err := os.Stat(arg); err != nil || !st.Mode().IsRegular() {
+		} else if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
 			h.Write([]byte{0})
 			continue
 		}

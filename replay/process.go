@@ -80,6 +80,34 @@ type Process struct {
 	answered bool // the bot has answered once (its start-up is over)
 	dead     bool
 	writeBuf bytes.Buffer
+	framing  *Framing // nil: JSON lines
+}
+
+// Framing is the protocol of a bot that does not speak JSON lines, such
+// as an original game runner's: what it reads before a turn and which
+// line of its standard output answers it. The rest of Process holds for
+// it as for a JSON-lines bot: the request's final newline is held back
+// until the bot has read the rest, the answer is the first line after
+// that Answer accepts, every other line and all of standard error are
+// output, and the time limits, bounds and notes are the same.
+type Framing struct {
+	// Request appends to b what the bot reads before turn; it must end
+	// with a newline. view is the seat's view of the turn.
+	Request func(b []byte, turn int, view any) []byte
+	// Hold is how many bytes at the end of a request are held back until
+	// the bot has read the rest, 1 (the newline) if 0: enough that the bot
+	// cannot act on the request without them.
+	Hold int
+	// Answer returns the command that a stdout line (without its line
+	// end) plays, if the line answers turn. It sees every line, in order,
+	// with turn 0 when no turn may take it (none is awaited, or the line
+	// began before the bot read the request); it runs on the goroutine
+	// that reads the bot's output.
+	Answer func(line string, turn int) (string, bool)
+	// Ends, if not empty, lists the bytes that end a "line" of standard
+	// output instead of the newline, for a bot whose answers are not
+	// lines; an empty record between two such bytes is no line at all.
+	Ends string
 }
 
 // ProcessOptions configure an external bot.
@@ -90,7 +118,8 @@ type ProcessOptions struct {
 	// StartLimit replaces TurnLimit for the first turn, so start-up (a JVM,
 	// a Python import) is not counted as thinking time.
 	StartLimit time.Duration
-	Dir        string // working directory; "" = the recorder's
+	Dir        string   // working directory; "" = the recorder's
+	Framing    *Framing // nil: JSON lines
 	// Env holds variables (KEY=value) the bot gets on top of the
 	// recorder's environment.
 	Env []string
@@ -150,7 +179,7 @@ func StartProcess(ctx context.Context, argv []string, opt ProcessOptions) (*Proc
 	var err error
 	p := &Process{
 		cmd: cmd, stdin: parent[0],
-		seat: opt.Seat, limit: opt.TurnLimit, first: max(opt.StartLimit, opt.TurnLimit),
+		seat: opt.Seat, limit: opt.TurnLimit, first: max(opt.StartLimit, opt.TurnLimit), framing: opt.Framing,
 		exited: make(chan struct{}), wake: make(chan struct{}, 1),
 	}
 	// The pipes' handles are taken before the start, when failing leaves no
@@ -191,16 +220,20 @@ func closeAll(groups ...[]*os.File) {
 // keeps is bounded by maxStdoutLine and the output caps: the rest of a
 // longer line is counted and dropped.
 func (p *Process) gotStdout(b []byte, end bool) {
+	ends := "\n"
+	if p.framing != nil && p.framing.Ends != "" {
+		ends = p.framing.Ends
+	}
 	for len(b) > 0 {
 		part := b
-		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		if i := bytes.IndexAny(b, ends); i >= 0 {
 			part = b[:i+1]
 		}
 		b = b[len(part):]
 		n := min(len(part), maxStdoutLine-len(p.line))
 		p.line = append(p.line, part[:n]...)
 		p.lineDropped += len(part) - n
-		if part[len(part)-1] == '\n' {
+		if strings.IndexByte(ends, part[len(part)-1]) >= 0 {
 			p.endLine()
 		}
 	}
@@ -232,6 +265,16 @@ func (p *Process) signal() {
 // it cannot answer it.
 func (p *Process) sortLine(raw []byte, dropped int, early bool) {
 	line := strings.TrimSuffix(strings.TrimSuffix(string(raw), "\n"), "\r")
+	if p.framing != nil {
+		if p.framing.Ends != "" {
+			line = strings.TrimRight(string(raw), p.framing.Ends)
+			if line == "" && dropped == 0 {
+				return // the space between two records
+			}
+		}
+		p.sortFramed(line, dropped, early)
+		return
+	}
 	cmd, turn, form := parseJSONAnswer(line, dropped)
 	isJSON := form == jsonAnswer
 	ownTurn := turn == nil && !p.turnBot || turn != nil && *turn == p.awaiting
@@ -246,8 +289,28 @@ func (p *Process) sortLine(raw []byte, dropped int, early bool) {
 	if !isJSON {
 		cmd = line
 	}
+	p.setAnswer(cmd, !isJSON && dropped > 0)
+}
+
+// sortFramed is sortLine for a bot of another framing: a line its Answer
+// accepts answers the awaited turn, any other is output.
+func (p *Process) sortFramed(line string, dropped int, early bool) {
+	turn := 0
+	if p.awaiting > 0 && p.answer == nil && !early {
+		turn = p.awaiting
+	}
+	if cmd, ok := p.framing.Answer(line, turn); ok && turn > 0 {
+		p.setAnswer(cmd, dropped > 0)
+		return
+	}
+	p.out.writeLine(strings.ToValidUTF8(line, "\uFFFD")+"\n", dropped)
+}
+
+// setAnswer makes cmd the awaited answer, cut to MaxCommandBytes; cut
+// says the line was cut already.
+func (p *Process) setAnswer(cmd string, cut bool) {
 	a := Answer{Command: cutUTF8(cmd, MaxCommandBytes)}
-	if len(a.Command) < len(cmd) || !isJSON && dropped > 0 {
+	if len(a.Command) < len(cmd) || cut {
 		a.Note = sim.EventOversize
 	}
 	a.Stdout = p.out.take()
@@ -445,7 +508,11 @@ func (p *Process) Act(ctx context.Context, turn int, view any) Answer {
 		return Answer{}
 	}
 	p.writeBuf.Reset()
-	if err := WriteRequest(&p.writeBuf, turn, p.seat, view); err != nil {
+	hold := 2 // "}\n"
+	if p.framing != nil {
+		p.writeBuf.Write(p.framing.Request(p.writeBuf.AvailableBuffer(), turn, view))
+		hold = max(p.framing.Hold, 1)
+	} else if err := WriteRequest(&p.writeBuf, turn, p.seat, view); err != nil {
 		// Views are the game's own JSON-able structs, so this is a bug.
 		panic(fmt.Sprintf("replay: encode view: %v", err))
 	}
@@ -461,7 +528,7 @@ func (p *Process) Act(ctx context.Context, turn int, view any) Answer {
 	// that moment is output, and the answer comes after. For a plain-text
 	// bot nothing but this order tells its debug lines from its answer.
 	req := p.writeBuf.Bytes()
-	head, end := req[:len(req)-2], req[len(req)-2:] // end: "}\n"
+	head, end := req[:len(req)-hold], req[len(req)-hold:]
 	p.stdin.SetWriteDeadline(deadline)
 	if _, err := p.stdin.Write(head); err != nil {
 		return p.crash()

@@ -2,18 +2,15 @@ package replay_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/replaylab/replaylab/replay"
+	"github.com/replaylab/replaylab/replay/replaytest"
 	"github.com/replaylab/replaylab/sim"
 )
 
@@ -32,21 +29,6 @@ func startBot(t *testing.T, limit time.Duration, name string, args ...string) *r
 		t.Fatal(err)
 	}
 	return p
-}
-
-// checkGoroutines fails t if, once it ends, more goroutines run than now.
-func checkGoroutines(t *testing.T) {
-	t.Helper()
-	before := runtime.NumGoroutine()
-	t.Cleanup(func() {
-		deadline := time.Now().Add(2 * time.Second)
-		for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-			time.Sleep(10 * time.Millisecond)
-		}
-		if got := runtime.NumGoroutine(); got > before {
-			t.Errorf("got %d goroutines after Close, want at most %d as before", got, before)
-		}
-	})
 }
 
 // checkCommands compares the seat's commands with "D" every turn but
@@ -74,34 +56,9 @@ func checkNotes(t *testing.T, l *replay.Log, want ...replay.Note) {
 	}
 }
 
-// checkDead fails t unless the process whose pid is in file has ended (a
-// zombie not yet reaped by its new parent has).
-func checkDead(t *testing.T, file string) {
-	t.Helper()
-	data, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
-		return
-	}
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return // gone meanwhile
-	}
-	// The state follows the command name in parentheses.
-	if fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:])); fields[0] != "Z" {
-		t.Errorf("process %d still runs after Close (state %s)", pid, fields[0])
-	}
-}
-
 func TestProcessChatter(t *testing.T) {
 	t.Run("json", func(t *testing.T) {
-		checkGoroutines(t)
+		replaytest.CheckGoroutines(t)
 		l, output := recordWith(t, startBot(t, 5*time.Second, "chatty", "json"))
 		checkCommands(t, l, nil)
 		checkNotes(t, l)
@@ -124,7 +81,7 @@ func TestProcessChatter(t *testing.T) {
 		// the next request: they are output, never commands, in every run.
 		var first string
 		for run := range 3 {
-			checkGoroutines(t)
+			replaytest.CheckGoroutines(t)
 			l, output := recordMatch(t, longHeader(), startBot(t, 5*time.Second, "chatty"))
 			checkNotes(t, l)
 			if len(l.Turns) != 40 {
@@ -164,7 +121,7 @@ func TestProcessChatter(t *testing.T) {
 // TestProcessUnfinishedLine: a line a bot began before it read the
 // request is output, though it ends after.
 func TestProcessUnfinishedLine(t *testing.T) {
-	checkGoroutines(t)
+	replaytest.CheckGoroutines(t)
 	l, output := recordWith(t, startBot(t, 5*time.Second, "unfinished"))
 	checkCommands(t, l, nil)
 	checkNotes(t, l)
@@ -183,7 +140,7 @@ func TestProcessUnfinishedLine(t *testing.T) {
 // form with the turn, a JSON answer without it is output, whether it comes
 // before the bot's answer or after; before that, it is the answer.
 func TestProcessTurnlessAfterTurnForm(t *testing.T) {
-	checkGoroutines(t)
+	replaytest.CheckGoroutines(t)
 	l, output := recordWith(t, startBot(t, 5*time.Second, "turnless"))
 	checkCommands(t, l, nil)
 	checkNotes(t, l)
@@ -206,7 +163,7 @@ func TestProcessTurnlessAfterTurnForm(t *testing.T) {
 // its end, joins its last turn's output under the bound of one turn, in
 // one piece per stream.
 func TestProcessLastTurnBound(t *testing.T) {
-	checkGoroutines(t)
+	replaytest.CheckGoroutines(t)
 	l, output := recordWith(t, startBot(t, 5*time.Second, "farewell"))
 	checkCommands(t, l, nil)
 	checkNotes(t, l)
@@ -255,7 +212,7 @@ func TestProcessEnd(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			checkGoroutines(t)
+			replaytest.CheckGoroutines(t)
 			pidFile := filepath.Join(t.TempDir(), "pid")
 			args := tt.args
 			if tt.pid {
@@ -271,7 +228,7 @@ func TestProcessEnd(t *testing.T) {
 			checkCommands(t, l, except)
 			checkNotes(t, l, notes...)
 			if tt.pid {
-				checkDead(t, pidFile)
+				replaytest.CheckDead(t, pidFile)
 			}
 		})
 	}
@@ -290,7 +247,7 @@ func TestProcessLongAnswer(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%d bytes", len(tt.word)*tt.count), func(t *testing.T) {
-			checkGoroutines(t)
+			replaytest.CheckGoroutines(t)
 			l, _ := recordWith(t, startBot(t, 5*time.Second, "long", tt.word, strconv.Itoa(tt.count)))
 			checkCommands(t, l, map[int]string{2: tt.want})
 			checkNotes(t, l, replay.Note{Turn: 2, Kind: sim.EventOversize})
@@ -299,7 +256,7 @@ func TestProcessLongAnswer(t *testing.T) {
 }
 
 func TestProcessStderrFlood(t *testing.T) {
-	checkGoroutines(t)
+	replaytest.CheckGoroutines(t)
 	l, output := recordWith(t, startBot(t, 5*time.Second, "flood", strconv.Itoa(1200<<10)))
 	checkCommands(t, l, nil)
 	checkNotes(t, l)
@@ -315,7 +272,7 @@ func TestProcessStderrFlood(t *testing.T) {
 }
 
 func TestProcessLateFlood(t *testing.T) {
-	checkGoroutines(t)
+	replaytest.CheckGoroutines(t)
 	l, output := recordWith(t, startBot(t, 3*time.Second, "lateflood", "3.5"))
 	checkCommands(t, l, map[int]string{3: ""})
 	checkNotes(t, l, replay.Note{Turn: 3, Kind: sim.EventTimeout})
@@ -329,7 +286,7 @@ func TestProcessLateFlood(t *testing.T) {
 }
 
 func TestProcessDeaf(t *testing.T) {
-	checkGoroutines(t)
+	replaytest.CheckGoroutines(t)
 	p := startBot(t, 300*time.Millisecond, "deaf")
 	defer p.Close()
 	// A view larger than a pipe holds: writing it must not outlast the
@@ -355,7 +312,7 @@ func TestProcessDeaf(t *testing.T) {
 // out; a null command is no command; a JSON line without a command is
 // output.
 func TestProcessMalformed(t *testing.T) {
-	checkGoroutines(t)
+	replaytest.CheckGoroutines(t)
 	l, output := recordWith(t, startBot(t, 5*time.Second, "malformed"))
 	checkCommands(t, l, map[int]string{
 		2: `{"turn":2,"command":"D"`,

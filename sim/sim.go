@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 )
@@ -187,6 +188,29 @@ type MetricDef struct {
 	Kind    MetricKind
 	// Integer is true when every value is a whole number.
 	Integer bool
+	// Resolution is the step a fractional metric's values are stored,
+	// charted, listed and exported at: a power of ten from 0.1 down to
+	// 1e-9, no finer than a chart or table shows (FoodFight's energy:
+	// 0.01, the inspector's two decimals). Storage rounds each value to
+	// it (Round) and keeps whole steps, a few bits a turn, where a float
+	// off by its rounding error (99.96000000000001) takes up to nine bytes.
+	// 0 keeps the values exact. The inspector's board is regenerated,
+	// never rounded.
+	Resolution float64
+}
+
+// Round returns v rounded to the metric's Resolution (half away from zero),
+// or v itself when it has none. A value that rounds to zero is +0, never
+// -0.
+func (md *MetricDef) Round(v float64) float64 {
+	if md.Resolution == 0 {
+		return v
+	}
+	scale := math.Round(1 / md.Resolution)
+	if r := math.Round(v*scale) / scale; r != 0 {
+		return r
+	}
+	return 0
 }
 
 // MetricKind says how a metric's values move from turn to turn.

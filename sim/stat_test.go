@@ -1,6 +1,7 @@
 package sim_test
 
 import (
+	"math"
 	"slices"
 	"testing"
 
@@ -42,5 +43,29 @@ func TestApplies(t *testing.T) {
 		if got := g.Applies(tt.metric, tt.unit); got != tt.want {
 			t.Errorf("Applies(%d, %d): got %v, want %v", tt.metric, tt.unit, got, tt.want)
 		}
+	}
+}
+
+func TestMetricRound(t *testing.T) {
+	tests := []struct {
+		resolution, v, want float64
+	}{
+		{0, 99.96000000000001, 99.96000000000001},
+		{0.01, 99.96000000000001, 99.96},
+		{0.01, 434.3003876985633, 434.3},
+		{0.01, 0.005, 0.01},
+		{0.01, -0.005, -0.01},
+		{0.001, 2252.3708639668944, 2252.371},
+		{0.01, -0.001, 0}, // +0, not -0
+		{0.1, 1e300, 1e300},
+	}
+	for _, tt := range tests {
+		md := sim.MetricDef{Resolution: tt.resolution}
+		if got := md.Round(tt.v); math.Float64bits(got) != math.Float64bits(tt.want) {
+			t.Errorf("Round(%v) at %v: got %v, want %v", tt.v, tt.resolution, got, tt.want)
+		}
+	}
+	if got := (&sim.MetricDef{Resolution: 0.01}).Round(math.NaN()); !math.IsNaN(got) {
+		t.Errorf("Round(NaN): got %v, want NaN", got)
 	}
 }

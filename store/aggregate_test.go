@@ -22,7 +22,7 @@ const entriesQuery = `
 	        CASE mp.outcome WHEN 'win' THEN 2 WHEN 'draw' THEN 1 ELSE 0 END DESC,
 	        mp.rank, mp.score DESC, mp.seat) AS pick
 	    FROM match_players mp
-	    WINDOW same AS (PARTITION BY mp.match_seq, mp.bot_id))
+	    WINDOW same AS (PARTITION BY mp.match_seq, mp.bot_id)) AS ranked
 	WHERE pick = 1`
 
 // recountTrouble counts every bot version's trouble under each ruleset
@@ -31,7 +31,8 @@ const recountTrouble = `
 	SELECT mp.bot_id, m.ruleset, count(*) FILTER (WHERE s.crash_turn > 0) AS crashed,
 		count(*) FILTER (WHERE s.timeouts > 0) AS timed_out, count(*) FILTER (WHERE s.invalid > 0) AS invalid_seats,
 		count(*) FILTER (WHERE s.oversize > 0) AS oversized,
-		sum(s.timeouts) AS timeouts, sum(s.invalid) AS invalid, sum(s.oversize) AS oversize
+		CAST(sum(s.timeouts) AS BIGINT) AS timeouts, CAST(sum(s.invalid) AS BIGINT) AS invalid,
+		CAST(sum(s.oversize) AS BIGINT) AS oversize
 	FROM seat_trouble s JOIN match_players mp ON mp.match_seq = s.match_seq AND mp.seat = s.seat
 	JOIN matches m ON m.seq = s.match_seq
 	GROUP BY mp.bot_id, m.ruleset`
@@ -40,13 +41,13 @@ const recountTrouble = `
 // match: one match per version, at its best seat, and its trouble. The
 // aggregates must always equal it.
 const recountBots = `
-	SELECT b.game, m.ruleset, b.name, b.version, count(*), sum(e.seats),
+	SELECT b.game, m.ruleset, b.name, b.version, count(*), CAST(sum(e.seats) AS BIGINT),
 		count(*) FILTER (WHERE e.outcome = 'win'),
 		count(*) FILTER (WHERE e.outcome = 'draw'),
 		count(*) FILTER (WHERE e.outcome = 'loss'),
 		avg(e.score),
-		coalesce(t.crashed, 0), coalesce(t.timed_out, 0), coalesce(t.invalid_seats, 0), coalesce(t.oversized, 0),
-		coalesce(t.timeouts, 0), coalesce(t.invalid, 0), coalesce(t.oversize, 0)
+		coalesce(max(t.crashed), 0), coalesce(max(t.timed_out), 0), coalesce(max(t.invalid_seats), 0),
+		coalesce(max(t.oversized), 0), coalesce(max(t.timeouts), 0), coalesce(max(t.invalid), 0), coalesce(max(t.oversize), 0)
 	FROM bots b
 	JOIN (` + entriesQuery + `) e ON e.bot_id = b.id
 	JOIN matches m ON m.seq = e.match_seq
@@ -108,7 +109,7 @@ func checkAggregates(t *testing.T, db *DB) {
 	// SQL's: they must pick the same seats.
 	const entryCols = `SELECT match_seq, bot_id, seat, seats, team, score, rank, outcome FROM `
 	if got, want := queryRows(t, db, entryCols+`match_entries ORDER BY match_seq, bot_id`),
-		queryRows(t, db, entryCols+`(`+entriesQuery+`) ORDER BY match_seq, bot_id`); !reflect.DeepEqual(got, want) {
+		queryRows(t, db, entryCols+`(`+entriesQuery+`) AS e ORDER BY match_seq, bot_id`); !reflect.DeepEqual(got, want) {
 		t.Errorf("match_entries: got %v, want %v (recounted)", got, want)
 	}
 	for _, q := range []struct{ name, got, want string }{
@@ -210,37 +211,39 @@ func randomRecord(t *testing.T, r *rand.Rand, n int) *Record {
 // ones, both as a replay's cascade and as matches alone, and checks every
 // aggregate against a recount after each round.
 func TestAggregatesEqualRecount(t *testing.T) {
-	db := openTest(t)
-	r := rand.New(rand.NewPCG(13, 6))
-	var stored []string
-	n := 0
-	for round := range 6 {
-		for range 25 {
-			n++
-			rec := randomRecord(t, r, n)
-			mustIngest(t, db, rec)
-			stored = append(stored, rec.ID)
-		}
-		for range 10 {
-			i := r.IntN(len(stored))
-			// Half the deletes go through the replay, as a user removing
-			// an upload would; the others keep the replay, as upgrade 2 did.
-			table := []string{"replays", "matches"}[r.IntN(2)]
-			if _, err := db.write.Exec("DELETE FROM "+table+" WHERE id = ?", stored[i]); err != nil {
-				t.Fatal(err)
+	forEachBackend(t, func(t *testing.T, open opener) {
+		db := open(t)
+		r := rand.New(rand.NewPCG(13, 6))
+		var stored []string
+		n := 0
+		for round := range 6 {
+			for range 25 {
+				n++
+				rec := randomRecord(t, r, n)
+				mustIngest(t, db, rec)
+				stored = append(stored, rec.ID)
 			}
-			stored = slices.Delete(stored, i, i+1)
+			for range 10 {
+				i := r.IntN(len(stored))
+				// Half the deletes go through the replay, as a user removing
+				// an upload would; the others keep the replay, as upgrade 2 did.
+				table := []string{"replays", "matches"}[r.IntN(2)]
+				if _, err := db.write.Exec("DELETE FROM "+table+" WHERE id = ?", stored[i]); err != nil {
+					t.Fatal(err)
+				}
+				stored = slices.Delete(stored, i, i+1)
+			}
+			t.Run(fmt.Sprintf("round %d", round), func(t *testing.T) { checkAggregates(t, db) })
 		}
-		t.Run(fmt.Sprintf("round %d", round), func(t *testing.T) { checkAggregates(t, db) })
-	}
-	if _, err := db.write.Exec("DELETE FROM replays"); err != nil {
-		t.Fatal(err)
-	}
-	for _, table := range []string{"bot_records", "bot_matches", "game_matches", "match_entries", "seat_trouble", "bot_trouble"} {
-		if got := queryRows(t, db, "SELECT * FROM "+table); len(got) != 0 {
-			t.Errorf("%s after deleting every match: got %v, want no rows", table, got)
+		if _, err := db.write.Exec("DELETE FROM replays"); err != nil {
+			t.Fatal(err)
 		}
-	}
+		for _, table := range []string{"bot_records", "bot_matches", "game_matches", "match_entries", "seat_trouble", "bot_trouble"} {
+			if got := queryRows(t, db, "SELECT * FROM "+table); len(got) != 0 {
+				t.Errorf("%s after deleting every match: got %v, want no rows", table, got)
+			}
+		}
+	})
 }
 
 // TestOpenUpgradesVersion3 opens a database of schema version 3 holding
@@ -284,47 +287,49 @@ func TestOpenUpgradesVersion3(t *testing.T) {
 }
 
 func TestBotMatches(t *testing.T) {
-	db := openTest(t)
-	// alpha plays in versions 1 and 2, against itself in match 3; beta
-	// plays every match; gamma only snake.
-	specs := []recordSpec{
-		{players: []Player{{"alpha", "1"}, {"beta", "1"}}, winner: 0},
-		{players: []Player{{"beta", "1"}, {"alpha", "2"}}, winner: 0},
-		{players: []Player{{"alpha", "1"}, {"alpha", "2"}, {"beta", "1"}}, winner: 2},
-		{players: []Player{{"beta", "1"}, {"beta", "2"}}, winner: -1},
-		{game: "snake", players: []Player{{"alpha", "1"}, {"gamma", "1"}}, winner: 1},
-	}
-	for i, s := range specs {
-		s.id, s.turns = testID(i+1), 1
-		mustIngest(t, db, makeRecord(t, s))
-	}
-	tests := []struct {
-		game, name string
-		limit      int
-		want       []int
-		total      int
-	}{
-		{"worms", "alpha", 15, []int{3, 2, 1}, 3},
-		{"worms", "alpha", 2, []int{3, 2}, 3},
-		{"worms", "beta", 3, []int{4, 3, 2}, 4},
-		{"snake", "alpha", 15, []int{5}, 1},
-		{"snake", "beta", 15, []int{}, 0},
-		{"chess", "alpha", 15, []int{}, 0},
-	}
-	for _, tt := range tests {
-		t.Run(tt.game+"/"+tt.name, func(t *testing.T) {
-			ms, total, err := db.BotMatches(context.Background(), tt.game, tt.name, tt.limit)
-			got := testNumbers(ms, len(specs))
-			if err != nil || !slices.Equal(got, tt.want) || total != tt.total {
-				t.Errorf("got %v of %d, %v; want %v of %d", got, total, err, tt.want, tt.total)
-			}
-		})
-	}
-	for _, limit := range []int{0, -1, MaxLimit + 1} {
-		if _, _, err := db.BotMatches(context.Background(), "worms", "alpha", limit); !errors.Is(err, ErrInvalid) {
-			t.Errorf("BotMatches with limit %d: got %v, want an invalid-input error", limit, err)
+	forEachBackend(t, func(t *testing.T, open opener) {
+		db := open(t)
+		// alpha plays in versions 1 and 2, against itself in match 3; beta
+		// plays every match; gamma only snake.
+		specs := []recordSpec{
+			{players: []Player{{"alpha", "1"}, {"beta", "1"}}, winner: 0},
+			{players: []Player{{"beta", "1"}, {"alpha", "2"}}, winner: 0},
+			{players: []Player{{"alpha", "1"}, {"alpha", "2"}, {"beta", "1"}}, winner: 2},
+			{players: []Player{{"beta", "1"}, {"beta", "2"}}, winner: -1},
+			{game: "snake", players: []Player{{"alpha", "1"}, {"gamma", "1"}}, winner: 1},
 		}
-	}
+		for i, s := range specs {
+			s.id, s.turns = testID(i+1), 1
+			mustIngest(t, db, makeRecord(t, s))
+		}
+		tests := []struct {
+			game, name string
+			limit      int
+			want       []int
+			total      int
+		}{
+			{"worms", "alpha", 15, []int{3, 2, 1}, 3},
+			{"worms", "alpha", 2, []int{3, 2}, 3},
+			{"worms", "beta", 3, []int{4, 3, 2}, 4},
+			{"snake", "alpha", 15, []int{5}, 1},
+			{"snake", "beta", 15, []int{}, 0},
+			{"chess", "alpha", 15, []int{}, 0},
+		}
+		for _, tt := range tests {
+			t.Run(tt.game+"/"+tt.name, func(t *testing.T) {
+				ms, total, err := db.BotMatches(context.Background(), tt.game, tt.name, tt.limit)
+				got := testNumbers(ms, len(specs))
+				if err != nil || !slices.Equal(got, tt.want) || total != tt.total {
+					t.Errorf("got %v of %d, %v; want %v of %d", got, total, err, tt.want, tt.total)
+				}
+			})
+		}
+		for _, limit := range []int{0, -1, MaxLimit + 1} {
+			if _, _, err := db.BotMatches(context.Background(), "worms", "alpha", limit); !errors.Is(err, ErrInvalid) {
+				t.Errorf("BotMatches with limit %d: got %v, want an invalid-input error", limit, err)
+			}
+		}
+	})
 }
 
 // TestOpenUpgradesVersion10 opens a database of schema version 10, which

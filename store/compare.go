@@ -172,7 +172,11 @@ func (db *DB) Lineups(ctx context.Context, game, ruleset string, a, b BotVersion
 		return nil, nil, err
 	}
 	defer tx.Rollback()
-	ls, err := findLineups(ctx, tx, []any{game, a.Name, a.Version, ruleset, limit, game, b.Name, b.Version, ruleset, limit})
+	query := lineupsQuery
+	if db.postgres {
+		query = lineupsQueryPostgres
+	}
+	ls, err := findLineups(ctx, tx, query, []any{game, a.Name, a.Version, ruleset, limit, game, b.Name, b.Version, ruleset, limit})
 	if err != nil {
 		return nil, nil, fmt.Errorf("lineups of %s %s and %s %s: %w", a.Name, a.Version, b.Name, b.Version, err)
 	}
@@ -224,10 +228,19 @@ const lineupsQuery = `
 	WHERE m.seq IN (SELECT * FROM (` + versionSeqs + `) UNION ALL SELECT * FROM (` + versionSeqs + `))
 	ORDER BY m.seq DESC`
 
-// findLineups reads the matches lineupsQuery selects with args, then the
+// lineupsQueryPostgres is lineupsQuery in PostgreSQL's words: string_agg
+// for group_concat, no index hint, which PostgreSQL does not take (its
+// index-only scans need no hint to skip the replays' logs), and names for
+// the subqueries, which it requires (SQLite's plan would then call their
+// reads scans).
+var lineupsQueryPostgres = strings.NewReplacer("group_concat(", "string_agg(", " INDEXED BY replays_lineup", "",
+	") UNION ALL SELECT * FROM (", ") AS a UNION ALL SELECT * FROM (", "))\n\tORDER BY m.seq DESC", ") AS b)\n\tORDER BY m.seq DESC").Replace(lineupsQuery)
+
+// findLineups reads the matches query (lineupsQuery in the database's
+// dialect) selects with args, then the
 // names of the bot versions in them.
-func findLineups(ctx context.Context, tx *sql.Tx, args []any) ([]Lineup, error) {
-	rows, err := tx.QueryContext(ctx, lineupsQuery, args...)
+func findLineups(ctx context.Context, tx *sql.Tx, query string, args []any) ([]Lineup, error) {
+	rows, err := tx.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -15,125 +15,129 @@ import (
 )
 
 func TestRecentMatches(t *testing.T) {
-	db := openTest(t)
-	ctx := context.Background()
-	ingestLeague(t, db)
-	for _, tc := range []struct {
-		name  string
-		f     MatchFilter
-		limit int
-		want  []string
-	}{
-		{"newest first, cut at the limit", MatchFilter{Game: "worms", Bot: "alpha"}, 2, []string{testID(4), testID(2)}},
-		{"one version", MatchFilter{Game: "worms", Bot: "alpha", Version: "1"}, 10, []string{testID(4), testID(1)}},
-		{"another game", MatchFilter{Game: "snake", Bot: "alpha"}, 10, []string{testID(3)}},
-		{"another ruleset", MatchFilter{Game: "worms", Ruleset: "final", Bot: "alpha"}, 10, nil},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			ms, err := db.RecentMatches(ctx, tc.f, tc.limit)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got []string
-			for _, m := range ms {
-				got = append(got, m.ID)
-				if len(m.Players) != 2 {
-					t.Errorf("match %s: got %d players, want 2", m.ID, len(m.Players))
+	forEachBackend(t, func(t *testing.T, open opener) {
+		db := open(t)
+		ctx := context.Background()
+		ingestLeague(t, db)
+		for _, tc := range []struct {
+			name  string
+			f     MatchFilter
+			limit int
+			want  []string
+		}{
+			{"newest first, cut at the limit", MatchFilter{Game: "worms", Bot: "alpha"}, 2, []string{testID(4), testID(2)}},
+			{"one version", MatchFilter{Game: "worms", Bot: "alpha", Version: "1"}, 10, []string{testID(4), testID(1)}},
+			{"another game", MatchFilter{Game: "snake", Bot: "alpha"}, 10, []string{testID(3)}},
+			{"another ruleset", MatchFilter{Game: "worms", Ruleset: "final", Bot: "alpha"}, 10, nil},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				ms, err := db.RecentMatches(ctx, tc.f, tc.limit)
+				if err != nil {
+					t.Fatal(err)
 				}
-			}
-			if !slices.Equal(got, tc.want) {
-				t.Errorf("got %v, want %v", got, tc.want)
-			}
-		})
-	}
-	for _, tc := range []struct {
-		name  string
-		f     MatchFilter
-		limit int
-	}{
-		{"no limit", MatchFilter{Bot: "alpha"}, 0},
-		{"past the bound", MatchFilter{Bot: "alpha"}, MaxRecent + 1},
-		{"a page", MatchFilter{Bot: "alpha", Offset: 2}, 10},
-		{"a bad filter", MatchFilter{Version: "1"}, 10},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			if _, err := db.RecentMatches(ctx, tc.f, tc.limit); !errors.Is(err, ErrInvalid) {
-				t.Errorf("got error %v, want ErrInvalid", err)
-			}
-		})
-	}
+				var got []string
+				for _, m := range ms {
+					got = append(got, m.ID)
+					if len(m.Players) != 2 {
+						t.Errorf("match %s: got %d players, want 2", m.ID, len(m.Players))
+					}
+				}
+				if !slices.Equal(got, tc.want) {
+					t.Errorf("got %v, want %v", got, tc.want)
+				}
+			})
+		}
+		for _, tc := range []struct {
+			name  string
+			f     MatchFilter
+			limit int
+		}{
+			{"no limit", MatchFilter{Bot: "alpha"}, 0},
+			{"past the bound", MatchFilter{Bot: "alpha"}, MaxRecent + 1},
+			{"a page", MatchFilter{Bot: "alpha", Offset: 2}, 10},
+			{"a bad filter", MatchFilter{Version: "1"}, 10},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				if _, err := db.RecentMatches(ctx, tc.f, tc.limit); !errors.Is(err, ErrInvalid) {
+					t.Errorf("got error %v, want ErrInvalid", err)
+				}
+			})
+		}
+	})
 }
 
 func TestLineups(t *testing.T) {
-	db := openTest(t)
-	ctx := context.Background()
-	ingestLeague(t, db)
-	// alpha 1 in both seats of a draw: one match, both seats its own,
-	// with scores that only read back whole at 17 digits.
-	mustIngest(t, db, makeRecord(t, recordSpec{id: testID(5), turns: 2, players: []Player{{"alpha", "1"}, {"alpha", "1"}}, winner: -1,
-		results: []sim.PlayerResult{{Rank: 1, Score: 0.1 + 0.2, Outcome: sim.Draw}, {Rank: 1, Score: -1.2345678901234567e-300, Outcome: sim.Draw}}}))
-	alpha1, alpha2, beta2 := BotVersion{Name: "alpha", Version: "1"}, BotVersion{Name: "alpha", Version: "2"}, BotVersion{Name: "beta", Version: "2"}
-	for _, tc := range []struct {
-		name          string
-		game, ruleset string
-		a, b          BotVersion
-		limit         int
-		wantA, wantB  []int // testID numbers
-	}{
-		{"newest first, each match once", "worms", "base", alpha1, beta2, 10, []int{5, 4, 1}, []int{4, 2, 1}},
-		{"cut at the limit, each side", "worms", "base", alpha1, beta2, 2, []int{5, 4}, []int{4, 2}},
-		{"two versions of one bot", "worms", "base", alpha2, alpha1, 10, []int{2}, []int{5, 4, 1}},
-		{"another game", "snake", "base", alpha1, beta2, 10, []int{3}, nil},
-		{"another ruleset", "worms", "final", alpha1, beta2, 10, nil, nil},
-		{"no such version", "worms", "base", BotVersion{Name: "alpha", Version: "9"}, beta2, 1, nil, []int{4}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			as, bs, err := db.Lineups(ctx, tc.game, tc.ruleset, tc.a, tc.b, tc.limit)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, side := range []struct {
-				got  []Lineup
-				want []int
-			}{{as, tc.wantA}, {bs, tc.wantB}} {
-				var got, want []string
-				for _, l := range side.got {
-					got = append(got, l.ID)
+	forEachBackend(t, func(t *testing.T, open opener) {
+		db := open(t)
+		ctx := context.Background()
+		ingestLeague(t, db)
+		// alpha 1 in both seats of a draw: one match, both seats its own,
+		// with scores that only read back whole at 17 digits.
+		mustIngest(t, db, makeRecord(t, recordSpec{id: testID(5), turns: 2, players: []Player{{"alpha", "1"}, {"alpha", "1"}}, winner: -1,
+			results: []sim.PlayerResult{{Rank: 1, Score: 0.1 + 0.2, Outcome: sim.Draw}, {Rank: 1, Score: -1.2345678901234567e-300, Outcome: sim.Draw}}}))
+		alpha1, alpha2, beta2 := BotVersion{Name: "alpha", Version: "1"}, BotVersion{Name: "alpha", Version: "2"}, BotVersion{Name: "beta", Version: "2"}
+		for _, tc := range []struct {
+			name          string
+			game, ruleset string
+			a, b          BotVersion
+			limit         int
+			wantA, wantB  []int // testID numbers
+		}{
+			{"newest first, each match once", "worms", "base", alpha1, beta2, 10, []int{5, 4, 1}, []int{4, 2, 1}},
+			{"cut at the limit, each side", "worms", "base", alpha1, beta2, 2, []int{5, 4}, []int{4, 2}},
+			{"two versions of one bot", "worms", "base", alpha2, alpha1, 10, []int{2}, []int{5, 4, 1}},
+			{"another game", "snake", "base", alpha1, beta2, 10, []int{3}, nil},
+			{"another ruleset", "worms", "final", alpha1, beta2, 10, nil, nil},
+			{"no such version", "worms", "base", BotVersion{Name: "alpha", Version: "9"}, beta2, 1, nil, []int{4}},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				as, bs, err := db.Lineups(ctx, tc.game, tc.ruleset, tc.a, tc.b, tc.limit)
+				if err != nil {
+					t.Fatal(err)
 				}
-				for _, n := range side.want {
-					want = append(want, testID(n))
+				for _, side := range []struct {
+					got  []Lineup
+					want []int
+				}{{as, tc.wantA}, {bs, tc.wantB}} {
+					var got, want []string
+					for _, l := range side.got {
+						got = append(got, l.ID)
+					}
+					for _, n := range side.want {
+						want = append(want, testID(n))
+					}
+					if !slices.Equal(got, want) {
+						t.Errorf("got %v, want %v", got, want)
+					}
 				}
-				if !slices.Equal(got, want) {
-					t.Errorf("got %v, want %v", got, want)
-				}
-			}
-		})
-	}
-	// Match 4: beta 2 won in seat 0 with 0 points, alpha 1 lost in seat 1
-	// with 10 (makeRecord scores a seat 10 times its number).
-	_, ls, err := db.Lineups(ctx, "worms", "base", alpha2, beta2, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := Lineup{ID: testID(4), Seed: 1<<63 + 42, Config: `{"map":"small"}`,
-		Seats: []SeatResult{{"beta", "2", 1, 0, 0}, {"alpha", "1", 2, 10, 1}}}
-	if len(ls) != 1 || !reflect.DeepEqual(ls[0], want) {
-		t.Errorf("got %+v, want [%+v]", ls, want)
-	}
-	ls, _, err = db.Lineups(ctx, "worms", "base", alpha1, beta2, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want = Lineup{ID: testID(5), Seed: 1<<63 + 42, Config: `{"map":"small"}`,
-		Seats: []SeatResult{{"alpha", "1", 1, 0.1 + 0.2, 0}, {"alpha", "1", 1, -1.2345678901234567e-300, 1}}}
-	if len(ls) != 1 || !reflect.DeepEqual(ls[0], want) {
-		t.Errorf("got %+v, want [%+v]", ls, want)
-	}
-	for _, limit := range []int{0, MaxRecent + 1} {
-		if _, _, err := db.Lineups(ctx, "worms", "base", alpha1, beta2, limit); !errors.Is(err, ErrInvalid) {
-			t.Errorf("limit %d: got error %v, want ErrInvalid", limit, err)
+			})
 		}
-	}
+		// Match 4: beta 2 won in seat 0 with 0 points, alpha 1 lost in seat 1
+		// with 10 (makeRecord scores a seat 10 times its number).
+		_, ls, err := db.Lineups(ctx, "worms", "base", alpha2, beta2, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := Lineup{ID: testID(4), Seed: 1<<63 + 42, Config: `{"map":"small"}`,
+			Seats: []SeatResult{{"beta", "2", 1, 0, 0}, {"alpha", "1", 2, 10, 1}}}
+		if len(ls) != 1 || !reflect.DeepEqual(ls[0], want) {
+			t.Errorf("got %+v, want [%+v]", ls, want)
+		}
+		ls, _, err = db.Lineups(ctx, "worms", "base", alpha1, beta2, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = Lineup{ID: testID(5), Seed: 1<<63 + 42, Config: `{"map":"small"}`,
+			Seats: []SeatResult{{"alpha", "1", 1, 0.1 + 0.2, 0}, {"alpha", "1", 1, -1.2345678901234567e-300, 1}}}
+		if len(ls) != 1 || !reflect.DeepEqual(ls[0], want) {
+			t.Errorf("got %+v, want [%+v]", ls, want)
+		}
+		for _, limit := range []int{0, MaxRecent + 1} {
+			if _, _, err := db.Lineups(ctx, "worms", "base", alpha1, beta2, limit); !errors.Is(err, ErrInvalid) {
+				t.Errorf("limit %d: got error %v, want ErrInvalid", limit, err)
+			}
+		}
+	})
 }
 
 // tableScan finds a scan of a table or index in a query plan.
@@ -163,73 +167,77 @@ func TestLineupsPlan(t *testing.T) {
 }
 
 func TestNewestVersion(t *testing.T) {
-	db := openTest(t)
-	ctx := context.Background()
-	ingestLeague(t, db)
-	// Under final only alpha 1 played, although 2 is newer.
-	mustIngest(t, db, makeRecord(t, recordSpec{id: testID(5), ruleset: "final", turns: 2,
-		players: []Player{{"alpha", "1"}, {"beta", "2"}}, winner: 0}))
-	for _, tc := range []struct {
-		game, ruleset, name, want string
-	}{
-		{"worms", "base", "alpha", "2"},
-		{"worms", "final", "alpha", "1"},
-		{"worms", "no such ruleset", "alpha", "2"},
-		{"snake", "base", "alpha", "1"},
-	} {
-		got, err := db.NewestVersion(ctx, tc.game, tc.ruleset, tc.name)
-		if err != nil || got != tc.want {
-			t.Errorf("NewestVersion(%s, %s, %s): got %q, %v; want %q", tc.game, tc.ruleset, tc.name, got, err, tc.want)
+	forEachBackend(t, func(t *testing.T, open opener) {
+		db := open(t)
+		ctx := context.Background()
+		ingestLeague(t, db)
+		// Under final only alpha 1 played, although 2 is newer.
+		mustIngest(t, db, makeRecord(t, recordSpec{id: testID(5), ruleset: "final", turns: 2,
+			players: []Player{{"alpha", "1"}, {"beta", "2"}}, winner: 0}))
+		for _, tc := range []struct {
+			game, ruleset, name, want string
+		}{
+			{"worms", "base", "alpha", "2"},
+			{"worms", "final", "alpha", "1"},
+			{"worms", "no such ruleset", "alpha", "2"},
+			{"snake", "base", "alpha", "1"},
+		} {
+			got, err := db.NewestVersion(ctx, tc.game, tc.ruleset, tc.name)
+			if err != nil || got != tc.want {
+				t.Errorf("NewestVersion(%s, %s, %s): got %q, %v; want %q", tc.game, tc.ruleset, tc.name, got, err, tc.want)
+			}
 		}
-	}
-	if _, err := db.NewestVersion(ctx, "snake", "base", "beta"); !errors.Is(err, ErrNotFound) {
-		t.Errorf("a bot that never played the game: got %v, want ErrNotFound", err)
-	}
+		if _, err := db.NewestVersion(ctx, "snake", "base", "beta"); !errors.Is(err, ErrNotFound) {
+			t.Errorf("a bot that never played the game: got %v, want ErrNotFound", err)
+		}
+	})
 }
 
 func TestSeatLines(t *testing.T) {
-	db := openTest(t)
-	ctx := context.Background()
-	const turns = 40
-	for i := 1; i <= 2; i++ {
-		mustIngest(t, db, makeRecord(t, recordSpec{id: testID(i), turns: turns, units: 2, winner: 0}))
-	}
-	seats := []MatchSeat{{testID(2), 1}, {testID(1), 0}, {testID(3), 0}}
-	type got struct{ i, metric, seat int }
-	var gotLines []got
-	err := db.SeatLines(ctx, seats, func(i int, l Line) error {
-		gotLines = append(gotLines, got{i, l.Metric, l.Seat})
-		if l.Unit != sim.NoUnit || len(l.Values) != turns+1 {
-			t.Errorf("seat %d, metric %d: got unit %d and %d values, want %d and %d", i, l.Metric, l.Unit, len(l.Values), sim.NoUnit, turns+1)
-			return nil
+	forEachBackend(t, func(t *testing.T, open opener) {
+		db := open(t)
+		ctx := context.Background()
+		const turns = 40
+		for i := 1; i <= 2; i++ {
+			mustIngest(t, db, makeRecord(t, recordSpec{id: testID(i), turns: turns, units: 2, winner: 0}))
 		}
-		for turn, v := range l.Values {
-			if want := valueAt(l.Metric, turn, l.Seat, sim.NoUnit); v != want {
-				t.Errorf("seat %d, metric %d, turn %d: got %v, want %v", i, l.Metric, turn, v, want)
-				break
+		seats := []MatchSeat{{testID(2), 1}, {testID(1), 0}, {testID(3), 0}}
+		type got struct{ i, metric, seat int }
+		var gotLines []got
+		err := db.SeatLines(ctx, seats, func(i int, l Line) error {
+			gotLines = append(gotLines, got{i, l.Metric, l.Seat})
+			if l.Unit != sim.NoUnit || len(l.Values) != turns+1 {
+				t.Errorf("seat %d, metric %d: got unit %d and %d values, want %d and %d", i, l.Metric, l.Unit, len(l.Values), sim.NoUnit, turns+1)
+				return nil
+			}
+			for turn, v := range l.Values {
+				if want := valueAt(l.Metric, turn, l.Seat, sim.NoUnit); v != want {
+					t.Errorf("seat %d, metric %d, turn %d: got %v, want %v", i, l.Metric, turn, v, want)
+					break
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []got
+		for i, s := range seats[:2] { // the third match is not stored
+			for m := range synthMetrics {
+				want = append(want, got{i, m, s.Seat})
 			}
 		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var want []got
-	for i, s := range seats[:2] { // the third match is not stored
-		for m := range synthMetrics {
-			want = append(want, got{i, m, s.Seat})
+		if !slices.Equal(gotLines, want) {
+			t.Errorf("got lines %v, want %v", gotLines, want)
 		}
-	}
-	if !slices.Equal(gotLines, want) {
-		t.Errorf("got lines %v, want %v", gotLines, want)
-	}
 
-	stop := errors.New("stop")
-	calls := 0
-	err = db.SeatLines(ctx, seats, func(int, Line) error { calls++; return stop })
-	if !errors.Is(err, stop) || calls != 1 {
-		t.Errorf("an error from fn: got %v after %d calls, want it after 1", err, calls)
-	}
+		stop := errors.New("stop")
+		calls := 0
+		err = db.SeatLines(ctx, seats, func(int, Line) error { calls++; return stop })
+		if !errors.Is(err, stop) || calls != 1 {
+			t.Errorf("an error from fn: got %v after %d calls, want it after 1", err, calls)
+		}
+	})
 }
 
 func TestParseSeats(t *testing.T) {

@@ -52,7 +52,7 @@ type StoredSweep struct {
 // unique prefix of the match's id.
 func (db *DB) OpenSweep(ctx context.Context, s Sweep) (id SweepID, played []ForkResult, err error) {
 	defer func() { err = busyIf(err) }()
-	tx, err := db.write.BeginTx(ctx, nil)
+	tx, err := db.beginWrite(ctx)
 	if err != nil {
 		return 0, nil, fmt.Errorf("open sweep: %w", err)
 	}
@@ -106,7 +106,7 @@ func (db *DB) SaveForks(ctx context.Context, id SweepID, forks []ForkResult) (er
 			return invalidf("fork at turn %d playing %s: rank %d of %d forks that turn, want 1 or more of each", f.Turn, sim.QuoteCommand(f.Command), r.Rank, f.TurnForks)
 		}
 	}
-	tx, err := db.write.BeginTx(ctx, nil)
+	tx, err := db.beginWrite(ctx)
 	if err != nil {
 		return fmt.Errorf("save forks: %w", err)
 	}

@@ -1,10 +1,12 @@
-// Package store keeps regenerated matches in SQLite: it opens the database
-// and applies the schema, ingests one match per transaction, and answers the
-// queries of the dashboard and the command line.
+// Package store keeps regenerated matches in SQLite, or in PostgreSQL
+// (postgres.go): it opens the database and applies the schema, ingests one
+// match per transaction, and answers the queries of the dashboard and the
+// command line.
 //
-// All SQL of the project lives in this package, so a second backend is a new
-// implementation of the same methods. Public methods own their transaction;
-// unexported helpers take a *sql.Tx so they compose inside one.
+// All SQL of the project lives in this package. Both backends run the same
+// methods and queries through database/sql; what they spell differently is
+// in postgres.go. Public methods own their transaction; unexported helpers
+// take a *sql.Tx so they compose inside one.
 //
 // A DB holds two connection pools on one file: a single writer connection,
 // because SQLite allows one writer at a time and queueing in Go is cheaper
@@ -37,9 +39,10 @@ var schemaVersion = 1 + len(upgrades)
 
 // DB is an open replaylab database. It is safe for concurrent use.
 type DB struct {
-	path  string  // the database file
-	write *sql.DB // exactly one connection; every write goes through it
-	read  *sql.DB // read-only connections for queries
+	path     string  // the database file, or a PostgreSQL URL without its password
+	postgres bool    // a PostgreSQL database (postgres.go), not an SQLite file
+	write    *sql.DB // exactly one connection; every write goes through it
+	read     *sql.DB // read-only connections for queries
 	// ingest holds the statements of Ingest, prepared on the writer.
 	ingest *ingestStmts
 	// jobStmts holds the statements of ClaimJob, prepared on the writer.
@@ -101,7 +104,13 @@ var readerParams = commonParams +
 // A replaylab database carries applicationID in its header. Databases made
 // by builds older than that check have 0 there; they are recognised by
 // their user_version and tables, and stamped on this first writable open.
+//
+// A path that IsPostgres opens a PostgreSQL database instead
+// (openPostgres), with the same checks against its marker table.
 func Open(ctx context.Context, path string) (*DB, error) {
+	if IsPostgres(path) {
+		return openPostgres(ctx, path)
+	}
 	if err := inspect(ctx, path); err != nil {
 		return nil, err
 	}
@@ -275,7 +284,13 @@ func classify(ctx context.Context, tx *sql.Tx, path string) (dbState, error) {
 // OpenExisting is Open for commands that only make sense on a database that
 // is already there: a missing file is an error (wrapping fs.ErrNotExist)
 // instead of a new empty database.
+//
+// A PostgreSQL database always exists once the server takes the
+// connection; an empty one gets the schema.
 func OpenExisting(ctx context.Context, path string) (*DB, error) {
+	if IsPostgres(path) {
+		return openPostgres(ctx, path)
+	}
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
 	}
@@ -302,18 +317,32 @@ func dsn(path, params string) string {
 // one transaction, so a failed step leaves the database as it was. It
 // classifies the database again under the write lock: another program may
 // have changed the file since inspect looked.
+//
+// On PostgreSQL, where every process may open the database at once, the
+// write lock (beginWrite) makes one of them create or upgrade the schema
+// and the others find it done.
 func (db *DB) migrate(ctx context.Context, path string) error {
-	tx, err := db.write.BeginTx(ctx, nil)
+	tx, err := db.beginWrite(ctx)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	st, err := classify(ctx, tx, path)
+	classifyDB := classify
+	if db.postgres {
+		classifyDB = classifyPostgres
+	}
+	st, err := classifyDB(ctx, tx, path)
 	if err != nil {
 		return err
 	}
 	if st.version == schemaVersion && st.stamped {
 		return nil
+	}
+	if db.postgres {
+		if err := migratePostgres(ctx, tx, st.version); err != nil {
+			return err
+		}
+		return tx.Commit()
 	}
 	v := st.version
 	if v == 0 {
@@ -336,6 +365,12 @@ func (db *DB) migrate(ctx context.Context, path string) error {
 
 // readTx starts a transaction on the read pool: its queries all see one
 // snapshot of the database, however many matches are written meanwhile.
+// PostgreSQL gives a transaction one snapshot only from REPEATABLE READ
+// up; its default takes a new one for each statement.
 func (db *DB) readTx(ctx context.Context) (*sql.Tx, error) {
-	return db.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	opts := &sql.TxOptions{ReadOnly: true}
+	if db.postgres {
+		opts.Isolation = sql.LevelRepeatableRead
+	}
+	return db.read.BeginTx(ctx, opts)
 }

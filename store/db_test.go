@@ -37,23 +37,27 @@ func TestOpenAppliesSchema(t *testing.T) {
 }
 
 func TestReopenKeepsData(t *testing.T) {
-	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "replaylab.db")
-	db, err := Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mustIngest(t, db, makeRecord(t, recordSpec{id: testID(1), turns: 10, winner: 0}))
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err = OpenExisting(ctx, path)
-	if err != nil {
-		t.Fatalf("OpenExisting: %v", err)
-	}
-	defer db.Close()
-	if n, err := db.CountMatches(ctx); n != 1 || err != nil {
-		t.Errorf("CountMatches after reopening: got %d, %v; want 1, nil", n, err)
+	for _, b := range backends {
+		t.Run(b.name, func(t *testing.T) {
+			ctx := context.Background()
+			path := b.fresh(t)
+			db, err := Open(ctx, path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mustIngest(t, db, makeRecord(t, recordSpec{id: testID(1), turns: 10, winner: 0}))
+			if err := db.Close(); err != nil {
+				t.Fatal(err)
+			}
+			db, err = OpenExisting(ctx, path)
+			if err != nil {
+				t.Fatalf("OpenExisting: %v", err)
+			}
+			defer db.Close()
+			if n, err := db.CountMatches(ctx); n != 1 || err != nil {
+				t.Errorf("CountMatches after reopening: got %d, %v; want 1, nil", n, err)
+			}
+		})
 	}
 }
 
@@ -420,93 +424,97 @@ func TestPragmasOnEveryConnection(t *testing.T) {
 // TestReadsDuringWrite checks that readers see the last committed state,
 // without waiting, while the writer is in the middle of a transaction.
 func TestReadsDuringWrite(t *testing.T) {
-	db := openTest(t)
-	ctx := context.Background()
-	a := makeRecord(t, recordSpec{id: testID(1), turns: 50, units: 1, winner: 0})
-	b := makeRecord(t, recordSpec{id: testID(2), turns: 50, units: 1, winner: 1})
-	mustIngest(t, db, a)
+	forEachBackend(t, func(t *testing.T, open opener) {
+		db := open(t)
+		ctx := context.Background()
+		a := makeRecord(t, recordSpec{id: testID(1), turns: 50, units: 1, winner: 0})
+		b := makeRecord(t, recordSpec{id: testID(2), turns: 50, units: 1, winner: 1})
+		mustIngest(t, db, a)
 
-	tx, err := db.write.BeginTx(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Rollback()
-	if created, err := db.ingest.ingest(ctx, tx, b, time.Now()); err != nil || !created {
-		t.Fatalf("ingest in an open transaction: got %v, %v", created, err)
-	}
+		tx, err := db.write.BeginTx(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tx.Rollback()
+		if created, err := db.ingest.ingest(ctx, tx, b, time.Now()); err != nil || !created {
+			t.Fatalf("ingest in an open transaction: got %v, %v", created, err)
+		}
 
-	// Well below the busy timeout: a reader that waited for the writer
-	// would fail here instead of passing late.
-	rctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-	defer cancel()
-	if n, err := db.CountMatches(rctx); n != 1 || err != nil {
-		t.Errorf("CountMatches during the write: got %d, %v; want 1, nil", n, err)
-	}
-	if _, err := db.Match(rctx, b.ID); !errors.Is(err, ErrNotFound) {
-		t.Errorf("Match of the uncommitted match: got %v, want ErrNotFound", err)
-	}
-	if ls, err := db.Series(rctx, a.ID, 0); err != nil || len(ls[0]) != 2*2 {
-		t.Errorf("Series of the committed match: got %v, %v; want 4 lines, nil", ls, err)
-	}
+		// Well below the busy timeout: a reader that waited for the writer
+		// would fail here instead of passing late.
+		rctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		defer cancel()
+		if n, err := db.CountMatches(rctx); n != 1 || err != nil {
+			t.Errorf("CountMatches during the write: got %d, %v; want 1, nil", n, err)
+		}
+		if _, err := db.Match(rctx, b.ID); !errors.Is(err, ErrNotFound) {
+			t.Errorf("Match of the uncommitted match: got %v, want ErrNotFound", err)
+		}
+		if ls, err := db.Series(rctx, a.ID, 0); err != nil || len(ls[0]) != 2*2 {
+			t.Errorf("Series of the committed match: got %v, %v; want 4 lines, nil", ls, err)
+		}
 
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
-	if n, err := db.CountMatches(ctx); n != 2 || err != nil {
-		t.Errorf("CountMatches after commit: got %d, %v; want 2, nil", n, err)
-	}
+		if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		if n, err := db.CountMatches(ctx); n != 2 || err != nil {
+			t.Errorf("CountMatches after commit: got %d, %v; want 2, nil", n, err)
+		}
+	})
 }
 
 // TestConcurrentReadsAndWrites runs readers in a loop while matches are
 // ingested: no reader may fail or see part of a match.
 func TestConcurrentReadsAndWrites(t *testing.T) {
-	db := openTest(t)
-	ctx := context.Background()
-	const matches = 6
-	recs := make([]*Record, matches)
-	for i := range recs {
-		recs[i] = makeRecord(t, recordSpec{id: testID(i), turns: 400, units: 2, winner: 0})
-	}
-	perMatch := 2 * 3 // metric 1 applies to both players and their 2 units
+	forEachBackend(t, func(t *testing.T, open opener) {
+		db := open(t)
+		ctx := context.Background()
+		const matches = 6
+		recs := make([]*Record, matches)
+		for i := range recs {
+			recs[i] = makeRecord(t, recordSpec{id: testID(i), turns: 400, units: 2, winner: 0})
+		}
+		perMatch := 2 * 3 // metric 1 applies to both players and their 2 units
 
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	for range 3 {
-		wg.Go(func() {
-			for {
-				select {
-				case <-done:
-					return
-				default:
-				}
-				ms, total, err := db.Matches(ctx, MatchFilter{})
-				if err != nil {
-					t.Errorf("Matches: %v", err)
-					return
-				}
-				if len(ms) != total {
-					t.Errorf("Matches: got %d of %d", len(ms), total)
-				}
-				for _, m := range ms {
-					ls, err := db.Series(ctx, m.ID, 1)
-					if err != nil || len(ls[0]) != perMatch {
-						t.Errorf("Series of visible match %s: got %v, %v; want %d lines", m.ID, ls, err, perMatch)
+		done := make(chan struct{})
+		var wg sync.WaitGroup
+		for range 3 {
+			wg.Go(func() {
+				for {
+					select {
+					case <-done:
+						return
+					default:
+					}
+					ms, total, err := db.Matches(ctx, MatchFilter{})
+					if err != nil {
+						t.Errorf("Matches: %v", err)
 						return
 					}
+					if len(ms) != total {
+						t.Errorf("Matches: got %d of %d", len(ms), total)
+					}
+					for _, m := range ms {
+						ls, err := db.Series(ctx, m.ID, 1)
+						if err != nil || len(ls[0]) != perMatch {
+							t.Errorf("Series of visible match %s: got %v, %v; want %d lines", m.ID, ls, err, perMatch)
+							return
+						}
+					}
 				}
-			}
-		})
-	}
-	for _, rec := range recs {
-		if _, err := db.Ingest(ctx, rec); err != nil {
-			t.Errorf("Ingest: %v", err)
+			})
 		}
-	}
-	close(done)
-	wg.Wait()
-	if n, err := db.CountMatches(ctx); n != matches || err != nil {
-		t.Errorf("CountMatches: got %d, %v; want %d, nil", n, err, matches)
-	}
+		for _, rec := range recs {
+			if _, err := db.Ingest(ctx, rec); err != nil {
+				t.Errorf("Ingest: %v", err)
+			}
+		}
+		close(done)
+		wg.Wait()
+		if n, err := db.CountMatches(ctx); n != matches || err != nil {
+			t.Errorf("CountMatches: got %d, %v; want %d, nil", n, err, matches)
+		}
+	})
 }
 
 // TestOpenUpgradesVersion1 opens a database of schema version 1 with a

@@ -26,7 +26,7 @@ type DeletedMatch struct {
 // ErrAmbiguous or ErrInvalid).
 func (db *DB) DeleteMatches(ctx context.Context, ids []string) (deleted []DeletedMatch, err error) {
 	defer func() { err = busyIf(err) }()
-	tx, err := db.write.BeginTx(ctx, nil)
+	tx, err := db.beginWrite(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("delete: %w", err)
 	}

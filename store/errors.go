@@ -58,10 +58,12 @@ func invalidf(format string, args ...any) error {
 
 // busyIf turns SQLite's "database is locked" (SQLITE_BUSY: the busy
 // timeout ran out; SQLITE_LOCKED: a lock within this process) into an
-// ErrBusy error, and returns any other error unchanged.
+// ErrBusy error, as it does PostgreSQL's lock time-out, deadlock and
+// serialization failure (postgresBusy), and returns any other error
+// unchanged.
 func busyIf(err error) error {
 	var se sqlite3.Error
-	if errors.As(err, &se) && (se.Code == sqlite3.ErrBusy || se.Code == sqlite3.ErrLocked) {
+	if errors.As(err, &se) && (se.Code == sqlite3.ErrBusy || se.Code == sqlite3.ErrLocked) || postgresBusy(err) {
 		return &Error{Kind: ErrBusy, Msg: fmt.Sprintf(
 			"the database is busy: another program held its write lock for over %d s, and nothing was written; retry shortly", busyTimeout/time.Second)}
 	}

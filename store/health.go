@@ -33,6 +33,9 @@ const healthWait = 2 * time.Second
 // polled every second costs a few system calls and writes nothing. That is
 // also why it cannot see a full disk, and free space is checked apart.
 func (db *DB) Health(ctx context.Context) error {
+	if db.postgres {
+		return db.healthPostgres(ctx)
+	}
 	if name, err := unwritable(db.path, true); name != "" || err != nil {
 		what := "the database file"
 		if name == filepath.Dir(db.path) {

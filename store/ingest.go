@@ -34,7 +34,7 @@ func (db *DB) IngestMany(ctx context.Context, recs []*Record) (created int, err 
 			return 0, err
 		}
 	}
-	tx, err := db.write.BeginTx(ctx, nil)
+	tx, err := db.beginWrite(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("ingest: %w", err)
 	}
@@ -82,7 +82,7 @@ func (db *DB) Upload(ctx context.Context, rec *Record) (created bool, output Out
 	if err := rec.check(); err != nil {
 		return false, NoOutput, err
 	}
-	tx, err := db.write.BeginTx(ctx, nil)
+	tx, err := db.beginWrite(ctx)
 	if err != nil {
 		return false, NoOutput, fmt.Errorf("ingest: %w", err)
 	}
@@ -406,16 +406,24 @@ func insertSeries(ctx context.Context, tx *sql.Tx, bs batchStmts, rec *Record, s
 	return nil
 }
 
+// insertEvents writes the events of a match, each with its position among
+// the events of its turn: the key (turn, pos) keeps the order the game
+// emitted them in, and a position within a turn is a small number, most
+// often 0 or 1, which SQLite stores in no byte at all, where a position
+// in a long match took two or three bytes of each of its events.
 func insertEvents(ctx context.Context, tx *sql.Tx, bs batchStmts, rec *Record, seq int64) error {
 	b := newBatch(ctx, tx, bs, seq)
 	defer b.close()
+	next := map[int]int{} // the position of the next event of each turn
 	for i := range rec.Events {
 		e := &rec.Events[i]
 		r, err := b.row(ctx)
 		if err != nil {
 			return fmt.Errorf("events: %w", err)
 		}
-		r[0], r[1], r[2], r[3], r[4] = e.Turn, i, e.Seat, e.Unit, e.Kind
+		pos := next[e.Turn]
+		next[e.Turn]++
+		r[0], r[1], r[2], r[3], r[4] = e.Turn, pos, e.Seat, e.Unit, e.Kind
 		r[5], r[6], r[7], r[8], r[9] = e.Target, e.Amount, e.X, e.Y, e.Detail
 	}
 	if err := b.flush(ctx); err != nil {

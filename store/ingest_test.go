@@ -14,13 +14,23 @@ import (
 	"time"
 
 	"github.com/replaylab/replaylab/sim"
+	"github.com/replaylab/replaylab/store/pgtest"
 )
 
-// openTest opens a fresh database file in a temporary directory; each
-// :memory: connection would be a different database.
+// openTest opens a fresh SQLite database file in a temporary directory;
+// each :memory: connection would be a different database. Tests of what
+// only an SQLite file has (its header, pragmas, query plans, upgrades from
+// old files) use it; the rest run on every backend (forEachBackend).
 func openTest(t testing.TB) *DB {
 	t.Helper()
-	db, err := Open(context.Background(), filepath.Join(t.TempDir(), "test.db"))
+	return openAt(t, filepath.Join(t.TempDir(), "test.db"))
+}
+
+// openAt opens the database at path (a file or a PostgreSQL URL) and
+// closes it when t ends.
+func openAt(t testing.TB, path string) *DB {
+	t.Helper()
+	db, err := Open(context.Background(), path)
 	if err != nil {
 		t.Fatalf("Open: %v", err)
 	}
@@ -30,6 +40,34 @@ func openTest(t testing.TB) *DB {
 		}
 	})
 	return db
+}
+
+// backends are the databases the store's tests run on, each named by a
+// fresh place for one database: a file in a temporary directory, or a
+// schema of its own on the PostgreSQL server of pgtest.Env (skipped when
+// that is not set).
+var backends = []struct {
+	name  string
+	fresh func(testing.TB) string
+}{
+	{"sqlite", func(t testing.TB) string { return filepath.Join(t.TempDir(), "test.db") }},
+	{"postgres", pgtest.Fresh},
+}
+
+// An opener opens a fresh, empty database of the backend a test runs on.
+type opener func(testing.TB) *DB
+
+// forEachBackend runs f as a subtest for each backend, with an opener of
+// that backend's databases.
+func forEachBackend(t *testing.T, f func(t *testing.T, open opener)) {
+	for _, b := range backends {
+		t.Run(b.name, func(t *testing.T) {
+			f(t, func(tb testing.TB) *DB {
+				tb.Helper()
+				return openAt(tb, b.fresh(tb))
+			})
+		})
+	}
 }
 
 // testID returns a well-formed match id derived from n.
@@ -182,110 +220,118 @@ func mustIngest(t *testing.T, db *DB, rec *Record) {
 }
 
 func TestIngestRowCounts(t *testing.T) {
-	db := openTest(t)
-	rec := makeRecord(t, recordSpec{id: testID(1), turns: 130, units: 2, winner: 0})
-	mustIngest(t, db, rec)
-	want := map[string]int{
-		"replays":       1,
-		"matches":       1,
-		"bots":          2,
-		"match_players": 2,
-		"series":        2 * ((1 + synthMetrics) + 2*(1+synthPerUnit)), // per seat: the player's lines, then its units'
-		"events":        len(rec.Events),
-	}
-	if got := rowCounts(t, db); !reflect.DeepEqual(got, want) {
-		t.Errorf("row counts: got %v, want %v", got, want)
-	}
+	forEachBackend(t, func(t *testing.T, open opener) {
+		db := open(t)
+		rec := makeRecord(t, recordSpec{id: testID(1), turns: 130, units: 2, winner: 0})
+		mustIngest(t, db, rec)
+		want := map[string]int{
+			"replays":       1,
+			"matches":       1,
+			"bots":          2,
+			"match_players": 2,
+			"series":        2 * ((1 + synthMetrics) + 2*(1+synthPerUnit)), // per seat: the player's lines, then its units'
+			"events":        len(rec.Events),
+		}
+		if got := rowCounts(t, db); !reflect.DeepEqual(got, want) {
+			t.Errorf("row counts: got %v, want %v", got, want)
+		}
+	})
 }
 
 func TestIngestIdempotent(t *testing.T) {
-	db := openTest(t)
-	ctx := context.Background()
-	rec := makeRecord(t, recordSpec{id: testID(1), turns: 70, units: 1, winner: 1})
-	mustIngest(t, db, rec)
-	before := rowCounts(t, db)
-	for i := range 2 {
-		created, err := db.Ingest(ctx, rec)
-		if err != nil || created {
-			t.Fatalf("re-ingest %d: got created=%v, %v; want false, nil", i, created, err)
+	forEachBackend(t, func(t *testing.T, open opener) {
+		db := open(t)
+		ctx := context.Background()
+		rec := makeRecord(t, recordSpec{id: testID(1), turns: 70, units: 1, winner: 1})
+		mustIngest(t, db, rec)
+		before := rowCounts(t, db)
+		for i := range 2 {
+			created, err := db.Ingest(ctx, rec)
+			if err != nil || created {
+				t.Fatalf("re-ingest %d: got created=%v, %v; want false, nil", i, created, err)
+			}
 		}
-	}
-	if after := rowCounts(t, db); !reflect.DeepEqual(after, before) {
-		t.Errorf("row counts after re-ingest: got %v, want %v", after, before)
-	}
-	// A second match by the same bots reuses their rows.
-	mustIngest(t, db, makeRecord(t, recordSpec{id: testID(2), turns: 5, winner: 0}))
-	if got := rowCounts(t, db)["bots"]; got != 2 {
-		t.Errorf("bots after a second match: got %d, want 2", got)
-	}
+		if after := rowCounts(t, db); !reflect.DeepEqual(after, before) {
+			t.Errorf("row counts after re-ingest: got %v, want %v", after, before)
+		}
+		// A second match by the same bots reuses their rows.
+		mustIngest(t, db, makeRecord(t, recordSpec{id: testID(2), turns: 5, winner: 0}))
+		if got := rowCounts(t, db)["bots"]; got != 2 {
+			t.Errorf("bots after a second match: got %d, want 2", got)
+		}
+	})
 }
 
 // TestIngestMany stores a batch holding a stored match and one match
 // twice, and refuses a batch with a bad record without writing any of it.
 func TestIngestMany(t *testing.T) {
-	db := openTest(t)
-	ctx := context.Background()
-	rec := func(n int) *Record { return makeRecord(t, recordSpec{id: testID(n), turns: 3, winner: n % 2}) }
-	mustIngest(t, db, rec(1))
-	created, err := db.IngestMany(ctx, []*Record{rec(1), rec(2), rec(3), rec(2)})
-	if created != 2 || err != nil {
-		t.Errorf("IngestMany: got %d created, %v; want 2, nil", created, err)
-	}
-	before := rowCounts(t, db)
-	bad := rec(5)
-	bad.Result.Winner = 7
-	if created, err := db.IngestMany(ctx, []*Record{rec(4), bad}); created != 0 || !errors.Is(err, ErrInvalid) {
-		t.Errorf("IngestMany with a bad record: got %d created, %v; want 0 and an invalid-input error", created, err)
-	}
-	dup := rec(6)
-	dup.Lines = append(dup.Lines, dup.Lines[0])
-	if created, err := db.IngestMany(ctx, []*Record{rec(4), dup}); created != 0 || err == nil {
-		t.Errorf("IngestMany with a failing insert: got %d created, %v; want 0 and an error", created, err)
-	}
-	if after := rowCounts(t, db); !reflect.DeepEqual(after, before) {
-		t.Errorf("row counts after the failed batches: got %v, want %v", after, before)
-	}
-	checkAggregates(t, db)
+	forEachBackend(t, func(t *testing.T, open opener) {
+		db := open(t)
+		ctx := context.Background()
+		rec := func(n int) *Record { return makeRecord(t, recordSpec{id: testID(n), turns: 3, winner: n % 2}) }
+		mustIngest(t, db, rec(1))
+		created, err := db.IngestMany(ctx, []*Record{rec(1), rec(2), rec(3), rec(2)})
+		if created != 2 || err != nil {
+			t.Errorf("IngestMany: got %d created, %v; want 2, nil", created, err)
+		}
+		before := rowCounts(t, db)
+		bad := rec(5)
+		bad.Result.Winner = 7
+		if created, err := db.IngestMany(ctx, []*Record{rec(4), bad}); created != 0 || !errors.Is(err, ErrInvalid) {
+			t.Errorf("IngestMany with a bad record: got %d created, %v; want 0 and an invalid-input error", created, err)
+		}
+		dup := rec(6)
+		dup.Lines = append(dup.Lines, dup.Lines[0])
+		if created, err := db.IngestMany(ctx, []*Record{rec(4), dup}); created != 0 || err == nil {
+			t.Errorf("IngestMany with a failing insert: got %d created, %v; want 0 and an error", created, err)
+		}
+		if after := rowCounts(t, db); !reflect.DeepEqual(after, before) {
+			t.Errorf("row counts after the failed batches: got %v, want %v", after, before)
+		}
+		checkAggregates(t, db)
+	})
 }
 
 func TestIngestFailureWritesNothing(t *testing.T) {
-	tests := []struct {
-		name    string
-		spoil   func(*Record)
-		invalid bool // rejected before the transaction
-	}{
-		{"duplicate series key", func(r *Record) { r.Lines = append(r.Lines, r.Lines[len(r.Lines)/2]) }, false},
-		{"series seat out of range", func(r *Record) { r.Lines[len(r.Lines)-1].Seat = -3 }, false},
-		{"line short of the last turn", func(r *Record) { r.Lines[3].Values = r.Lines[3].Values[:5] }, true},
-		{"line of an unknown number", func(r *Record) { r.Lines[0].Metric = -2 }, true},
-		{"event without kind", func(r *Record) { r.Events[len(r.Events)-1].Kind = "" }, false},
-		{"pending outcome", func(r *Record) { r.Result.Players[1].Outcome = sim.Pending }, true},
-		{"players and results differ", func(r *Record) { r.Result.Players = r.Result.Players[:1] }, true},
-		{"winner out of range", func(r *Record) { r.Result.Winner = 2 }, true},
-		{"bad id", func(r *Record) { r.ID = "ABC" }, true},
-		{"config not JSON", func(r *Record) { r.Config = json.RawMessage("{") }, true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			db := openTest(t)
-			rec := makeRecord(t, recordSpec{id: testID(1), turns: 130, units: 1, winner: 0})
-			tt.spoil(rec)
-			created, err := db.Ingest(context.Background(), rec)
-			if err == nil || created {
-				t.Fatalf("Ingest: got created=%v, %v; want an error", created, err)
-			}
-			if got := errors.Is(err, ErrInvalid); got != tt.invalid {
-				t.Errorf("errors.Is(%v, ErrInvalid): got %v, want %v", err, got, tt.invalid)
-			}
-			for table, n := range rowCounts(t, db) {
-				if n != 0 {
-					t.Errorf("%s: got %d rows, want 0", table, n)
+	forEachBackend(t, func(t *testing.T, open opener) {
+		tests := []struct {
+			name    string
+			spoil   func(*Record)
+			invalid bool // rejected before the transaction
+		}{
+			{"duplicate series key", func(r *Record) { r.Lines = append(r.Lines, r.Lines[len(r.Lines)/2]) }, false},
+			{"series seat out of range", func(r *Record) { r.Lines[len(r.Lines)-1].Seat = -3 }, false},
+			{"line short of the last turn", func(r *Record) { r.Lines[3].Values = r.Lines[3].Values[:5] }, true},
+			{"line of an unknown number", func(r *Record) { r.Lines[0].Metric = -2 }, true},
+			{"event without kind", func(r *Record) { r.Events[len(r.Events)-1].Kind = "" }, false},
+			{"pending outcome", func(r *Record) { r.Result.Players[1].Outcome = sim.Pending }, true},
+			{"players and results differ", func(r *Record) { r.Result.Players = r.Result.Players[:1] }, true},
+			{"winner out of range", func(r *Record) { r.Result.Winner = 2 }, true},
+			{"bad id", func(r *Record) { r.ID = "ABC" }, true},
+			{"config not JSON", func(r *Record) { r.Config = json.RawMessage("{") }, true},
+		}
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				db := open(t)
+				rec := makeRecord(t, recordSpec{id: testID(1), turns: 130, units: 1, winner: 0})
+				tt.spoil(rec)
+				created, err := db.Ingest(context.Background(), rec)
+				if err == nil || created {
+					t.Fatalf("Ingest: got created=%v, %v; want an error", created, err)
 				}
-			}
-			// The writer is usable again: the failed transaction is gone.
-			mustIngest(t, db, makeRecord(t, recordSpec{id: testID(2), turns: 3, winner: 0}))
-		})
-	}
+				if got := errors.Is(err, ErrInvalid); got != tt.invalid {
+					t.Errorf("errors.Is(%v, ErrInvalid): got %v, want %v", err, got, tt.invalid)
+				}
+				for table, n := range rowCounts(t, db) {
+					if n != 0 {
+						t.Errorf("%s: got %d rows, want 0", table, n)
+					}
+				}
+				// The writer is usable again: the failed transaction is gone.
+				mustIngest(t, db, makeRecord(t, recordSpec{id: testID(2), turns: 3, winner: 0}))
+			})
+		}
+	})
 }
 
 // BenchmarkIngest writes matches of 2000 turns and 4 seats (FoodFight's
@@ -314,30 +360,32 @@ func BenchmarkIngest(b *testing.B) {
 		// aggregates are kept from, so their cost shows most here.
 		{"summary", func(rec *Record) { rec.Lines, rec.Events = nil, nil }},
 	} {
-		b.Run(bm.name, func(b *testing.B) {
-			db := openTest(b)
-			ctx := context.Background()
-			tmpl := makeRecord(b, recordSpec{turns: turns, players: players, winner: 0})
-			bm.shape(tmpl)
-			rows := 0 // one per turn of every Alive line: every player and unit
-			for _, l := range tmpl.Lines {
-				if l.Metric == Alive {
-					rows += len(l.Values)
+		for _, be := range backends {
+			b.Run(bm.name+"/"+be.name, func(b *testing.B) {
+				db := openAt(b, be.fresh(b))
+				ctx := context.Background()
+				tmpl := makeRecord(b, recordSpec{turns: turns, players: players, winner: 0})
+				bm.shape(tmpl)
+				rows := 0 // one per turn of every Alive line: every player and unit
+				for _, l := range tmpl.Lines {
+					if l.Metric == Alive {
+						rows += len(l.Values)
+					}
 				}
-			}
-			n := 0
-			for b.Loop() {
-				rec := *tmpl
-				rec.ID = testID(n)
-				n++
-				if _, err := db.Ingest(ctx, &rec); err != nil {
-					b.Fatal(err)
+				n := 0
+				for b.Loop() {
+					rec := *tmpl
+					rec.ID = testID(n)
+					n++
+					if _, err := db.Ingest(ctx, &rec); err != nil {
+						b.Fatal(err)
+					}
 				}
-			}
-			if rows > 0 {
-				b.ReportMetric(float64(rows*n)/b.Elapsed().Seconds(), "rows/s")
-				b.ReportMetric(float64(len(tmpl.Events)), "events/op")
-			}
-		})
+				if rows > 0 {
+					b.ReportMetric(float64(rows*n)/b.Elapsed().Seconds(), "rows/s")
+					b.ReportMetric(float64(len(tmpl.Events)), "events/op")
+				}
+			})
+		}
 	}
 }

@@ -56,7 +56,7 @@ func (db *DB) HeadToHead(ctx context.Context, game, ruleset string, maxBots int)
 			SELECT bot, sum(meetings) AS n FROM (
 				SELECT bot_a AS bot, meetings FROM pair_records WHERE game = ?1 AND ruleset = ?2
 				UNION ALL
-				SELECT bot_b, meetings FROM pair_records WHERE game = ?1 AND ruleset = ?2)
+				SELECT bot_b, meetings FROM pair_records WHERE game = ?1 AND ruleset = ?2) AS p
 			GROUP BY bot) t
 		JOIN bots b ON b.id = t.bot
 		ORDER BY t.n DESC, b.name, b.version

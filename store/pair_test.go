@@ -164,106 +164,110 @@ func randomMatch(t *testing.T, r *rand.Rand, n int) *Record {
 }
 
 func TestPairRecordsFollowInsertsAndDeletes(t *testing.T) {
-	db := openTest(t)
-	r := rand.New(rand.NewPCG(13, 2))
-	var stored []string
-	for n := range 60 {
-		rec := randomMatch(t, r, n)
-		mustIngest(t, db, rec)
-		stored = append(stored, rec.ID)
-	}
-	checkPairs(t, db)
-	if len(storedPairs(t, db)) == 0 {
-		t.Fatal("no pair records after 60 random matches")
-	}
-	// Delete a third of the matches directly and a third through their
-	// replays, whose delete cascades to the match and its players.
-	r.Shuffle(len(stored), func(i, j int) { stored[i], stored[j] = stored[j], stored[i] })
-	for i, id := range stored[:40] {
-		table := "matches"
-		if i%2 == 1 {
-			table = "replays"
+	forEachBackend(t, func(t *testing.T, open opener) {
+		db := open(t)
+		r := rand.New(rand.NewPCG(13, 2))
+		var stored []string
+		for n := range 60 {
+			rec := randomMatch(t, r, n)
+			mustIngest(t, db, rec)
+			stored = append(stored, rec.ID)
 		}
-		if _, err := db.write.Exec("DELETE FROM "+table+" WHERE id = ?", id); err != nil {
-			t.Fatalf("delete from %s: %v", table, err)
+		checkPairs(t, db)
+		if len(storedPairs(t, db)) == 0 {
+			t.Fatal("no pair records after 60 random matches")
 		}
-		if i%10 == 9 {
-			checkPairs(t, db)
+		// Delete a third of the matches directly and a third through their
+		// replays, whose delete cascades to the match and its players.
+		r.Shuffle(len(stored), func(i, j int) { stored[i], stored[j] = stored[j], stored[i] })
+		for i, id := range stored[:40] {
+			table := "matches"
+			if i%2 == 1 {
+				table = "replays"
+			}
+			if _, err := db.write.Exec("DELETE FROM "+table+" WHERE id = ?", id); err != nil {
+				t.Fatalf("delete from %s: %v", table, err)
+			}
+			if i%10 == 9 {
+				checkPairs(t, db)
+			}
 		}
-	}
-	for n := 100; n < 120; n++ {
-		mustIngest(t, db, randomMatch(t, r, n))
-	}
-	checkPairs(t, db)
-	if _, err := db.write.Exec("DELETE FROM replays"); err != nil {
-		t.Fatal(err)
-	}
-	if got := storedPairs(t, db); len(got) != 0 {
-		t.Errorf("after deleting every match: got %d pair records, want none", len(got))
-	}
+		for n := 100; n < 120; n++ {
+			mustIngest(t, db, randomMatch(t, r, n))
+		}
+		checkPairs(t, db)
+		if _, err := db.write.Exec("DELETE FROM replays"); err != nil {
+			t.Fatal(err)
+		}
+		if got := storedPairs(t, db); len(got) != 0 {
+			t.Errorf("after deleting every match: got %d pair records, want none", len(got))
+		}
+	})
 }
 
 func TestPairRecordsHandWorked(t *testing.T) {
-	db := openTest(t)
-	x, y, z := Player{"x", "1"}, Player{"y", "1"}, Player{"z", "1"}
-	specs := []recordSpec{
-		// Four seats, x in two of them: x plays at its best seat, the
-		// first. Meetings: x-y (x wins by 3), x-z (x by 9), y-z (y by 6).
-		{game: "snake", players: []Player{x, y, x, z},
-			results: []sim.PlayerResult{seatResult(1, 10), seatResult(2, 7), seatResult(3, 4), seatResult(4, 1)}},
-		// x and y share first place: a draw, level on score.
-		{game: "snake", players: []Player{x, y},
-			results: []sim.PlayerResult{seatResult(1, 5), seatResult(1, 5)}},
-		// x against itself: no meeting at all.
-		{game: "snake", players: []Player{x, x},
-			results: []sim.PlayerResult{seatResult(1, 5), seatResult(2, 1)}},
-		// Another ruleset is another board.
-		{game: "snake", ruleset: "final", players: []Player{z, y},
-			results: []sim.PlayerResult{seatResult(1, 2.5), seatResult(2, 0)}},
-	}
-	for i, s := range specs {
-		s.id, s.winner = testID(i+1), -1
-		mustIngest(t, db, makeRecord(t, s))
-	}
-	ctx := context.Background()
-	h, err := db.HeadToHead(ctx, "snake", "base", 40)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Bots get ids in the order they first play: x, y, z.
-	ids := map[string]int64{}
-	for _, b := range h.Bots {
-		ids[b.Name] = b.ID
-	}
-	bv := func(name string) BotVersion { return BotVersion{ids[name], name, "1"} }
-	want := HeadToHead{Game: "snake", Ruleset: "base", TotalBots: 3,
-		// Meetings: x 2+1 = 3, y 2+1 = 3, z 2.
-		Bots: []BotVersion{bv("x"), bv("y"), bv("z")},
-		Pairs: []PairRecord{
-			{A: bv("x"), B: bv("y"), Meetings: 2, AWins: 1, Draws: 1, DiffSum: 3, DiffSqSum: 9},
-			{A: bv("x"), B: bv("z"), Meetings: 1, AWins: 1, DiffSum: 9, DiffSqSum: 81},
-			{A: bv("y"), B: bv("z"), Meetings: 1, AWins: 1, DiffSum: 6, DiffSqSum: 36},
-		},
-	}
-	if !reflect.DeepEqual(h, want) {
-		t.Errorf("HeadToHead(snake, base):\ngot  %+v\nwant %+v", h, want)
-	}
-	h, err = db.HeadToHead(ctx, "snake", "final", 40)
-	wantFinal := []PairRecord{{A: bv("y"), B: bv("z"), Meetings: 1, BWins: 1, DiffSum: -2.5, DiffSqSum: 6.25}}
-	if err != nil || !reflect.DeepEqual(h.Pairs, wantFinal) {
-		t.Errorf("HeadToHead(snake, final): got %+v, %v; want pairs %+v", h.Pairs, err, wantFinal)
-	}
-	h, err = db.HeadToHead(ctx, "snake", "base", 2)
-	if err != nil || len(h.Bots) != 2 || h.TotalBots != 3 || len(h.Pairs) != 1 || h.Pairs[0].B.Name != "y" {
-		t.Errorf("HeadToHead of at most 2 bots: got %+v, %v; want x and y of 3, and their pair", h, err)
-	}
-	h, err = db.HeadToHead(ctx, "worms", "base", 40)
-	if err != nil || len(h.Bots) != 0 || len(h.Pairs) != 0 {
-		t.Errorf("HeadToHead of a board with no meetings: got %+v, %v; want it empty", h, err)
-	}
-	if _, err := db.HeadToHead(ctx, "snake", "base", 0); !errors.Is(err, ErrInvalid) {
-		t.Errorf("HeadToHead of 0 bots: got %v, want ErrInvalid", err)
-	}
+	forEachBackend(t, func(t *testing.T, open opener) {
+		db := open(t)
+		x, y, z := Player{"x", "1"}, Player{"y", "1"}, Player{"z", "1"}
+		specs := []recordSpec{
+			// Four seats, x in two of them: x plays at its best seat, the
+			// first. Meetings: x-y (x wins by 3), x-z (x by 9), y-z (y by 6).
+			{game: "snake", players: []Player{x, y, x, z},
+				results: []sim.PlayerResult{seatResult(1, 10), seatResult(2, 7), seatResult(3, 4), seatResult(4, 1)}},
+			// x and y share first place: a draw, level on score.
+			{game: "snake", players: []Player{x, y},
+				results: []sim.PlayerResult{seatResult(1, 5), seatResult(1, 5)}},
+			// x against itself: no meeting at all.
+			{game: "snake", players: []Player{x, x},
+				results: []sim.PlayerResult{seatResult(1, 5), seatResult(2, 1)}},
+			// Another ruleset is another board.
+			{game: "snake", ruleset: "final", players: []Player{z, y},
+				results: []sim.PlayerResult{seatResult(1, 2.5), seatResult(2, 0)}},
+		}
+		for i, s := range specs {
+			s.id, s.winner = testID(i+1), -1
+			mustIngest(t, db, makeRecord(t, s))
+		}
+		ctx := context.Background()
+		h, err := db.HeadToHead(ctx, "snake", "base", 40)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Bots get ids in the order they first play: x, y, z.
+		ids := map[string]int64{}
+		for _, b := range h.Bots {
+			ids[b.Name] = b.ID
+		}
+		bv := func(name string) BotVersion { return BotVersion{ids[name], name, "1"} }
+		want := HeadToHead{Game: "snake", Ruleset: "base", TotalBots: 3,
+			// Meetings: x 2+1 = 3, y 2+1 = 3, z 2.
+			Bots: []BotVersion{bv("x"), bv("y"), bv("z")},
+			Pairs: []PairRecord{
+				{A: bv("x"), B: bv("y"), Meetings: 2, AWins: 1, Draws: 1, DiffSum: 3, DiffSqSum: 9},
+				{A: bv("x"), B: bv("z"), Meetings: 1, AWins: 1, DiffSum: 9, DiffSqSum: 81},
+				{A: bv("y"), B: bv("z"), Meetings: 1, AWins: 1, DiffSum: 6, DiffSqSum: 36},
+			},
+		}
+		if !reflect.DeepEqual(h, want) {
+			t.Errorf("HeadToHead(snake, base):\ngot  %+v\nwant %+v", h, want)
+		}
+		h, err = db.HeadToHead(ctx, "snake", "final", 40)
+		wantFinal := []PairRecord{{A: bv("y"), B: bv("z"), Meetings: 1, BWins: 1, DiffSum: -2.5, DiffSqSum: 6.25}}
+		if err != nil || !reflect.DeepEqual(h.Pairs, wantFinal) {
+			t.Errorf("HeadToHead(snake, final): got %+v, %v; want pairs %+v", h.Pairs, err, wantFinal)
+		}
+		h, err = db.HeadToHead(ctx, "snake", "base", 2)
+		if err != nil || len(h.Bots) != 2 || h.TotalBots != 3 || len(h.Pairs) != 1 || h.Pairs[0].B.Name != "y" {
+			t.Errorf("HeadToHead of at most 2 bots: got %+v, %v; want x and y of 3, and their pair", h, err)
+		}
+		h, err = db.HeadToHead(ctx, "worms", "base", 40)
+		if err != nil || len(h.Bots) != 0 || len(h.Pairs) != 0 {
+			t.Errorf("HeadToHead of a board with no meetings: got %+v, %v; want it empty", h, err)
+		}
+		if _, err := db.HeadToHead(ctx, "snake", "base", 0); !errors.Is(err, ErrInvalid) {
+			t.Errorf("HeadToHead of 0 bots: got %v, want ErrInvalid", err)
+		}
+	})
 }
 
 // TestEntryDeleteAndUpdate deletes a bot's entry and seat on their own,
@@ -271,66 +275,70 @@ func TestPairRecordsHandWorked(t *testing.T) {
 // which the schema refuses: the records count entries as they were
 // inserted.
 func TestEntryDeleteAndUpdate(t *testing.T) {
-	db := openTest(t)
-	x, y, z := Player{"x", "1"}, Player{"y", "1"}, Player{"z", "1"}
-	mustIngest(t, db, makeRecord(t, recordSpec{id: testID(1), game: "snake", winner: 0, players: []Player{x, y, z},
-		results: []sim.PlayerResult{seatResult(1, 9), seatResult(2, 4), seatResult(3, 1)}}))
-	for _, stmt := range []string{"DELETE FROM match_entries WHERE seat = 0", "DELETE FROM match_players WHERE seat = 0"} {
-		if _, err := db.write.Exec(stmt); err != nil {
-			t.Fatalf("%s: %v", stmt, err)
+	forEachBackend(t, func(t *testing.T, open opener) {
+		db := open(t)
+		x, y, z := Player{"x", "1"}, Player{"y", "1"}, Player{"z", "1"}
+		mustIngest(t, db, makeRecord(t, recordSpec{id: testID(1), game: "snake", winner: 0, players: []Player{x, y, z},
+			results: []sim.PlayerResult{seatResult(1, 9), seatResult(2, 4), seatResult(3, 1)}}))
+		for _, stmt := range []string{"DELETE FROM match_entries WHERE seat = 0", "DELETE FROM match_players WHERE seat = 0"} {
+			if _, err := db.write.Exec(stmt); err != nil {
+				t.Fatalf("%s: %v", stmt, err)
+			}
 		}
-	}
-	checkPairs(t, db)
-	checkAggregates(t, db)
-	if got := storedPairs(t, db); len(got) != 1 {
-		t.Errorf("after deleting x's seat: got %d pair records, want 1 (y-z)", len(got))
-	}
-	for _, stmt := range []string{
-		"UPDATE match_players SET rank = 3 WHERE seat = 1",
-		"UPDATE match_players SET outcome = 'win' WHERE seat = 2",
-		"UPDATE match_entries SET team = 1 WHERE seat = 2",
-	} {
-		if _, err := db.write.Exec(stmt); err == nil {
-			t.Errorf("%s: got no error, want the trigger to refuse it", stmt)
+		checkPairs(t, db)
+		checkAggregates(t, db)
+		if got := storedPairs(t, db); len(got) != 1 {
+			t.Errorf("after deleting x's seat: got %d pair records, want 1 (y-z)", len(got))
 		}
-	}
-	checkPairs(t, db)
+		for _, stmt := range []string{
+			"UPDATE match_players SET rank = 3 WHERE seat = 1",
+			"UPDATE match_players SET outcome = 'win' WHERE seat = 2",
+			"UPDATE match_entries SET team = 1 WHERE seat = 2",
+		} {
+			if _, err := db.write.Exec(stmt); err == nil {
+				t.Errorf("%s: got no error, want the trigger to refuse it", stmt)
+			}
+		}
+		checkPairs(t, db)
+	})
 }
 
 // TestTeamMatesNeverMeet: in a FoodFight TEAM match, the pair_records hold
 // the four meetings across the teams and none within them, and a bot in
 // both seats of the losing team meets each winner once.
 func TestTeamMatesNeverMeet(t *testing.T) {
-	db := openTest(t)
-	thrower, dummy, random := Player{"thrower", "1"}, Player{"dummy", "1"}, Player{"random", "1"}
-	team := func(rank, team int, score float64) sim.PlayerResult {
-		r := seatResult(rank, score)
-		r.Team = team
-		return r
-	}
-	mustIngest(t, db, makeRecord(t, recordSpec{id: testID(1), game: "foodfight", winner: 0,
-		players: []Player{thrower, dummy, random, random},
-		results: []sim.PlayerResult{team(1, 1, 30), team(1, 1, 30), team(2, 2, 10), team(2, 2, 10)}}))
-	mustIngest(t, db, makeRecord(t, recordSpec{id: testID(2), game: "foodfight", winner: 0,
-		players: []Player{thrower, random, dummy, thrower},
-		results: []sim.PlayerResult{team(1, 1, 20), team(1, 1, 20), team(2, 2, 5), team(2, 2, 5)}}))
-	checkPairs(t, db)
-	checkAggregates(t, db)
-	h, err := db.HeadToHead(context.Background(), "foodfight", "base", 10)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := map[string]string{}
-	for _, p := range h.Pairs {
-		got[p.A.Name+"-"+p.B.Name] = fmt.Sprintf("%d: %d-%d-%d", p.Meetings, p.AWins, p.Draws, p.BWins)
-	}
-	// Match 1: thrower and dummy each beat random. Match 2: thrower sits
-	// in both teams and plays at its winning seat, with random: both beat
-	// dummy. Thrower and dummy were team-mates once and never met.
-	want := map[string]string{"thrower-random": "1: 1-0-0", "dummy-random": "2: 1-0-1", "thrower-dummy": "1: 1-0-0"}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("pairs: got %v, want %v", got, want)
-	}
+	forEachBackend(t, func(t *testing.T, open opener) {
+		db := open(t)
+		thrower, dummy, random := Player{"thrower", "1"}, Player{"dummy", "1"}, Player{"random", "1"}
+		team := func(rank, team int, score float64) sim.PlayerResult {
+			r := seatResult(rank, score)
+			r.Team = team
+			return r
+		}
+		mustIngest(t, db, makeRecord(t, recordSpec{id: testID(1), game: "foodfight", winner: 0,
+			players: []Player{thrower, dummy, random, random},
+			results: []sim.PlayerResult{team(1, 1, 30), team(1, 1, 30), team(2, 2, 10), team(2, 2, 10)}}))
+		mustIngest(t, db, makeRecord(t, recordSpec{id: testID(2), game: "foodfight", winner: 0,
+			players: []Player{thrower, random, dummy, thrower},
+			results: []sim.PlayerResult{team(1, 1, 20), team(1, 1, 20), team(2, 2, 5), team(2, 2, 5)}}))
+		checkPairs(t, db)
+		checkAggregates(t, db)
+		h, err := db.HeadToHead(context.Background(), "foodfight", "base", 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]string{}
+		for _, p := range h.Pairs {
+			got[p.A.Name+"-"+p.B.Name] = fmt.Sprintf("%d: %d-%d-%d", p.Meetings, p.AWins, p.Draws, p.BWins)
+		}
+		// Match 1: thrower and dummy each beat random. Match 2: thrower sits
+		// in both teams and plays at its winning seat, with random: both beat
+		// dummy. Thrower and dummy were team-mates once and never met.
+		want := map[string]string{"thrower-random": "1: 1-0-0", "dummy-random": "2: 1-0-1", "thrower-dummy": "1: 1-0-0"}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("pairs: got %v, want %v", got, want)
+		}
+	})
 }
 
 // TestOpenUpgradesFillsPairs opens a database of schema version 3 holding
@@ -359,42 +367,44 @@ func TestOpenUpgradesFillsPairs(t *testing.T) {
 }
 
 func TestMatchesFilterVs(t *testing.T) {
-	league, multi := openTest(t), openTest(t)
-	ingestLeague(t, league)
-	ingestMultiSeat(t, multi)
-	tests := []struct {
-		name string
-		db   *DB
-		f    MatchFilter
-		want []int // testID numbers, newest first
-	}{
-		{"every version", league, MatchFilter{Bot: "alpha", Vs: "beta"}, []int{4, 2, 1}},
-		{"the bot's version", league, MatchFilter{Bot: "alpha", Version: "1", Vs: "beta"}, []int{4, 1}},
-		{"the vs bot's version", league, MatchFilter{Bot: "alpha", Vs: "beta", VsVersion: "2"}, []int{4, 2, 1}},
-		{"a version that never played", league, MatchFilter{Bot: "alpha", Vs: "beta", VsVersion: "1"}, nil},
-		{"one game", league, MatchFilter{Game: "snake", Bot: "alpha", Vs: "gamma"}, []int{3}},
-		{"with the bot's result", league, MatchFilter{Bot: "alpha", Vs: "beta", Outcome: sim.Win}, []int{1}},
-		{"a version in two seats never meets itself", multi, MatchFilter{Bot: "greedy", Vs: "greedy"}, nil},
-		{"team-mates never meet", multi, MatchFilter{Game: "foodfight", Bot: "hunter", Vs: "astar"}, nil},
-		{"opponents of a team meet", multi, MatchFilter{Game: "foodfight", Bot: "hunter", Vs: "greedy"}, []int{3}},
-		{"one seat is no meeting", multi, MatchFilter{Bot: "hunter", Vs: "hunter"}, nil},
-		{"multi-seat", multi, MatchFilter{Game: "snake", Bot: "random", Vs: "astar"}, []int{2, 1}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			ms, total, err := tt.db.Matches(context.Background(), tt.f)
-			if err != nil {
-				t.Fatalf("Matches(%+v): %v", tt.f, err)
-			}
-			got := testNumbers(ms, 4)
-			if !reflect.DeepEqual(got, tt.want) || total != len(tt.want) {
-				t.Errorf("Matches(%+v): got %v of %d, want %v", tt.f, got, total, tt.want)
-			}
-		})
-	}
-	for _, f := range []MatchFilter{{Vs: "beta"}, {Bot: "alpha", VsVersion: "1"}} {
-		if _, _, err := league.Matches(context.Background(), f); !errors.Is(err, ErrInvalid) {
-			t.Errorf("Matches(%+v): got %v, want ErrInvalid", f, err)
+	forEachBackend(t, func(t *testing.T, open opener) {
+		league, multi := open(t), open(t)
+		ingestLeague(t, league)
+		ingestMultiSeat(t, multi)
+		tests := []struct {
+			name string
+			db   *DB
+			f    MatchFilter
+			want []int // testID numbers, newest first
+		}{
+			{"every version", league, MatchFilter{Bot: "alpha", Vs: "beta"}, []int{4, 2, 1}},
+			{"the bot's version", league, MatchFilter{Bot: "alpha", Version: "1", Vs: "beta"}, []int{4, 1}},
+			{"the vs bot's version", league, MatchFilter{Bot: "alpha", Vs: "beta", VsVersion: "2"}, []int{4, 2, 1}},
+			{"a version that never played", league, MatchFilter{Bot: "alpha", Vs: "beta", VsVersion: "1"}, nil},
+			{"one game", league, MatchFilter{Game: "snake", Bot: "alpha", Vs: "gamma"}, []int{3}},
+			{"with the bot's result", league, MatchFilter{Bot: "alpha", Vs: "beta", Outcome: sim.Win}, []int{1}},
+			{"a version in two seats never meets itself", multi, MatchFilter{Bot: "greedy", Vs: "greedy"}, nil},
+			{"team-mates never meet", multi, MatchFilter{Game: "foodfight", Bot: "hunter", Vs: "astar"}, nil},
+			{"opponents of a team meet", multi, MatchFilter{Game: "foodfight", Bot: "hunter", Vs: "greedy"}, []int{3}},
+			{"one seat is no meeting", multi, MatchFilter{Bot: "hunter", Vs: "hunter"}, nil},
+			{"multi-seat", multi, MatchFilter{Game: "snake", Bot: "random", Vs: "astar"}, []int{2, 1}},
 		}
-	}
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				ms, total, err := tt.db.Matches(context.Background(), tt.f)
+				if err != nil {
+					t.Fatalf("Matches(%+v): %v", tt.f, err)
+				}
+				got := testNumbers(ms, 4)
+				if !reflect.DeepEqual(got, tt.want) || total != len(tt.want) {
+					t.Errorf("Matches(%+v): got %v of %d, want %v", tt.f, got, total, tt.want)
+				}
+			})
+		}
+		for _, f := range []MatchFilter{{Vs: "beta"}, {Bot: "alpha", VsVersion: "1"}} {
+			if _, _, err := league.Matches(context.Background(), f); !errors.Is(err, ErrInvalid) {
+				t.Errorf("Matches(%+v): got %v, want ErrInvalid", f, err)
+			}
+		}
+	})
 }

@@ -151,7 +151,7 @@ type FittedRatings struct {
 // or the new one whole.
 func (db *DB) SaveRatings(ctx context.Context, f *FittedRatings) (err error) {
 	defer func() { err = busyIf(err) }()
-	tx, err := db.write.BeginTx(ctx, nil)
+	tx, err := db.beginWrite(ctx)
 	if err != nil {
 		return fmt.Errorf("save ratings: %w", err)
 	}
@@ -170,8 +170,10 @@ func saveRatings(ctx context.Context, tx *sql.Tx, f *FittedRatings) error {
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, `
-		INSERT OR REPLACE INTO rating_fits (game, ruleset, matches, last_seq, fitted_at, problem)
-		VALUES (?, ?, ?, ?, ?, ?)`,
+		INSERT INTO rating_fits (game, ruleset, matches, last_seq, fitted_at, problem)
+		VALUES (?, ?, ?, ?, ?, ?)
+		ON CONFLICT (game, ruleset) DO UPDATE SET matches = excluded.matches, last_seq = excluded.last_seq,
+			fitted_at = excluded.fitted_at, problem = excluded.problem`,
 		f.Game, f.Ruleset, f.Matches, f.LastSeq, f.FittedAt.UnixMilli(), f.Problem); err != nil {
 		return err
 	}

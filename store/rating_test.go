@@ -22,56 +22,58 @@ func ingestSpecs(t *testing.T, db *DB, first int, specs ...recordSpec) {
 }
 
 func TestPlacings(t *testing.T) {
-	ctx := context.Background()
-	db := openTest(t)
-	ab := []Player{{"a", "1"}, {"b", "1"}}
-	ingestSpecs(t, db, 1,
-		recordSpec{players: ab, winner: 1},
-		recordSpec{players: ab, winner: 0, ruleset: "final"},
-		recordSpec{players: []Player{{"c", "2"}, {"a", "1"}, {"b", "1"}}, winner: -1},
-		recordSpec{players: ab, winner: 0, game: "snake"},
-	)
-	type seat struct {
-		seq           int64
-		name, version string
-		seat, rank    int
-	}
-	var got []seat
-	ids := map[string]int64{}
-	err := db.Placings(ctx, "worms", "base", func(m MatchPlacings) error {
-		for _, p := range m.Seats {
-			got = append(got, seat{m.Seq, p.Name, p.Version, p.Seat, p.Rank})
-			if id, ok := ids[p.Name]; ok && id != p.BotID {
-				t.Errorf("%s: got bot ids %d and %d, want one", p.Name, id, p.BotID)
-			}
-			ids[p.Name] = p.BotID
+	forEachBackend(t, func(t *testing.T, open opener) {
+		ctx := context.Background()
+		db := open(t)
+		ab := []Player{{"a", "1"}, {"b", "1"}}
+		ingestSpecs(t, db, 1,
+			recordSpec{players: ab, winner: 1},
+			recordSpec{players: ab, winner: 0, ruleset: "final"},
+			recordSpec{players: []Player{{"c", "2"}, {"a", "1"}, {"b", "1"}}, winner: -1},
+			recordSpec{players: ab, winner: 0, game: "snake"},
+		)
+		type seat struct {
+			seq           int64
+			name, version string
+			seat, rank    int
 		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []seat{
-		{1, "a", "1", 0, 2}, {1, "b", "1", 1, 1},
-		{3, "c", "2", 0, 1}, {3, "a", "1", 1, 1}, {3, "b", "1", 2, 1},
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("got %v, want %v", got, want)
-	}
-	stop := errors.New("stop")
-	calls := 0
-	if err := db.Placings(ctx, "worms", "base", func(MatchPlacings) error { calls++; return stop }); !errors.Is(err, stop) || calls != 1 {
-		t.Errorf("got error %v after %d calls, want %v after 1", err, calls, stop)
-	}
+		var got []seat
+		ids := map[string]int64{}
+		err := db.Placings(ctx, "worms", "base", func(m MatchPlacings) error {
+			for _, p := range m.Seats {
+				got = append(got, seat{m.Seq, p.Name, p.Version, p.Seat, p.Rank})
+				if id, ok := ids[p.Name]; ok && id != p.BotID {
+					t.Errorf("%s: got bot ids %d and %d, want one", p.Name, id, p.BotID)
+				}
+				ids[p.Name] = p.BotID
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []seat{
+			{1, "a", "1", 0, 2}, {1, "b", "1", 1, 1},
+			{3, "c", "2", 0, 1}, {3, "a", "1", 1, 1}, {3, "b", "1", 2, 1},
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("got %v, want %v", got, want)
+		}
+		stop := errors.New("stop")
+		calls := 0
+		if err := db.Placings(ctx, "worms", "base", func(MatchPlacings) error { calls++; return stop }); !errors.Is(err, stop) || calls != 1 {
+			t.Errorf("got error %v after %d calls, want %v after 1", err, calls, stop)
+		}
 
-	counts, err := db.RulesetCounts(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wantCounts := []RulesetCount{{"snake", "base", 1, 4}, {"worms", "base", 2, 3}, {"worms", "final", 1, 2}}
-	if !reflect.DeepEqual(counts, wantCounts) {
-		t.Errorf("counts: got %v, want %v", counts, wantCounts)
-	}
+		counts, err := db.RulesetCounts(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantCounts := []RulesetCount{{"snake", "base", 1, 4}, {"worms", "base", 2, 3}, {"worms", "final", 1, 2}}
+		if !reflect.DeepEqual(counts, wantCounts) {
+			t.Errorf("counts: got %v, want %v", counts, wantCounts)
+		}
+	})
 }
 
 // TestPlacingsUsesIndex checks the plan of the placings query: no scan of
@@ -88,58 +90,60 @@ func TestPlacingsUsesIndex(t *testing.T) {
 }
 
 func TestSaveRatings(t *testing.T) {
-	ctx := context.Background()
-	db := openTest(t)
-	ab := []Player{{"a", "1"}, {"b", "1"}}
-	ingestSpecs(t, db, 1, recordSpec{players: ab, winner: 0}, recordSpec{players: ab, winner: 0, ruleset: "final"})
-	ids := map[string]int64{}
-	if err := db.Placings(ctx, "worms", "base", func(m MatchPlacings) error {
-		for _, p := range m.Seats {
-			ids[p.Name] = p.BotID
-		}
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-	at := time.UnixMilli(1_700_000_000_123).UTC()
-	fit := func(ruleset string, shift float64) *FittedRatings {
-		return &FittedRatings{Game: "worms", Ruleset: ruleset, Matches: 1, LastSeq: 1, FittedAt: at,
-			Latest:  []Rated{{ids["b"], 1400 + shift, 1200, 1600, 1}, {ids["a"], 1600 + shift, 1400, 1800, 1}},
-			History: []RatedAt{{1, Rated{ids["a"], 1600 + shift, 1400, 1800, 1}}, {1, Rated{ids["b"], 1400 + shift, 1200, 1600, 1}}}}
-	}
-	for _, f := range []*FittedRatings{fit("base", 0), fit("final", 5), fit("base", 10)} {
-		if err := db.SaveRatings(ctx, f); err != nil {
+	forEachBackend(t, func(t *testing.T, open opener) {
+		ctx := context.Background()
+		db := open(t)
+		ab := []Player{{"a", "1"}, {"b", "1"}}
+		ingestSpecs(t, db, 1, recordSpec{players: ab, winner: 0}, recordSpec{players: ab, winner: 0, ruleset: "final"})
+		ids := map[string]int64{}
+		if err := db.Placings(ctx, "worms", "base", func(m MatchPlacings) error {
+			for _, p := range m.Seats {
+				ids[p.Name] = p.BotID
+			}
+			return nil
+		}); err != nil {
 			t.Fatal(err)
 		}
-	}
-	if err := db.SaveRatings(ctx, &FittedRatings{Game: "snake", Ruleset: "base", FittedAt: at, Problem: "not enough matches"}); err != nil {
-		t.Fatal(err)
-	}
-	got, err := db.Ratings(ctx, "", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rated := func(ruleset string, shift float64) RatingBoard {
-		return RatingBoard{Game: "worms", Ruleset: ruleset, Matches: 1, FittedAt: at, Ratings: []BotRating{
-			{"a", "1", 1600 + shift, 1400, 1800, 1}, {"b", "1", 1400 + shift, 1200, 1600, 1}}}
-	}
-	want := []RatingBoard{
-		{Game: "snake", Ruleset: "base", FittedAt: at, Problem: "not enough matches"},
-		rated("base", 10), // the second save replaced the first
-		rated("final", 5),
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("got %+v,\nwant %+v", got, want)
-	}
-	if got, err := db.Ratings(ctx, "worms", "final"); err != nil || !reflect.DeepEqual(got, want[2:]) {
-		t.Errorf("worms/final: got %+v, %v; want %+v", got, err, want[2:])
-	}
-	history, err := db.RatingHistory(ctx, "worms", "a")
-	if err != nil {
-		t.Fatal(err)
-	}
-	wantHistory := []RatingPoint{{"base", 1, BotRating{"a", "1", 1610, 1400, 1800, 1}}, {"final", 1, BotRating{"a", "1", 1605, 1400, 1800, 1}}}
-	if !reflect.DeepEqual(history, wantHistory) {
-		t.Errorf("history: got %+v, want %+v", history, wantHistory)
-	}
+		at := time.UnixMilli(1_700_000_000_123).UTC()
+		fit := func(ruleset string, shift float64) *FittedRatings {
+			return &FittedRatings{Game: "worms", Ruleset: ruleset, Matches: 1, LastSeq: 1, FittedAt: at,
+				Latest:  []Rated{{ids["b"], 1400 + shift, 1200, 1600, 1}, {ids["a"], 1600 + shift, 1400, 1800, 1}},
+				History: []RatedAt{{1, Rated{ids["a"], 1600 + shift, 1400, 1800, 1}}, {1, Rated{ids["b"], 1400 + shift, 1200, 1600, 1}}}}
+		}
+		for _, f := range []*FittedRatings{fit("base", 0), fit("final", 5), fit("base", 10)} {
+			if err := db.SaveRatings(ctx, f); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := db.SaveRatings(ctx, &FittedRatings{Game: "snake", Ruleset: "base", FittedAt: at, Problem: "not enough matches"}); err != nil {
+			t.Fatal(err)
+		}
+		got, err := db.Ratings(ctx, "", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		rated := func(ruleset string, shift float64) RatingBoard {
+			return RatingBoard{Game: "worms", Ruleset: ruleset, Matches: 1, FittedAt: at, Ratings: []BotRating{
+				{"a", "1", 1600 + shift, 1400, 1800, 1}, {"b", "1", 1400 + shift, 1200, 1600, 1}}}
+		}
+		want := []RatingBoard{
+			{Game: "snake", Ruleset: "base", FittedAt: at, Problem: "not enough matches"},
+			rated("base", 10), // the second save replaced the first
+			rated("final", 5),
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("got %+v,\nwant %+v", got, want)
+		}
+		if got, err := db.Ratings(ctx, "worms", "final"); err != nil || !reflect.DeepEqual(got, want[2:]) {
+			t.Errorf("worms/final: got %+v, %v; want %+v", got, err, want[2:])
+		}
+		history, err := db.RatingHistory(ctx, "worms", "a")
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantHistory := []RatingPoint{{"base", 1, BotRating{"a", "1", 1610, 1400, 1800, 1}}, {"final", 1, BotRating{"a", "1", 1605, 1400, 1800, 1}}}
+		if !reflect.DeepEqual(history, wantHistory) {
+			t.Errorf("history: got %+v, want %+v", history, wantHistory)
+		}
+	})
 }

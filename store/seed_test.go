@@ -11,49 +11,51 @@ import (
 )
 
 func TestMatchesOnSeed(t *testing.T) {
-	db := openTest(t)
-	ctx := context.Background()
-	// Matches that differ from the one looked up in one field each, and
-	// two that match it with the seats swapped.
-	type variant struct {
-		ruleset, config string
-		seed            uint64
-		players         []Player
-	}
-	ab, ba := []Player{{"a", "1"}, {"b", "1"}}, []Player{{"b", "1"}, {"a", "1"}}
-	variants := []variant{
-		{"base", `{"map":"small"}`, 7, ab},
-		{"final", `{"map":"small"}`, 7, ab},
-		{"base", `{"map":"large"}`, 7, ab},
-		{"base", `{"map":"small"}`, 8, ab},
-		{"base", `{"map":"small"}`, 7, ba},
-	}
-	for i, v := range variants {
-		rec := makeRecord(t, recordSpec{id: testID(i), ruleset: v.ruleset, turns: 3, players: v.players, winner: 0})
-		rec.Seed, rec.Config = v.seed, json.RawMessage(v.config)
-		mustIngest(t, db, rec)
-	}
-	ms, err := db.MatchesOnSeed(ctx, "worms", "base", json.RawMessage(`{"map":"small"}`), 7)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, m := range ms {
-		var lineup []string
-		for _, p := range m.Players {
-			lineup = append(lineup, p.Name+"@"+p.Version+":"+string(p.Outcome))
+	forEachBackend(t, func(t *testing.T, open opener) {
+		db := open(t)
+		ctx := context.Background()
+		// Matches that differ from the one looked up in one field each, and
+		// two that match it with the seats swapped.
+		type variant struct {
+			ruleset, config string
+			seed            uint64
+			players         []Player
 		}
-		got = append(got, m.ID[:8]+" "+strings.Join(lineup, ","))
-	}
-	want := []string{testID(0)[:8] + " a@1:win,b@1:loss", testID(4)[:8] + " b@1:win,a@1:loss"}
-	if !slices.Equal(got, want) {
-		t.Errorf("got matches %q, want %q", got, want)
-	}
+		ab, ba := []Player{{"a", "1"}, {"b", "1"}}, []Player{{"b", "1"}, {"a", "1"}}
+		variants := []variant{
+			{"base", `{"map":"small"}`, 7, ab},
+			{"final", `{"map":"small"}`, 7, ab},
+			{"base", `{"map":"large"}`, 7, ab},
+			{"base", `{"map":"small"}`, 8, ab},
+			{"base", `{"map":"small"}`, 7, ba},
+		}
+		for i, v := range variants {
+			rec := makeRecord(t, recordSpec{id: testID(i), ruleset: v.ruleset, turns: 3, players: v.players, winner: 0})
+			rec.Seed, rec.Config = v.seed, json.RawMessage(v.config)
+			mustIngest(t, db, rec)
+		}
+		ms, err := db.MatchesOnSeed(ctx, "worms", "base", json.RawMessage(`{"map":"small"}`), 7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, m := range ms {
+			var lineup []string
+			for _, p := range m.Players {
+				lineup = append(lineup, p.Name+"@"+p.Version+":"+string(p.Outcome))
+			}
+			got = append(got, m.ID[:8]+" "+strings.Join(lineup, ","))
+		}
+		want := []string{testID(0)[:8] + " a@1:win,b@1:loss", testID(4)[:8] + " b@1:win,a@1:loss"}
+		if !slices.Equal(got, want) {
+			t.Errorf("got matches %q, want %q", got, want)
+		}
 
-	none, err := db.MatchesOnSeed(ctx, "snake", "base", json.RawMessage(`{"map":"small"}`), 7)
-	if err != nil || len(none) != 0 {
-		t.Errorf("another game: got %d matches (%v), want none", len(none), err)
-	}
+		none, err := db.MatchesOnSeed(ctx, "snake", "base", json.RawMessage(`{"map":"small"}`), 7)
+		if err != nil || len(none) != 0 {
+			t.Errorf("another game: got %d matches (%v), want none", len(none), err)
+		}
+	})
 }
 
 // TestMatchesOnSeedUsesIndex checks that the lookup is a search of the

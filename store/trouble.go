@@ -140,7 +140,7 @@ var TroubleKinds = []TroubleKind{TroubleAny, TroubleCrash, TroubleTimeout, Troub
 
 // troubleConds is the condition on seat_trouble s of each kind.
 var troubleConds = map[TroubleKind]string{
-	TroubleAny:      "1",
+	TroubleAny:      "TRUE",
 	TroubleCrash:    "s.crash_turn > 0",
 	TroubleTimeout:  "s.timeouts > 0",
 	TroubleInvalid:  "s.invalid > 0",

@@ -79,91 +79,97 @@ func troubleRecord(t *testing.T, n int, sloppy bool) *Record {
 }
 
 func TestMatchTrouble(t *testing.T) {
-	db := openTest(t)
-	ctx := context.Background()
-	mustIngest(t, db, troubleRecord(t, 1, true))
-	mustIngest(t, db, makeRecord(t, recordSpec{id: testID(2), turns: 9, winner: 0}))
-	got, err := db.Match(ctx, testID(1))
-	want := []Trouble{{Seat: 0, Invalid: 1, FirstInvalid: 3}, {Seat: 1, CrashTurn: 5, Timeouts: 1, FirstTimeout: 2, Invalid: 4, FirstInvalid: 6}}
-	if err != nil || !reflect.DeepEqual(got.Trouble, want) {
-		t.Errorf("Match: got trouble %+v, %v; want %+v", got.Trouble, err, want)
-	}
-	if got, err := db.Match(ctx, testID(2)); err != nil || got.Trouble != nil {
-		t.Errorf("Match of a clean match: got trouble %+v, %v; want none", got.Trouble, err)
-	}
+	forEachBackend(t, func(t *testing.T, open opener) {
+		db := open(t)
+		ctx := context.Background()
+		mustIngest(t, db, troubleRecord(t, 1, true))
+		mustIngest(t, db, makeRecord(t, recordSpec{id: testID(2), turns: 9, winner: 0}))
+		got, err := db.Match(ctx, testID(1))
+		want := []Trouble{{Seat: 0, Invalid: 1, FirstInvalid: 3}, {Seat: 1, CrashTurn: 5, Timeouts: 1, FirstTimeout: 2, Invalid: 4, FirstInvalid: 6}}
+		if err != nil || !reflect.DeepEqual(got.Trouble, want) {
+			t.Errorf("Match: got trouble %+v, %v; want %+v", got.Trouble, err, want)
+		}
+		if got, err := db.Match(ctx, testID(2)); err != nil || got.Trouble != nil {
+			t.Errorf("Match of a clean match: got trouble %+v, %v; want none", got.Trouble, err)
+		}
+	})
 }
 
 func TestMatchesFilterTrouble(t *testing.T) {
-	db := openTest(t)
-	ctx := context.Background()
-	mustIngest(t, db, troubleRecord(t, 1, true))
-	mustIngest(t, db, makeRecord(t, recordSpec{id: testID(2), turns: 9, winner: 0}))
-	timedOut := makeRecord(t, recordSpec{id: testID(3), game: "snake", turns: 9, winner: 1})
-	timedOut.Events = append(timedOut.Events, ev(4, 0, sim.EventTimeout), ev(8, 1, sim.EventOversize))
-	mustIngest(t, db, timedOut)
-	tests := []struct {
-		f    MatchFilter
-		want []int
-	}{
-		{MatchFilter{Trouble: TroubleAny}, []int{3, 1}},
-		{MatchFilter{Trouble: TroubleCrash}, []int{1}},
-		{MatchFilter{Trouble: TroubleTimeout}, []int{3, 1}},
-		{MatchFilter{Trouble: TroubleInvalid}, []int{1}},
-		{MatchFilter{Trouble: TroubleOversize}, []int{3}},
-		{MatchFilter{Trouble: TroubleTimeout, Game: "snake"}, []int{3}},
-		{MatchFilter{Trouble: TroubleCrash, Bot: "beta"}, []int{1}},
-		{MatchFilter{Trouble: TroubleCrash, Bot: "beta", Version: "2", Game: "worms"}, []int{1}},
-		{MatchFilter{Trouble: TroubleCrash, Bot: "beta", Version: "1"}, nil},
-		// alpha played match 1, where beta crashed, and crashed nowhere.
-		{MatchFilter{Trouble: TroubleCrash, Bot: "alpha"}, nil},
-		{MatchFilter{Trouble: TroubleInvalid, Bot: "alpha"}, []int{1}},
-		{MatchFilter{Trouble: TroubleTimeout, Bot: "alpha"}, []int{3}},
-		{MatchFilter{Trouble: TroubleCrash, Game: "snake"}, nil},
-		{MatchFilter{}, []int{3, 2, 1}},
-	}
-	for _, tt := range tests {
-		t.Run(fmt.Sprintf("%+v", tt.f), func(t *testing.T) {
-			ms, total, err := db.Matches(ctx, tt.f)
-			got := testNumbers(ms, 3)
-			if err != nil || !reflect.DeepEqual(got, tt.want) || total != len(tt.want) {
-				t.Errorf("got %v of %d, %v; want %v", got, total, err, tt.want)
-			}
-		})
-	}
-	if _, _, err := db.Matches(ctx, MatchFilter{Trouble: "explosion"}); !errors.Is(err, ErrInvalid) {
-		t.Errorf("Matches with trouble %q: got %v, want an invalid-input error", "explosion", err)
-	}
+	forEachBackend(t, func(t *testing.T, open opener) {
+		db := open(t)
+		ctx := context.Background()
+		mustIngest(t, db, troubleRecord(t, 1, true))
+		mustIngest(t, db, makeRecord(t, recordSpec{id: testID(2), turns: 9, winner: 0}))
+		timedOut := makeRecord(t, recordSpec{id: testID(3), game: "snake", turns: 9, winner: 1})
+		timedOut.Events = append(timedOut.Events, ev(4, 0, sim.EventTimeout), ev(8, 1, sim.EventOversize))
+		mustIngest(t, db, timedOut)
+		tests := []struct {
+			f    MatchFilter
+			want []int
+		}{
+			{MatchFilter{Trouble: TroubleAny}, []int{3, 1}},
+			{MatchFilter{Trouble: TroubleCrash}, []int{1}},
+			{MatchFilter{Trouble: TroubleTimeout}, []int{3, 1}},
+			{MatchFilter{Trouble: TroubleInvalid}, []int{1}},
+			{MatchFilter{Trouble: TroubleOversize}, []int{3}},
+			{MatchFilter{Trouble: TroubleTimeout, Game: "snake"}, []int{3}},
+			{MatchFilter{Trouble: TroubleCrash, Bot: "beta"}, []int{1}},
+			{MatchFilter{Trouble: TroubleCrash, Bot: "beta", Version: "2", Game: "worms"}, []int{1}},
+			{MatchFilter{Trouble: TroubleCrash, Bot: "beta", Version: "1"}, nil},
+			// alpha played match 1, where beta crashed, and crashed nowhere.
+			{MatchFilter{Trouble: TroubleCrash, Bot: "alpha"}, nil},
+			{MatchFilter{Trouble: TroubleInvalid, Bot: "alpha"}, []int{1}},
+			{MatchFilter{Trouble: TroubleTimeout, Bot: "alpha"}, []int{3}},
+			{MatchFilter{Trouble: TroubleCrash, Game: "snake"}, nil},
+			{MatchFilter{}, []int{3, 2, 1}},
+		}
+		for _, tt := range tests {
+			t.Run(fmt.Sprintf("%+v", tt.f), func(t *testing.T) {
+				ms, total, err := db.Matches(ctx, tt.f)
+				got := testNumbers(ms, 3)
+				if err != nil || !reflect.DeepEqual(got, tt.want) || total != len(tt.want) {
+					t.Errorf("got %v of %d, %v; want %v", got, total, err, tt.want)
+				}
+			})
+		}
+		if _, _, err := db.Matches(ctx, MatchFilter{Trouble: "explosion"}); !errors.Is(err, ErrInvalid) {
+			t.Errorf("Matches with trouble %q: got %v, want an invalid-input error", "explosion", err)
+		}
+	})
 }
 
 func TestBotsTrouble(t *testing.T) {
-	db := openTest(t)
-	ctx := context.Background()
-	mustIngest(t, db, troubleRecord(t, 1, true))
-	mustIngest(t, db, troubleRecord(t, 2, false))
-	mustIngest(t, db, makeRecord(t, recordSpec{id: testID(3), turns: 9, winner: 0}))
-	bots, err := db.Bots(ctx, "worms")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := map[string]BotTrouble{
-		"alpha": {InvalidSeats: 1, Invalid: 1},
-		"beta":  {Crashed: 2, TimedOut: 2, Timeouts: 2, InvalidSeats: 2, Invalid: 8},
-	}
-	for _, b := range bots {
-		if b.Seats != 3 || b.Trouble != want[b.Name] {
-			t.Errorf("%s: got %d seats, trouble %+v; want 3 seats, %+v", b.Name, b.Seats, b.Trouble, want[b.Name])
+	forEachBackend(t, func(t *testing.T, open opener) {
+		db := open(t)
+		ctx := context.Background()
+		mustIngest(t, db, troubleRecord(t, 1, true))
+		mustIngest(t, db, troubleRecord(t, 2, false))
+		mustIngest(t, db, makeRecord(t, recordSpec{id: testID(3), turns: 9, winner: 0}))
+		bots, err := db.Bots(ctx, "worms")
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	if _, err := db.write.Exec(`DELETE FROM matches WHERE id = ?`, testID(2)); err != nil {
-		t.Fatal(err)
-	}
-	want["beta"] = BotTrouble{Crashed: 1, TimedOut: 1, Timeouts: 1, InvalidSeats: 1, Invalid: 4}
-	bots, err = db.Bots(ctx, "worms")
-	for _, b := range bots {
-		if err != nil || b.Trouble != want[b.Name] {
-			t.Errorf("%s after a delete: got trouble %+v, %v; want %+v", b.Name, b.Trouble, err, want[b.Name])
+		want := map[string]BotTrouble{
+			"alpha": {InvalidSeats: 1, Invalid: 1},
+			"beta":  {Crashed: 2, TimedOut: 2, Timeouts: 2, InvalidSeats: 2, Invalid: 8},
 		}
-	}
+		for _, b := range bots {
+			if b.Seats != 3 || b.Trouble != want[b.Name] {
+				t.Errorf("%s: got %d seats, trouble %+v; want 3 seats, %+v", b.Name, b.Seats, b.Trouble, want[b.Name])
+			}
+		}
+		if _, err := db.write.Exec(`DELETE FROM matches WHERE id = ?`, testID(2)); err != nil {
+			t.Fatal(err)
+		}
+		want["beta"] = BotTrouble{Crashed: 1, TimedOut: 1, Timeouts: 1, InvalidSeats: 1, Invalid: 4}
+		bots, err = db.Bots(ctx, "worms")
+		for _, b := range bots {
+			if err != nil || b.Trouble != want[b.Name] {
+				t.Errorf("%s after a delete: got trouble %+v, %v; want %+v", b.Name, b.Trouble, err, want[b.Name])
+			}
+		}
+	})
 }
 
 // TestOpenUpgradesVersion11 opens a database of schema version 11 whose

@@ -151,7 +151,7 @@ func TestAPI(t *testing.T) {
 	won := shortID(f.won)
 	api := "/api/v1/matches/" + won
 	for _, sc := range []scenario{
-		{name: "games", url: "/api/v1/games", status: 200, want: []string{`"name":"toad"`, `"matches":3`, `"name":"flies"`, `"name":"astar"`}},
+		{name: "games", url: "/api/v1/games", status: 200, want: []string{`"name":"toad"`, `"matches":3`, `"name":"flies"`, `"name":"astar"`, `"name":"energy","label":"Energy","unit":"energy","per_unit":false,"kind":"gauge","integer":false,"resolution":0.01`}},
 		{name: "matches", url: "/api/v1/matches", status: 200, want: []string{`"total":3`, `"limit":50`, f.won}},
 		{name: "matches filtered", url: "/api/v1/matches?game=toad&bot=random&result=loss&limit=1", status: 200, want: []string{`"total":1`, f.lost}, notWant: []string{f.won}},
 		{name: "matches of nobody", url: "/api/v1/matches?bot=nobody", status: 200, want: []string{`"total":0`, `"matches":[]`}},

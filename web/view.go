@@ -33,10 +33,12 @@ type metricJSON struct {
 	PerUnit bool   `json:"per_unit"`
 	Kind    string `json:"kind"` // "gauge" or "counter"
 	Integer bool   `json:"integer"`
+	// Resolution is the step the stored values are rounded to; 0: exact.
+	Resolution float64 `json:"resolution"`
 }
 
 func newMetricJSON(m sim.MetricDef) metricJSON {
-	return metricJSON{m.Name, m.Label, m.Unit, m.PerUnit, m.Kind.String(), m.Integer}
+	return metricJSON{m.Name, m.Label, m.Unit, m.PerUnit, m.Kind.String(), m.Integer, m.Resolution}
 }
 
 type botDefJSON struct {

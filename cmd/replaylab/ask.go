@@ -95,11 +95,11 @@ prints them as JSON, for CI); the exit status is 1 when any fails.`,
 	fl := cmd.Flags()
 	fl.IntVar(&f.turn, "turn", 0, "turn whose request to ask about, from 1")
 	fl.IntVar(&f.seat, "seat", 0, "seat to ask about, from 1")
-	fl.StringVar(&f.bot, "bot", "", "the bot to ask: builtin:NAME, a command line or an original protocol's spec (codenjoy:, awap2019:)")
+	fl.StringVar(&f.bot, "bot", "", "the bot to ask: builtin:NAME, a command line or an original protocol's spec (codenjoy:, awap2019:, entelect:, toad-solver:, foodfight-runner:)")
 	fl.IntVar(&f.turns, "turns", 1, "turns to play from turn N on")
 	fl.StringVar(&f.suite, "suite", "", "a file of positions to check the bot at, instead of REPLAY (see above)")
 	fl.BoolVar(&f.json, "json", false, "with --suite: print the results as JSON")
-	fl.StringVar(&f.db, "db", "", "database to read stored matches from, named by id (for REPLAY and suite entries)")
+	fl.StringVar(&f.db, "db", "", "database to read stored matches from, named by id (for REPLAY and suite entries): an SQLite file or a postgres:// URL")
 	fl.StringVarP(&f.out, "out", "o", "", "write the match played on as a replay (.rpl binary, .rlog text); see above")
 	cmd.MarkFlagRequired("bot")
 	return cmd

@@ -91,7 +91,7 @@ table.`,
 	fl.IntVar(&f.to, "to", 0, "last turn to fork at (default: the match's last)")
 	fl.IntVar(&f.maxForks, "max-forks", 100_000, "most forks to play; the sweep stops at the turn that reaches it")
 	fl.DurationVar(&f.timeLimit, "time-limit", 10*time.Minute, "stop the sweep after this long and report the turns finished")
-	fl.StringVar(&f.db, "db", "", "database file to store every fork's result in and resume the sweep from (created if missing)")
+	fl.StringVar(&f.db, "db", "", "database to store every fork's result in and resume the sweep from: an SQLite file (created if missing) or a postgres:// URL")
 	fl.BoolVar(&f.json, "json", false, "print the result as one JSON document")
 	return cmd
 }
@@ -215,7 +215,7 @@ func critical(ctx context.Context, arg string, f *criticalFlags, stdout, stderr 
 	}
 	sw.interrupted = ctx.Err() != nil
 	if db != nil && (sw.cut || finished(sw.forks) < len(sw.forks)) {
-		fmt.Fprintf(stderr, "the forks played are stored in %s: run the same command again to resume\n", f.db)
+		fmt.Fprintf(stderr, "the forks played are stored in %s: run the same command again to resume\n", store.DisplayName(f.db))
 	}
 	if f.json {
 		return writeCriticalJSON(stdout, &sw)

@@ -31,7 +31,7 @@ its replay. An id that names no match, or several, deletes nothing.`,
 			return deleteMatches(cmd.Context(), dbPath, ids, cmd.OutOrStdout())
 		},
 	}
-	cmd.Flags().StringVar(&dbPath, "db", "replaylab.db", "SQLite database file")
+	cmd.Flags().StringVar(&dbPath, "db", "replaylab.db", "database: an SQLite file or a postgres:// URL")
 	return cmd
 }
 

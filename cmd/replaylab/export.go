@@ -24,7 +24,7 @@ prefix of at least 8 hex digits.`,
 			return export(cmd.Context(), dbPath, match, format, cmd.OutOrStdout())
 		},
 	}
-	cmd.Flags().StringVar(&dbPath, "db", "replaylab.db", "SQLite database file")
+	cmd.Flags().StringVar(&dbPath, "db", "replaylab.db", "database: an SQLite file or a postgres:// URL")
 	cmd.Flags().StringVar(&match, "match", "", "match id or unique prefix")
 	cmd.Flags().StringVar(&format, "format", "csv", "csv or jsonl")
 	cmd.MarkFlagRequired("match")

@@ -70,7 +70,7 @@ must verify first (see 'replaylab verify').`,
 	fl.StringArrayVar(&f.seatBots, "bot", nil, "SEAT=SPEC: the bot of a seat (from 1) from the fork on: builtin:NAME, a command line or an original protocol's spec (repeat per seat)")
 	fl.StringArrayVar(&f.commands, "command", nil, "SEAT=TEXT: the command a seat plays at the first live turn")
 	fl.StringVarP(&f.out, "out", "o", "", "output file (.rpl binary, .rlog text, - = text on stdout)")
-	fl.StringVar(&f.db, "db", "", "database to read a stored match from and store the fork in (created if missing)")
+	fl.StringVar(&f.db, "db", "", "database to read a stored match from and store the fork in: an SQLite file (created if missing) or a postgres:// URL")
 	fl.StringVar(&f.outputFile, "bot-output", "", "where to save external bots' stray stdout and stderr (default FILE.output.jsonl)")
 	cmd.MarkFlagRequired("at")
 	return cmd
@@ -135,13 +135,13 @@ func storeFork(ctx context.Context, dbPath string, rec *store.Record, w io.Write
 	defer db.Close()
 	created, _, err := db.Upload(ctx, rec)
 	if err != nil {
-		return fmt.Errorf("store the fork in %s: %w", dbPath, err)
+		return fmt.Errorf("store the fork in %s: %w", store.DisplayName(dbPath), err)
 	}
 	how := "stored"
 	if !created {
 		how = "stored already" // the same fork played before: built-in bots play alike
 	}
-	fmt.Fprintf(w, "match %s %s in %s: /matches/%s\n", rec.ID, how, dbPath, rec.ID[:12])
+	fmt.Fprintf(w, "match %s %s in %s: /matches/%s\n", rec.ID, how, store.DisplayName(dbPath), rec.ID[:12])
 	return nil
 }
 
@@ -189,7 +189,7 @@ func (ms *matches) parent(ctx context.Context, path, id string) (*sim.Game, *rep
 	}
 	if ms.db == nil {
 		if ms.db, err = store.OpenExisting(ctx, ms.dbPath); errors.Is(err, fs.ErrNotExist) {
-			return nil, nil, usagef("%s: no such replay file, and --db %s does not exist", path, ms.dbPath)
+			return nil, nil, usagef("%s: no such replay file, and --db %s does not exist", path, store.DisplayName(ms.dbPath))
 		} else if err != nil {
 			return nil, nil, err
 		}
@@ -199,7 +199,7 @@ func (ms *matches) parent(ctx context.Context, path, id string) (*sim.Game, *rep
 	case errors.Is(err, store.ErrInvalid):
 		return nil, nil, usagef("%s: no such replay file, and not a match id (%d to 64 hex digits)", path, store.MinPrefix)
 	case errors.Is(err, store.ErrNotFound):
-		return nil, nil, usagef("%s: no such replay file, and %s has no match with that id", path, ms.dbPath)
+		return nil, nil, usagef("%s: no such replay file, and %s has no match with that id", path, store.DisplayName(ms.dbPath))
 	case errors.Is(err, store.ErrAmbiguous):
 		return nil, nil, usageError{err}
 	case err != nil:

@@ -43,7 +43,7 @@ replays when this build opens it, but loses the matches it cannot convert.`,
 			return importPaths(cmd.Context(), dbPath, args, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
-	cmd.Flags().StringVar(&dbPath, "db", "replaylab.db", "SQLite database file (created if missing)")
+	cmd.Flags().StringVar(&dbPath, "db", "replaylab.db", "database: an SQLite file (created if missing) or a postgres:// URL")
 	return cmd
 }
 
@@ -188,7 +188,7 @@ func ingestAll(ctx context.Context, db *store.DB, dbPath string, items []string,
 		outputs = fmt.Sprintf(" (bot output added to %d of them)", attached)
 	}
 	fmt.Fprintf(stdout, "imported %d new matches, %d already present%s, %d failed, from %d %s in %v into %s\n",
-		created, dup, outputs, failed, len(items), what, time.Since(start).Round(time.Millisecond), dbPath)
+		created, dup, outputs, failed, len(items), what, time.Since(start).Round(time.Millisecond), store.DisplayName(dbPath))
 	return failed, nil
 }
 

@@ -9,10 +9,16 @@ import (
 
 	"github.com/replaylab/replaylab/replay"
 	"github.com/replaylab/replaylab/replay/awap"
+	"github.com/replaylab/replaylab/replay/bitbrawl"
 	"github.com/replaylab/replaylab/replay/codenjoy"
+	"github.com/replaylab/replaylab/replay/entelect"
+	"github.com/replaylab/replaylab/replay/toadsolver"
 	"github.com/replaylab/replaylab/sim"
 	"github.com/replaylab/replaylab/sim/careerfair"
+	"github.com/replaylab/replaylab/sim/foodfight"
 	"github.com/replaylab/replaylab/sim/snake"
+	"github.com/replaylab/replaylab/sim/toad"
+	"github.com/replaylab/replaylab/sim/worms"
 )
 
 // The bot specs of the original games' protocols (README "Original bot
@@ -25,6 +31,14 @@ const (
 	codenjoyListen = "codenjoy-listen"
 	// awapPrefix starts the path of an AWAP 2019 player's team.py.
 	awapPrefix = "awap2019:"
+	// entelectPrefix starts the directory of an Entelect 2019 Worms bot,
+	// which holds its bot.json.
+	entelectPrefix = "entelect:"
+	// toadSolverPrefix starts the command line of a River Toad solver.
+	toadSolverPrefix = "toad-solver:"
+	// foodfightRunnerPrefix starts the command line of BitBrawl's
+	// FoodFight runner with a bot jar.
+	foodfightRunnerPrefix = "foodfight-runner:"
 )
 
 // protocol is an original bot protocol a spec names.
@@ -33,6 +47,7 @@ type protocol struct {
 	game *sim.Game // the only game it plays
 	argv []string  // the command line after the prefix
 	team string    // awap2019: the team file
+	dir  string    // entelect: the bot directory
 }
 
 // protocolOf returns the original protocol spec names, if it names one.
@@ -49,6 +64,12 @@ func protocolOf(spec string) (protocol, bool) {
 			p.argv = []string{awap.Python, team}
 		}
 		return p, true
+	case strings.HasPrefix(spec, entelectPrefix):
+		return protocol{name: "entelect", game: worms.Game, dir: strings.TrimSpace(strings.TrimPrefix(spec, entelectPrefix))}, true
+	case strings.HasPrefix(spec, toadSolverPrefix):
+		return protocol{name: "toad-solver", game: toad.Game, argv: strings.Fields(strings.TrimPrefix(spec, toadSolverPrefix))}, true
+	case strings.HasPrefix(spec, foodfightRunnerPrefix):
+		return protocol{name: "foodfight-runner", game: foodfight.Game, argv: strings.Fields(strings.TrimPrefix(spec, foodfightRunnerPrefix))}, true
 	}
 	return protocol{}, false
 }
@@ -59,7 +80,7 @@ func (p protocol) check(g *sim.Game, spec string) error {
 	if g != p.game {
 		return fmt.Errorf("%s bots play %s only, not %s", p.name, p.game.Name, g.Name)
 	}
-	if spec != codenjoyListen && len(p.argv) == 0 {
+	if spec != codenjoyListen && len(p.argv) == 0 && p.dir == "" {
 		return fmt.Errorf("%q: no bot command after the prefix", spec)
 	}
 	return nil
@@ -76,7 +97,7 @@ func checkProtocol(g *sim.Game, spec string) error {
 
 // newProtocolAgent starts the agent of a spec of an original protocol;
 // ok is false for any other spec.
-func newProtocolAgent(ctx context.Context, g *sim.Game, spec string, seat int, f *recordFlags) (a replay.Agent, ok bool, err error) {
+func newProtocolAgent(ctx context.Context, g *sim.Game, spec string, setup sim.Setup, seat int, f *recordFlags) (a replay.Agent, ok bool, err error) {
 	p, ok := protocolOf(spec)
 	if !ok {
 		return nil, false, nil
@@ -84,8 +105,29 @@ func newProtocolAgent(ctx context.Context, g *sim.Game, spec string, seat int, f
 	if err := p.check(g, spec); err != nil {
 		return nil, true, err
 	}
-	if p.team != "" {
-		b, err := awap.Start(ctx, p.team, replay.ProcessOptions{Seat: seat, TurnLimit: f.turnLimit, StartLimit: f.startLimit})
+	opt := replay.ProcessOptions{Seat: seat, TurnLimit: f.turnLimit, StartLimit: f.startLimit}
+	switch p.name {
+	case "awap2019":
+		b, err := awap.Start(ctx, p.team, opt)
+		if err != nil {
+			return nil, true, err
+		}
+		return b, true, nil
+	case "entelect":
+		b, err := entelect.Start(ctx, p.dir, setup.Ruleset, opt)
+		if err != nil {
+			return nil, true, err
+		}
+		return b, true, nil
+	case "toad-solver":
+		// The whole solve is the first turn's thinking.
+		b, err := toadsolver.New(p.argv, max(f.startLimit, f.turnLimit))
+		if err != nil {
+			return nil, true, err
+		}
+		return b, true, nil
+	case "foodfight-runner":
+		b, err := bitbrawl.Start(ctx, p.argv, bitbrawl.Bank, opt)
 		if err != nil {
 			return nil, true, err
 		}
@@ -106,6 +148,14 @@ func newProtocolAgent(ctx context.Context, g *sim.Game, spec string, seat int, f
 // whose code the recorder never sees. ok is false for any other spec.
 func protocolFingerprint(spec string) (fp string, ok bool, err error) {
 	p, ok := protocolOf(spec)
+	if p.dir != "" {
+		b, err := entelect.Load(p.dir)
+		if err != nil {
+			return "", true, err
+		}
+		fp, err = b.Fingerprint()
+		return fp, true, err
+	}
 	if !ok || len(p.argv) == 0 {
 		return "", ok, nil
 	}
@@ -128,8 +178,11 @@ func protocolBotName(spec string) (string, bool) {
 		}
 		return filepath.Base(filepath.Dir(p.team)), true
 	}
+	if p.dir != "" {
+		return filepath.Base(p.dir), true
+	}
 	for i := len(p.argv) - 1; i >= 0; i-- {
-		if !strings.Contains(p.argv[i], codenjoy.Placeholder) {
+		if arg := p.argv[i]; !strings.Contains(arg, codenjoy.Placeholder) && arg != toadsolver.InputArg && arg != toadsolver.OutputArg {
 			return filepath.Base(p.argv[i]), true
 		}
 	}

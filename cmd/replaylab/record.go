@@ -63,8 +63,12 @@ A bot written for an original game's runner plays unchanged with its
 protocol's spec (README "Original bot protocols"): 'codenjoy:COMMAND {url}'
 for a Snake bot of the codenjoy websocket, given its board URL in place of
 {url} and in CODENJOY_URL (codenjoy-listen prints the URL and waits for a
-bot started by hand), and awap2019:PATH/team.py for an AWAP 2019 career
-fair Team class, run under python3.
+bot started by hand), awap2019:PATH/team.py for an AWAP 2019 career
+fair Team class, run under python3, entelect:DIR for a Worms bot of the
+Entelect 2019 runner (DIR holds its bot.json), toad-solver:COMMAND for a
+River Toad solver, given the input file of rolls ({input} and {output}
+in COMMAND stand for files), and 'foodfight-runner:java -Xmx32m -jar
+RUNNER.jar BOT.jar MAIN' for BitBrawl's FoodFight runner.
 
 The replay's header holds each external bot's fingerprint: a digest of
 its command line and of the files it names (the program, found on PATH,
@@ -85,7 +89,7 @@ The output is a binary replay (.rpl) unless FILE ends in .rlog or is "-"
 	fl := cmd.Flags()
 	fl.Uint64Var(&f.seed, "seed", 0, "match seed (default: a random seed, printed)")
 	fl.IntVar(&f.players, "players", 0, "number of seats (default: one per --bot, or the game's default count when it cannot seat that few)")
-	fl.StringArrayVar(&f.bots, "bot", nil, "bot of the next seat: builtin:NAME, a command line or an original protocol's spec (codenjoy:, awap2019:) (repeat per seat; the last one fills the remaining seats)")
+	fl.StringArrayVar(&f.bots, "bot", nil, "bot of the next seat: builtin:NAME, a command line or an original protocol's spec (codenjoy:, awap2019:, entelect:, toad-solver:, foodfight-runner:) (repeat per seat; the last one fills the remaining seats)")
 	fl.StringArrayVar(&f.names, "name", nil, "player name of the next seat (default: from the bot)")
 	fl.StringArrayVar(&f.versions, "version", nil, "bot version of the next seat")
 	fl.StringVar(&f.rolls, "rolls", "", "toad: file of rolls, in the original input format or as a JSON array")
@@ -453,7 +457,7 @@ func newAgent(ctx context.Context, g *sim.Game, spec string, setup sim.Setup, se
 	if name, ok := strings.CutPrefix(spec, "builtin:"); ok {
 		return replay.NewBuiltin(g, name, setup, seat)
 	}
-	if a, ok, err := newProtocolAgent(ctx, g, spec, seat, f); ok {
+	if a, ok, err := newProtocolAgent(ctx, g, spec, setup, seat, f); ok {
 		return a, err
 	}
 	return replay.StartProcess(ctx, strings.Fields(spec), replay.ProcessOptions{Seat: seat, TurnLimit: f.turnLimit, StartLimit: f.startLimit})

@@ -77,7 +77,7 @@ which send neither header, are not affected.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.addr, "addr", "127.0.0.1:8080", "address to listen on")
-	fl.StringVar(&f.dbPath, "db", "replaylab.db", "SQLite database file (created if missing)")
+	fl.StringVar(&f.dbPath, "db", "replaylab.db", "database: an SQLite file (created if missing) or a postgres:// URL")
 	fl.BoolVar(&f.demo, "demo", false, "fill an empty database with demo matches between built-in bots")
 	fl.StringVar(&f.maxUpload, "max-upload", "16MiB", "largest request body (uploaded replay) accepted; larger gets 413")
 	fl.StringVar(&f.token, "upload-token", "", "token uploads must carry (default $"+tokenEnv+")")
@@ -178,7 +178,7 @@ func serve(ctx context.Context, f *serveFlags, stdout, stderr io.Writer) error {
 		// stops within a turn instead of holding up the shutdown.
 		BaseContext: func(net.Listener) context.Context { return ctx },
 	}
-	printURLs(stdout, ln.Addr(), f.dbPath)
+	printURLs(stdout, ln.Addr(), store.DisplayName(f.dbPath))
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	if len(demo) > 0 {

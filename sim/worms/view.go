@@ -156,6 +156,16 @@ func (mp Map) MarshalJSON() ([]byte, error) {
 	if mp.grid == nil {
 		return []byte("null"), nil
 	}
+	return json.Marshal(mp.Rows())
+}
+
+// Rows spells the map out as rows of ViewCell, rows[y][x], as its JSON
+// has it (nil for the map of a zero View). The cells' occupiers point
+// into the map; they are read, never written.
+func (mp Map) Rows() [][]ViewCell {
+	if mp.grid == nil {
+		return nil
+	}
 	cells := make([]ViewCell, numCells)
 	rows := make([][]ViewCell, mapSize)
 	for y := range rows {
@@ -171,7 +181,7 @@ func (mp Map) MarshalJSON() ([]byte, error) {
 			}
 		}
 	}
-	return json.Marshal(rows)
+	return rows
 }
 
 // UnmarshalJSON reads the rows of ViewCell MarshalJSON writes, and returns
@@ -236,6 +246,10 @@ type ViewOccupier struct {
 	ViewWorm
 	PlayerID int `json:"playerId"`
 }
+
+// HealthPackValue is the health a health pack gives, which the original
+// text state file lists among its special items.
+const HealthPackValue = packHP
 
 // ViewPowerup is a health pack.
 type ViewPowerup struct {
