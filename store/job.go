@@ -88,7 +88,7 @@ type Claim struct {
 // The caller queues only the matches it has not found stored.
 func (db *DB) EnqueueJobs(ctx context.Context, jobs iter.Seq[NewJob]) (queued int, err error) {
 	defer func() { err = busyIf(err) }()
-	tx, err := db.write.BeginTx(ctx, nil)
+	tx, err := db.beginWrite(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("queue jobs: %w", err)
 	}
@@ -146,8 +146,9 @@ func scanJob(row interface{ Scan(...any) error }) (*Job, error) {
 // fails the jobs whose lease ran out MaxAttempts times. ErrNoJob means
 // there is none.
 //
-// On SQLite the claim is one short write transaction (the writer takes
-// the lock at BEGIN), so two workers never pick the same job.
+// The claim is one short write transaction, which holds the database's
+// write lock (beginWrite: SQLite's, or PostgreSQL's advisory lock), so two
+// workers never pick the same job.
 func (db *DB) ClaimJob(ctx context.Context, c Claim) (job *Job, err error) {
 	defer func() { err = busyIf(err) }()
 	if len(c.Engines) == 0 {
@@ -163,14 +164,15 @@ func (db *DB) ClaimJob(ctx context.Context, c Claim) (job *Job, err error) {
 		// pickJob's
 		"SELECT id FROM jobs WHERE state = 'running' AND lease_expires < ?" + where + " ORDER BY lease_expires, id LIMIT 1",
 		"SELECT id FROM jobs WHERE state = 'queued' AND lease_expires = 0" + where + " ORDER BY lease_expires, id LIMIT 1",
-		`UPDATE jobs SET state = 'running', lease_owner = ?, lease_expires = ?, attempts = attempts + 1 WHERE id = ?`,
+		`UPDATE jobs SET state = 'running', lease_owner = ?, lease_expires = ?, attempts = attempts + 1
+		WHERE id = ? AND (state = 'queued' OR state = 'running' AND lease_expires < ?)`,
 		"SELECT " + jobColumns + jobFrom + " WHERE j.id = ?",
 	} {
 		if st[i], err = db.jobStmts.get(ctx, db.write, q); err != nil {
 			return nil, fmt.Errorf("claim a job: %w", err)
 		}
 	}
-	tx, err := db.write.BeginTx(ctx, nil)
+	tx, err := db.beginWrite(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("claim a job: %w", err)
 	}
@@ -183,8 +185,15 @@ func (db *DB) ClaimJob(ctx context.Context, c Claim) (job *Job, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := tx.StmtContext(ctx, st[3]).ExecContext(ctx, c.Owner, now+c.Lease.Milliseconds(), id); err != nil {
+	// The pick's conditions again: the write lock makes them hold, and
+	// where it did not, the job would be lost to a concurrent claim, not
+	// claimed twice.
+	res, err := tx.StmtContext(ctx, st[3]).ExecContext(ctx, c.Owner, now+c.Lease.Milliseconds(), id, now)
+	if err != nil {
 		return nil, fmt.Errorf("claim job %d: %w", id, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return nil, ErrNoJob
 	}
 	if job, err = scanJob(tx.StmtContext(ctx, st[4]).QueryRowContext(ctx, id)); err != nil {
 		return nil, fmt.Errorf("claim job %d: %w", id, err)
@@ -197,10 +206,10 @@ func (db *DB) ClaimJob(ctx context.Context, c Claim) (job *Job, err error) {
 
 // pickJob returns the id of the job ClaimJob takes, inside its write
 // transaction: one whose lease ran out before now (expired) first, then
-// the oldest queued one (queued), args being the claim's filter's. A
-// backend whose transactions do not hold the whole database's write lock
-// (PostgreSQL) adds FOR UPDATE SKIP LOCKED to both queries, so concurrent
-// claims skip each other's row.
+// the oldest queued one (queued), args being the claim's filter's. Write
+// transactions exclude each other on both backends; a PostgreSQL claim
+// that did not take the write lock would add FOR UPDATE SKIP LOCKED to
+// both queries, so concurrent claims skip each other's row.
 func pickJob(ctx context.Context, expired, queued *sql.Stmt, now int64, args []any) (int64, error) {
 	var id int64
 	err := expired.QueryRowContext(ctx, append([]any{now}, args...)...).Scan(&id)
@@ -337,7 +346,7 @@ func (db *DB) FinishJob(ctx context.Context, id int64, owner string, rec *Record
 	if err := rec.check(); err != nil {
 		return err
 	}
-	tx, err := db.write.BeginTx(ctx, nil)
+	tx, err := db.beginWrite(ctx)
 	if err != nil {
 		return fmt.Errorf("store job %d: %w", id, err)
 	}
