@@ -241,7 +241,7 @@ func runTournament(ctx context.Context, f *tournamentFlags, stdout, stderr io.Wr
 	if f.planOnly {
 		fmt.Fprintf(stdout, "tournament %s: %s %s, %s of %d bots, %d per match, %d seeds from %d: %d matches, %d already stored, %d queued as jobs\n",
 			t.ID(), t.Game.Name, t.Base.Ruleset, f.format, len(t.Entrants), t.Seats, f.seeds, f.seedFrom, len(t.Fixtures), len(played), todo)
-		fmt.Fprintf(stdout, "play them with: replaylab worker --db %s (on any machine that reaches the database); progress: the same command with --status instead of --plan-only\n", f.db)
+		fmt.Fprintf(stdout, "play them with: replaylab worker --db %s (on any machine that reaches the database); progress: the same command with --status instead of --plan-only\n", store.DisplayName(f.db))
 		return nil
 	}
 	fmt.Fprintf(stdout, "tournament: %s %s, %s of %d bots, %d per match, %d seeds from %d: %d matches, %d already stored (skipped), %d to play on %d workers\n",

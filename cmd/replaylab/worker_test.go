@@ -14,6 +14,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/replaylab/replaylab/store"
+	"github.com/replaylab/replaylab/store/pgtest"
 )
 
 // jobRow is a job as the database holds it.
@@ -50,10 +53,20 @@ func jobRows(t *testing.T, path string) []jobRow {
 // reads its status, lets a worker play it and reads the status again; the
 // same tournament run afterwards finds everything stored.
 func TestTournamentPlanOnlyAndWorker(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "t.db")
+	checkPlanOnlyAndWorker(t, filepath.Join(t.TempDir(), "t.db"))
+}
+
+// TestPostgresPlanOnlyAndWorker is TestTournamentPlanOnlyAndWorker on a
+// PostgreSQL database.
+func TestPostgresPlanOnlyAndWorker(t *testing.T) {
+	checkPlanOnlyAndWorker(t, pgtest.Fresh(t))
+}
+
+func checkPlanOnlyAndWorker(t *testing.T, db string) {
+	t.Helper()
 	args := []string{"tournament", "--db", db, "--game", "worms", "--seeds", "2", "--bot", "builtin:random", "--bot", "builtin:tactical"}
 	out := mustCLI(t, append(args, "--plan-only")...)
-	if !strings.Contains(out, "4 matches, 0 already stored, 4 queued as jobs") || !strings.Contains(out, "replaylab worker --db "+db) {
+	if !strings.Contains(out, "4 matches, 0 already stored, 4 queued as jobs") || !strings.Contains(out, "replaylab worker --db "+store.DisplayName(db)) {
 		t.Errorf("--plan-only: got\n%s\nwant 4 jobs queued and how to play them", out)
 	}
 	if n := storedMatches(t, db); n != 0 {
