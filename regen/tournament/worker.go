@@ -34,6 +34,11 @@ func (e *SpecError) Unwrap() error { return e.Err }
 // gives up with the error.
 const maxBusyClaims = 3
 
+// runningPoll is how often a worker without a job looks again while
+// another's job it could play is running: a count on an index and a
+// claim, cheap enough to notice the end of the run soon.
+const runningPoll = 250 * time.Millisecond
+
 // Defaults of a Worker.
 const (
 	DefaultLease       = 30 * time.Second
@@ -175,15 +180,21 @@ func (w *Worker) Run(ctx context.Context) error {
 		busy = 0
 		if errors.Is(err, store.ErrNoJob) {
 			ended := w.ended.wait() // before counting, so no end is missed
-			more, err := w.more(ctx, claim)
-			if err != nil || !more {
+			running, err := w.running(ctx, claim)
+			if err != nil || running == 0 && !w.Wait {
 				return err
+			}
+			// Others' jobs mostly end soon (or their lease runs out):
+			// look again sooner than for new work.
+			poll := w.Poll
+			if running > 0 {
+				poll = min(poll, runningPoll)
 			}
 			select {
 			case <-ctx.Done():
 				return context.Cause(ctx)
 			case <-ended:
-			case <-time.After(w.Poll):
+			case <-time.After(poll):
 			}
 			continue
 		}
@@ -204,18 +215,14 @@ func (w *Worker) Run(ctx context.Context) error {
 	}
 }
 
-// more says whether a worker that found no job should look again: with
-// Wait always, else while jobs it could play are running elsewhere (their
-// worker may die, and their lease run out).
-func (w *Worker) more(ctx context.Context, c store.Claim) (bool, error) {
-	if w.Wait {
-		return true, nil
-	}
+// running counts the jobs a worker that found none to claim waits for:
+// the ones it could play that are running elsewhere (their worker may
+// die, and their lease run out). A worker with Once waits for none.
+func (w *Worker) running(ctx context.Context, c store.Claim) (int, error) {
 	if w.Once {
-		return false, nil
+		return 0, nil
 	}
-	n, err := w.DB.RunningJobs(ctx, c)
-	return n > 0, err
+	return w.DB.RunningJobs(ctx, c)
 }
 
 // do plays a claimed job and stores it, or records why not. It returns
