@@ -196,7 +196,7 @@ func printJobStatus(ctx context.Context, path, id string, p *tournamentProgress,
 			if s == store.JobRunning {
 				fmt.Fprintf(tw, "  job %d\t%s %s seed %d\tby %s, lease ends in %v\n", j.ID, j.Game, j.Ruleset, j.Seed, j.LeaseOwner, time.Until(j.LeaseExpires).Round(time.Second))
 			} else {
-				fmt.Fprintf(tw, "  job %d\t%s %s seed %d\tafter %d attempts: %s\n", j.ID, j.Game, j.Ruleset, j.Seed, j.Attempts, j.Reason)
+				fmt.Fprintf(tw, "  job %d\t%s %s seed %d\tclaims: %d\t%s\n", j.ID, j.Game, j.Ruleset, j.Seed, j.Attempts, j.Reason)
 			}
 		}
 		if err := tw.Flush(); err != nil {

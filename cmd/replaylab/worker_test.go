@@ -114,7 +114,7 @@ func TestWorkerMissingProgram(t *testing.T) {
 			t.Errorf("got job %+v, want failed after 1 attempt, naming %s", j, bot)
 		}
 	}
-	if out := mustCLI(t, "tournament", "--db", db, "--status"); !strings.Contains(out, "2 failed") || !strings.Contains(out, "after 1 attempts: Seat") {
+	if out := mustCLI(t, "tournament", "--db", db, "--status"); !strings.Contains(out, "2 failed") || !strings.Contains(out, "claims: 1  Seat") {
 		t.Errorf("--status: got\n%s\nwant the failures with their reasons", out)
 	}
 }
