@@ -14,7 +14,9 @@ const module = "github.com/replaylab/replaylab"
 // packages of its own layer or layers before it. internal/ holds test
 // helpers that play and replay matches (golden files, the game conformance
 // suite), so it sits right after replay. regen turns a replay into the
-// rows store keeps, so it sits right after store.
+// rows store keeps, so it sits right after store; regen/tournament, which
+// plans tournaments as jobs in the store and plays them on workers, is in
+// its layer (a package's layer is its first path element).
 var layers = []string{"sim", "replay", "internal", "store", "regen", "analytics", "web", "cmd"}
 
 func layerOf(pkg string) int {

@@ -1,7 +1,7 @@
--- replaylab SQLite schema, version 15.
+-- replaylab SQLite schema, version 16.
 --
 -- store.Open applies this file to a fresh database inside one transaction
--- and then sets PRAGMA user_version to 15 and PRAGMA application_id to
+-- and then sets PRAGMA user_version to 16 and PRAGMA application_id to
 -- 0x52504c42 ("RPLB"), which marks the file as replaylab's: Open refuses an
 -- SQLite file with another application_id and tables of its own. A schema
 -- change edits this file and appends to store/upgrades.go the statements
@@ -116,6 +116,46 @@ CREATE TABLE critical_forks (
     score      REAL    NOT NULL,
     PRIMARY KEY (sweep, turn, command)
 ) STRICT, WITHOUT ROWID;
+
+-- Tournament jobs: the planned matches of tournaments, which workers
+-- (replaylab worker, and tournament's own) claim, play and store. key
+-- names the match (its game, ruleset, config, seed and the name and
+-- version in each seat), so one planned match is one job whoever plans
+-- it; tournament is the plan that last queued it. revision is the rules
+-- revision the planner's build plays: a worker claims only the jobs of
+-- the revisions it plays. players, specs and settings are the replay
+-- header's players, each seat's bot spec and how to play (timeouts,
+-- hash interval), as JSON. A running job belongs to lease_owner until
+-- lease_expires (Unix milliseconds), which its worker pushes on while it
+-- plays; a job whose lease ran out is claimed again. match_seq is the
+-- stored match, set in the transaction that stores it, and unique: no
+-- job is stored twice.
+CREATE TABLE jobs (
+    id            INTEGER PRIMARY KEY,
+    key           TEXT    NOT NULL UNIQUE CHECK (key <> ''),
+    tournament    TEXT    NOT NULL,
+    game          TEXT    NOT NULL CHECK (game <> ''),
+    ruleset       TEXT    NOT NULL,
+    revision      INTEGER NOT NULL CHECK (revision >= 1),
+    config        TEXT    NOT NULL CHECK (json_valid(config)),
+    seed          INTEGER NOT NULL,
+    players       TEXT    NOT NULL CHECK (json_valid(players)),
+    specs         TEXT    NOT NULL CHECK (json_valid(specs)),
+    settings      TEXT    NOT NULL CHECK (json_valid(settings)),
+    state         TEXT    NOT NULL CHECK (state IN ('queued', 'running', 'done', 'failed')),
+    lease_owner   TEXT    NOT NULL,
+    lease_expires INTEGER NOT NULL,
+    attempts      INTEGER NOT NULL CHECK (attempts >= 0),
+    reason        TEXT    NOT NULL,
+    match_seq     INTEGER UNIQUE REFERENCES matches (seq) ON DELETE SET NULL
+) STRICT;
+
+-- The next job to claim: a running one whose lease ran out first, else
+-- the oldest queued one (queued jobs have lease_expires 0).
+CREATE INDEX jobs_by_state ON jobs (state, lease_expires, id);
+
+-- A tournament's jobs, counted by state (tournament --status).
+CREATE INDEX jobs_by_tournament ON jobs (tournament, state);
 
 -- A bot is a name and version within one game; versions of a bot are
 -- compared against each other, so each is its own row.

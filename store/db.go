@@ -45,7 +45,9 @@ type DB struct {
 	read     *sql.DB // read-only connections for queries
 	// ingest holds the statements of Ingest, prepared on the writer.
 	ingest *ingestStmts
-	stats  statsCache
+	// jobStmts holds the statements of ClaimJob, prepared on the writer.
+	jobStmts stmtCache
+	stats    statsCache
 }
 
 // busyTimeout is how long a statement waits for a lock another connection
@@ -300,7 +302,7 @@ func OpenExisting(ctx context.Context, path string) (*DB, error) {
 // its statements go before it, as SQLite closes no connection with
 // statements open.
 func (db *DB) Close() error {
-	return errors.Join(db.read.Close(), db.ingest.close(), db.write.Close())
+	return errors.Join(db.read.Close(), db.ingest.close(), db.jobStmts.close(), db.write.Close())
 }
 
 // dsn builds a file: URI, so that SQLite itself sees URI parameters such as

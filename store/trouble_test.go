@@ -183,7 +183,7 @@ func TestOpenUpgradesVersion11(t *testing.T) {
 	for _, rec := range recs {
 		mustIngest(t, fresh, rec)
 	}
-	// A version 11 database is this one without what upgrades 12 to 15
+	// A version 11 database is this one without what upgrades 12 to 16
 	// add.
 	func() {
 		db, err := Open(ctx, path)
@@ -200,7 +200,7 @@ func TestOpenUpgradesVersion11(t *testing.T) {
 		DROP TRIGGER seat_trouble_fixed; DROP TRIGGER data_version_trouble_deleted;
 		DROP TABLE seat_trouble; DROP TABLE bot_trouble;
 		DROP INDEX match_players_fingerprints; ALTER TABLE match_players DROP COLUMN fingerprint;
-		DROP TABLE match_parents; DROP TABLE critical_forks; DROP TABLE critical_sweeps;
+		DROP TABLE match_parents; DROP TABLE critical_forks; DROP TABLE critical_sweeps; DROP TABLE jobs;
 		PRAGMA user_version = 11`)
 	db := openUpgraded(t, path)
 	checkAggregates(t, db)

@@ -555,4 +555,30 @@ var upgrades = []string{
 	    score      REAL    NOT NULL,
 	    PRIMARY KEY (sweep, turn, command)
 	) STRICT, WITHOUT ROWID;`,
+	// Version 16 adds tournament jobs (see schema.sql), which workers on
+	// any machine claim and play. No job existed before it: a tournament
+	// planned by an older build queues its unplayed matches when it runs
+	// again.
+	`
+	CREATE TABLE jobs (
+	    id            INTEGER PRIMARY KEY,
+	    key           TEXT    NOT NULL UNIQUE CHECK (key <> ''),
+	    tournament    TEXT    NOT NULL,
+	    game          TEXT    NOT NULL CHECK (game <> ''),
+	    ruleset       TEXT    NOT NULL,
+	    revision      INTEGER NOT NULL CHECK (revision >= 1),
+	    config        TEXT    NOT NULL CHECK (json_valid(config)),
+	    seed          INTEGER NOT NULL,
+	    players       TEXT    NOT NULL CHECK (json_valid(players)),
+	    specs         TEXT    NOT NULL CHECK (json_valid(specs)),
+	    settings      TEXT    NOT NULL CHECK (json_valid(settings)),
+	    state         TEXT    NOT NULL CHECK (state IN ('queued', 'running', 'done', 'failed')),
+	    lease_owner   TEXT    NOT NULL,
+	    lease_expires INTEGER NOT NULL,
+	    attempts      INTEGER NOT NULL CHECK (attempts >= 0),
+	    reason        TEXT    NOT NULL,
+	    match_seq     INTEGER UNIQUE REFERENCES matches (seq) ON DELETE SET NULL
+	) STRICT;
+	CREATE INDEX jobs_by_state ON jobs (state, lease_expires, id);
+	CREATE INDEX jobs_by_tournament ON jobs (tournament, state);`,
 }

@@ -62,6 +62,7 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		newGamesCmd(),
 		newRecordCmd(),
 		newTournamentCmd(),
+		newWorkerCmd(),
 		newForkCmd(),
 		newAskCmd(),
 		newCriticalCmd(),
