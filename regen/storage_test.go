@@ -2,6 +2,7 @@ package regen_test
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/replaylab/replaylab/sim"
 	"github.com/replaylab/replaylab/sim/games"
 	"github.com/replaylab/replaylab/store"
+	"github.com/replaylab/replaylab/store/pgtest"
 )
 
 // typicalPairing is the i-th match of a game's typical set: its default
@@ -34,12 +36,13 @@ func typicalRecords(tb testing.TB, g *sim.Game, n int) (recs []*store.Record, rp
 	return recs, rplBytes
 }
 
-// storedBytes ingests recs into a fresh database in dir and returns how
-// much the database grew (store.DB.Size).
-func storedBytes(tb testing.TB, dir string, recs []*store.Record) int64 {
+// storedBytes ingests recs into a fresh database at path (an SQLite file
+// or a PostgreSQL URL) and returns how much the database grew
+// (store.DB.Size).
+func storedBytes(tb testing.TB, path string, recs []*store.Record) int64 {
 	tb.Helper()
 	ctx := context.Background()
-	db, err := store.Open(ctx, filepath.Join(dir, "size.db"))
+	db, err := store.Open(ctx, path)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -70,21 +73,33 @@ const storageMatches = 20
 // ingested in one transaction into a fresh SQLite file, rpl-B/match the
 // mean size of their binary replays (.rpl), and ratio the first over the
 // second. The sizes are deterministic; the time is that of the ingest.
+// With pgtest.Env set, each game is measured again in a fresh PostgreSQL
+// schema (GAME/postgres), its growth being store.DB.Size's
+// pg_total_relation_size of the schema's tables.
 //
 //	go test ./regen -run '^$' -bench Storage -benchtime 1x
 func BenchmarkStorage(b *testing.B) {
 	for _, g := range games.All() {
+		recs, rpl := typicalRecords(b, g, storageMatches)
 		b.Run(g.Name, func(b *testing.B) {
-			recs, rpl := typicalRecords(b, g, storageMatches)
-			var stored int64
-			for b.Loop() {
-				stored = storedBytes(b, b.TempDir(), recs)
-			}
-			b.ReportMetric(float64(stored)/storageMatches, "stored-B/match")
-			b.ReportMetric(float64(rpl)/storageMatches, "rpl-B/match")
-			b.ReportMetric(float64(stored)/float64(rpl), "ratio")
+			benchStorage(b, recs, rpl, func() string { return filepath.Join(b.TempDir(), "size.db") })
 		})
+		if os.Getenv(pgtest.Env) != "" {
+			b.Run(g.Name+"/postgres", func(b *testing.B) { benchStorage(b, recs, rpl, func() string { return pgtest.Fresh(b) }) })
+		}
 	}
+}
+
+// benchStorage is BenchmarkStorage for one game on the database fresh
+// returns.
+func benchStorage(b *testing.B, recs []*store.Record, rpl int, fresh func() string) {
+	var stored int64
+	for b.Loop() {
+		stored = storedBytes(b, fresh(), recs)
+	}
+	b.ReportMetric(float64(stored)/storageMatches, "stored-B/match")
+	b.ReportMetric(float64(rpl)/storageMatches, "rpl-B/match")
+	b.ReportMetric(float64(stored)/float64(rpl), "ratio")
 }
 
 // maxStorageRatio is the most a game's typical match may take in the
@@ -98,7 +113,7 @@ func TestStorageRatio(t *testing.T) {
 	for _, g := range games.All() {
 		t.Run(g.Name, func(t *testing.T) {
 			recs, rpl := typicalRecords(t, g, storageMatches)
-			stored := storedBytes(t, t.TempDir(), recs)
+			stored := storedBytes(t, filepath.Join(t.TempDir(), "size.db"), recs)
 			if ratio := float64(stored) / float64(rpl); ratio > maxStorageRatio {
 				t.Errorf("%d matches stored in %d bytes, %.1f times their %d bytes of replays; want at most %d times",
 					storageMatches, stored, ratio, rpl, maxStorageRatio)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	"github.com/replaylab/replaylab/sim/games"
 	"github.com/replaylab/replaylab/sim/worms"
 	"github.com/replaylab/replaylab/store"
+	"github.com/replaylab/replaylab/store/pgtest"
 )
 
 // playBuiltin plays a match between built-in bots ("builtin:NAME" specs).
@@ -58,7 +60,14 @@ func wormsPlan(t testing.TB, seeds int) *Plan {
 
 func queued(t testing.TB, p *Plan) *store.DB {
 	t.Helper()
-	db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "t.db"))
+	return queuedAt(t, p, filepath.Join(t.TempDir(), "t.db"))
+}
+
+// queuedAt is queued on the database at path: an SQLite file or a
+// PostgreSQL URL.
+func queuedAt(t testing.TB, p *Plan, path string) *store.DB {
+	t.Helper()
+	db, err := store.Open(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,26 +198,37 @@ func TestRunLeaseLost(t *testing.T) {
 
 // BenchmarkWorkers plays a tournament of short Worms matches (20 rounds,
 // built-in bots) on 1, 2 and 4 workers sharing one SQLite file, and
-// reports matches/s.
+// reports matches/s; with pgtest.Env set, again on a fresh PostgreSQL
+// schema each run (postgres/workers=N).
 func BenchmarkWorkers(b *testing.B) {
-	for _, n := range []int{1, 2, 4} {
-		b.Run(fmt.Sprintf("workers=%d", n), func(b *testing.B) {
-			p := wormsPlan(b, 50)
-			matches := 0
-			var played time.Duration
-			for b.Loop() {
-				b.StopTimer()
-				db := queued(b, p)
-				b.StartTimer()
-				start := time.Now()
-				if err := Run(context.Background(), n, Worker{DB: db, Play: playBuiltin, Tournament: p.ID()}); err != nil {
-					b.Fatal(err)
+	type backend struct {
+		prefix string
+		fresh  func(b *testing.B) string
+	}
+	backends := []backend{{"", func(b *testing.B) string { return filepath.Join(b.TempDir(), "t.db") }}}
+	if os.Getenv(pgtest.Env) != "" {
+		backends = append(backends, backend{"postgres/", func(b *testing.B) string { return pgtest.Fresh(b) }})
+	}
+	for _, be := range backends {
+		for _, n := range []int{1, 2, 4} {
+			b.Run(fmt.Sprintf("%sworkers=%d", be.prefix, n), func(b *testing.B) {
+				p := wormsPlan(b, 50)
+				matches := 0
+				var played time.Duration
+				for b.Loop() {
+					b.StopTimer()
+					db := queuedAt(b, p, be.fresh(b))
+					b.StartTimer()
+					start := time.Now()
+					if err := Run(context.Background(), n, Worker{DB: db, Play: playBuiltin, Tournament: p.ID()}); err != nil {
+						b.Fatal(err)
+					}
+					played += time.Since(start)
+					matches += len(p.Fixtures)
 				}
-				played += time.Since(start)
-				matches += len(p.Fixtures)
-			}
-			b.ReportMetric(float64(matches)/played.Seconds(), "matches/s")
-		})
+				b.ReportMetric(float64(matches)/played.Seconds(), "matches/s")
+			})
+		}
 	}
 }
 
