@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -146,33 +147,40 @@ func scanJob(row interface{ Scan(...any) error }) (*Job, error) {
 // fails the jobs whose lease ran out MaxAttempts times. ErrNoJob means
 // there is none.
 //
-// The claim is one short write transaction, which holds the database's
-// write lock (beginWrite: SQLite's, or PostgreSQL's advisory lock), so two
-// workers never pick the same job.
+// The claim is one short transaction (beginJob). On SQLite it holds the
+// file's write lock, so two workers never pick the same job. On
+// PostgreSQL it does not wait for the write lock of the stores: it locks
+// the job it picks (FOR UPDATE SKIP LOCKED), so concurrent claims skip
+// each other's row, and the claim's UPDATE checks the pick's conditions
+// again on the locked row.
 func (db *DB) ClaimJob(ctx context.Context, c Claim) (job *Job, err error) {
 	defer func() { err = busyIf(err) }()
 	if len(c.Engines) == 0 {
 		return nil, ErrNoJob
 	}
 	where, args := c.filter()
+	lock := ""
+	if db.postgres {
+		lock = " FOR UPDATE SKIP LOCKED"
+	}
 	// Prepared before the transaction takes the writer's one connection.
 	var st [5]*sql.Stmt
 	for i, q := range [...]string{
 		`UPDATE jobs SET state = 'failed', lease_owner = '', lease_expires = 0,
 		    reason = 'its worker stopped (killed, or cut off from the database) on each of ' || attempts || ' attempts'
-		WHERE state = 'running' AND lease_expires < ? AND attempts >= ?`,
+		WHERE id IN (SELECT id FROM jobs WHERE state = 'running' AND lease_expires < ? AND attempts >= ?` + lock + `)`,
 		// pickJob's
-		"SELECT id FROM jobs WHERE state = 'running' AND lease_expires < ?" + where + " ORDER BY lease_expires, id LIMIT 1",
-		"SELECT id FROM jobs WHERE state = 'queued' AND lease_expires = 0" + where + " ORDER BY lease_expires, id LIMIT 1",
+		"SELECT id FROM jobs WHERE state = 'running' AND lease_expires < ?" + where + " ORDER BY lease_expires, id LIMIT 1" + lock,
+		"SELECT id FROM jobs WHERE state = 'queued' AND lease_expires = 0" + where + " ORDER BY lease_expires, id LIMIT 1" + lock,
 		`UPDATE jobs SET state = 'running', lease_owner = ?, lease_expires = ?, attempts = attempts + 1
 		WHERE id = ? AND (state = 'queued' OR state = 'running' AND lease_expires < ?)`,
 		"SELECT " + jobColumns + jobFrom + " WHERE j.id = ?",
 	} {
-		if st[i], err = db.jobStmts.get(ctx, db.write, q); err != nil {
+		if st[i], err = db.jobStmts.get(ctx, db.jobPool(), q); err != nil {
 			return nil, fmt.Errorf("claim a job: %w", err)
 		}
 	}
-	tx, err := db.beginWrite(ctx)
+	tx, err := db.beginJob(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("claim a job: %w", err)
 	}
@@ -185,9 +193,9 @@ func (db *DB) ClaimJob(ctx context.Context, c Claim) (job *Job, err error) {
 	if err != nil {
 		return nil, err
 	}
-	// The pick's conditions again: the write lock makes them hold, and
-	// where it did not, the job would be lost to a concurrent claim, not
-	// claimed twice.
+	// The pick's conditions again: the write lock (SQLite) or the row's
+	// lock (PostgreSQL) makes them hold, and where they did not, the job
+	// would be lost to a concurrent claim, not claimed twice.
 	res, err := tx.StmtContext(ctx, st[3]).ExecContext(ctx, c.Owner, now+c.Lease.Milliseconds(), id, now)
 	if err != nil {
 		return nil, fmt.Errorf("claim job %d: %w", id, err)
@@ -204,12 +212,39 @@ func (db *DB) ClaimJob(ctx context.Context, c Claim) (job *Job, err error) {
 	return job, nil
 }
 
-// pickJob returns the id of the job ClaimJob takes, inside its write
+// jobPool is the pool of the jobs' own short transactions (beginJob):
+// SQLite's writer, or on PostgreSQL the read pool, whose connections do
+// not queue behind the one writer connection storing a match.
+func (db *DB) jobPool() *sql.DB {
+	if db.postgres {
+		return db.read
+	}
+	return db.write
+}
+
+// beginJob starts a transaction that claims or updates jobs. On SQLite it
+// is a write transaction (beginWrite). On PostgreSQL it takes no advisory
+// lock, only the locks of the job rows it touches, waiting for one held
+// by a store (FinishJob) up to busyTimeout: the write lock keeps the
+// aggregates of stored matches exact, and a job row is none of them.
+func (db *DB) beginJob(ctx context.Context) (*sql.Tx, error) {
+	if !db.postgres {
+		return db.beginWrite(ctx)
+	}
+	tx, err := db.read.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := tx.ExecContext(ctx, `SELECT set_config('lock_timeout', ?, true)`, strconv.FormatInt(busyTimeout.Milliseconds(), 10)); err != nil {
+		tx.Rollback()
+		return nil, err
+	}
+	return tx, nil
+}
+
+// pickJob returns the id of the job ClaimJob takes, inside its
 // transaction: one whose lease ran out before now (expired) first, then
-// the oldest queued one (queued), args being the claim's filter's. Write
-// transactions exclude each other on both backends; a PostgreSQL claim
-// that did not take the write lock would add FOR UPDATE SKIP LOCKED to
-// both queries, so concurrent claims skip each other's row.
+// the oldest queued one (queued), args being the claim's filter's.
 func pickJob(ctx context.Context, expired, queued *sql.Stmt, now int64, args []any) (int64, error) {
 	var id int64
 	err := expired.QueryRowContext(ctx, append([]any{now}, args...)...).Scan(&id)
@@ -324,11 +359,18 @@ func (db *DB) ReleaseJob(ctx context.Context, id int64, owner string) error {
 }
 
 // updateOwnJob sets what set says on job id if it is running under
-// owner's lease, or returns ErrLeaseLost.
+// owner's lease, or returns ErrLeaseLost. On PostgreSQL it is a short
+// transaction of its own (beginJob), so a heartbeat waits for no store
+// but the one of its own job.
 func (db *DB) updateOwnJob(ctx context.Context, id int64, owner, set string, args ...any) (err error) {
 	defer func() { err = busyIf(err) }()
-	res, err := db.write.ExecContext(ctx, "UPDATE jobs SET "+set+" WHERE id = ? AND lease_owner = ? AND state = 'running'",
-		append(args, id, owner)...)
+	query, args := "UPDATE jobs SET "+set+" WHERE id = ? AND lease_owner = ? AND state = 'running'", append(args, id, owner)
+	var res sql.Result
+	if db.postgres {
+		res, err = db.execJob(ctx, query, args...)
+	} else {
+		res, err = db.write.ExecContext(ctx, query, args...)
+	}
 	if err != nil {
 		return fmt.Errorf("job %d: %w", id, err)
 	}
@@ -336,6 +378,20 @@ func (db *DB) updateOwnJob(ctx context.Context, id int64, owner, set string, arg
 		return fmt.Errorf("job %d: %w", id, ErrLeaseLost)
 	}
 	return nil
+}
+
+// execJob runs query in a transaction of beginJob's.
+func (db *DB) execJob(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	tx, err := db.beginJob(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	return res, tx.Commit()
 }
 
 // FinishJob stores a job's match as Ingest does and marks the job done

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -156,6 +157,98 @@ func TestJobOtherRevision(t *testing.T) {
 		}
 		if _, err := db.ClaimJob(ctx, Claim{Owner: "r2", Lease: time.Minute, Engines: []Engine{{"worms", "base", 2}}, MaxAttempts: 3}); err != nil {
 			t.Errorf("a revision-2 worker: %v", err)
+		}
+	})
+}
+
+// TestJobConcurrentClaims claims jobs from eight goroutines at once, first
+// queued ones, then the same jobs again once their leases ran out: each
+// is claimed once per round while its lease holds, and none is left. On
+// PostgreSQL a store holds the write lock all the while: claims and
+// heartbeats do not wait for it.
+func TestJobConcurrentClaims(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, open opener) {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		db := open(t)
+		const jobs, claimers = 60, 8
+		var queue []NewJob
+		for i := range jobs {
+			queue = append(queue, testJob(i))
+		}
+		if _, err := db.EnqueueJobs(ctx, slices.Values(queue)); err != nil {
+			t.Fatal(err)
+		}
+		if db.postgres {
+			store, err := db.beginWrite(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer store.Rollback()
+		}
+		// round claims every job it can from claimers goroutines, each
+		// under its own owner, and returns how often each job was claimed.
+		round := func(name string, lease time.Duration) map[int64]int {
+			claimed := make([][]*Job, claimers)
+			errs := make([]error, claimers)
+			var wg sync.WaitGroup
+			for c := range claimers {
+				wg.Go(func() {
+					owner := fmt.Sprintf("%s%d", name, c)
+					for {
+						j, err := db.ClaimJob(ctx, Claim{Owner: owner, Lease: lease, Engines: []Engine{testEngine}, MaxAttempts: 3})
+						if errors.Is(err, ErrNoJob) {
+							return
+						}
+						if err != nil {
+							errs[c] = err
+							return
+						}
+						if j.LeaseOwner != owner {
+							errs[c] = fmt.Errorf("%s claimed %s under %q's lease", owner, j.Key, j.LeaseOwner)
+							return
+						}
+						claimed[c] = append(claimed[c], j)
+						if err := db.ExtendLease(ctx, j.ID, owner, lease); err != nil {
+							errs[c] = fmt.Errorf("%s's heartbeat of %s: %w", owner, j.Key, err)
+							return
+						}
+					}
+				})
+			}
+			wg.Wait()
+			if err := errors.Join(errs...); err != nil {
+				t.Fatalf("round %s: %v", name, err)
+			}
+			times := map[int64]int{}
+			for _, js := range claimed {
+				for _, j := range js {
+					times[j.ID]++
+				}
+			}
+			return times
+		}
+		check := func(name string, times map[int64]int) {
+			t.Helper()
+			if len(times) != jobs {
+				t.Errorf("round %s: %d of the %d jobs claimed", name, len(times), jobs)
+			}
+			for id, n := range times {
+				if n != 1 {
+					t.Errorf("round %s: job %d claimed %d times", name, id, n)
+				}
+			}
+		}
+		// Every job once, then again once its lease ran out (set so here,
+		// as a worker that died leaves it), and none while the new leases
+		// hold.
+		check("A", round("A", time.Minute))
+		if _, err := db.jobPool().ExecContext(ctx, "UPDATE jobs SET lease_expires = 1"); err != nil {
+			t.Fatal(err)
+		}
+		check("B", round("B", time.Minute))
+		if again := round("C", time.Minute); len(again) != 0 {
+			t.Errorf("round C claimed %d jobs under B's leases", len(again))
 		}
 	})
 }
