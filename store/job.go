@@ -222,24 +222,16 @@ func (db *DB) jobPool() *sql.DB {
 	return db.write
 }
 
-// beginJob starts a transaction that claims or updates jobs. On SQLite it
-// is a write transaction (beginWrite). On PostgreSQL it takes no advisory
-// lock, only the locks of the job rows it touches, waiting for one held
-// by a store (FinishJob) up to busyTimeout: the write lock keeps the
-// aggregates of stored matches exact, and a job row is none of them.
+// beginJob starts a claim's transaction. On SQLite it is a write
+// transaction (beginWrite). On PostgreSQL it takes no advisory lock, only
+// the locks of the job rows it picks, skipping the ones others hold: the
+// write lock keeps the aggregates of stored matches exact, and a job row
+// is none of them.
 func (db *DB) beginJob(ctx context.Context) (*sql.Tx, error) {
 	if !db.postgres {
 		return db.beginWrite(ctx)
 	}
-	tx, err := db.read.BeginTx(ctx, nil)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := tx.ExecContext(ctx, `SELECT set_config('lock_timeout', ?, true)`, strconv.FormatInt(busyTimeout.Milliseconds(), 10)); err != nil {
-		tx.Rollback()
-		return nil, err
-	}
-	return tx, nil
+	return db.read.BeginTx(ctx, nil)
 }
 
 // pickJob returns the id of the job ClaimJob takes, inside its
@@ -359,8 +351,8 @@ func (db *DB) ReleaseJob(ctx context.Context, id int64, owner string) error {
 }
 
 // updateOwnJob sets what set says on job id if it is running under
-// owner's lease, or returns ErrLeaseLost. On PostgreSQL it is a short
-// transaction of its own (beginJob), so a heartbeat waits for no store
+// owner's lease, or returns ErrLeaseLost. On PostgreSQL it does not use
+// the writer's connection (execJob), so a heartbeat waits for no store
 // but the one of its own job.
 func (db *DB) updateOwnJob(ctx context.Context, id int64, owner, set string, args ...any) (err error) {
 	defer func() { err = busyIf(err) }()
@@ -380,13 +372,18 @@ func (db *DB) updateOwnJob(ctx context.Context, id int64, owner, set string, arg
 	return nil
 }
 
-// execJob runs query in a transaction of beginJob's.
+// execJob runs query on PostgreSQL in a transaction of its own on the
+// read pool, which waits up to busyTimeout for a job row another holds
+// (FinishJob storing the job's match).
 func (db *DB) execJob(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	tx, err := db.beginJob(ctx)
+	tx, err := db.read.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, err
 	}
 	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `SELECT set_config('lock_timeout', ?, true)`, strconv.FormatInt(busyTimeout.Milliseconds(), 10)); err != nil {
+		return nil, err
+	}
 	res, err := tx.ExecContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
