@@ -14,7 +14,7 @@ import (
 // records cannot give its total (a rank, a vs bot, trouble, or an outcome
 // or ruleset over several versions): it says "CountBound or more" instead
 // of reading every match the bot played.
-const CountBound = 1000
+const CountBound = 200
 
 // countBound is CountBound, which tests lower.
 var countBound = CountBound
