@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 )
 
@@ -109,30 +108,14 @@ func (db *DB) BotMatches(ctx context.Context, game, name string, limit int) ([]M
 
 // recentSeqs returns the seqs of the limit most recent matches a bot of
 // this name played in game, newest first: the newest limit of each of its
-// versions (one entry per match, see Entries), merged. One query per
-// version reads the end of its index range; a single query over all versions would sort all their matches.
+// versions (one entry per match, see Entries), merged (botSeqs).
 func recentSeqs(ctx context.Context, tx *sql.Tx, game, name string, limit int) ([]int64, error) {
-	ids, err := int64s(tx.QueryContext(ctx, `SELECT id FROM bots WHERE game = ? AND name = ?`, game, name))
+	ids, err := botIDs(ctx, tx, game, name, "")
 	if err != nil {
 		return nil, err
 	}
-	stmt, err := tx.PrepareContext(ctx, `SELECT match_seq FROM match_entries WHERE bot_id = ? ORDER BY match_seq DESC LIMIT ?`)
-	if err != nil {
-		return nil, err
-	}
-	defer stmt.Close()
-	var seqs []int64
-	for _, id := range ids {
-		s, err := int64s(stmt.QueryContext(ctx, id, limit))
-		if err != nil {
-			return nil, err
-		}
-		seqs = append(seqs, s...)
-	}
-	slices.Sort(seqs)
-	seqs = slices.Compact(seqs)
-	slices.Reverse(seqs)
-	return seqs[:min(len(seqs), limit)], nil
+	seqs, _, err := botSeqs(ctx, tx, MatchFilter{Game: game, Bot: name}, ids, limit)
+	return seqs[:min(len(seqs), limit)], err
 }
 
 // int64s reads the integers of a one-column query.

@@ -27,8 +27,7 @@ func (db *DB) RecentMatches(ctx context.Context, f MatchFilter, limit int) ([]Ma
 	if f.Limit != 0 || f.Offset != 0 {
 		return nil, invalidf("recent matches take a limit of their own, not a page")
 	}
-	where, args, err := f.where()
-	if err != nil {
+	if err := f.check(); err != nil {
 		return nil, err
 	}
 	tx, err := db.readTx(ctx)
@@ -36,7 +35,15 @@ func (db *DB) RecentMatches(ctx context.Context, f MatchFilter, limit int) ([]Ma
 		return nil, err
 	}
 	defer tx.Rollback()
-	ms, err := listMatches(ctx, tx, matchSelect+where+" ORDER BY m.seq DESC LIMIT ?", append(args, limit)...)
+	var ms []MatchSummary
+	if f.Bot != "" {
+		var l MatchList
+		l, err = botMatchList(ctx, tx, f, limit, false)
+		ms = l.Matches
+	} else {
+		where, args := f.where()
+		ms, err = listMatches(ctx, tx, matchSelect+where+" ORDER BY m.seq DESC LIMIT ?", append(args, limit)...)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("recent matches: %w", err)
 	}

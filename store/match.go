@@ -126,9 +126,34 @@ type MatchFilter struct {
 	Offset int
 }
 
-// where turns the filter into SQL conditions on matches m. Only constant
-// SQL text is added; every value is a parameter.
-func (f MatchFilter) where() (string, []any, error) {
+// check reports a filter whose fields do not go together or hold values
+// no match can have.
+func (f MatchFilter) check() error {
+	switch {
+	case f.Bot == "" && (f.Version != "" || f.Outcome != "" || f.Rank != 0):
+		return invalidf("a version, outcome or rank filter needs a bot")
+	case f.Bot == "" && f.Vs != "":
+		return invalidf("a vs filter needs a bot")
+	case f.Vs == "" && f.VsVersion != "":
+		return invalidf("a vs version filter needs a vs bot")
+	case f.Rank < 0:
+		return invalidf("rank %d: want 1 or more", f.Rank)
+	}
+	switch f.Outcome {
+	case "", sim.Win, sim.Draw, sim.Loss:
+	default:
+		return invalidf("outcome %q: want win, loss or draw", f.Outcome)
+	}
+	if _, ok := troubleConds[f.Trouble]; f.Trouble != "" && !ok {
+		return invalidf("trouble %q: want one of %s", f.Trouble, joinKinds())
+	}
+	return nil
+}
+
+// where turns a filter without a bot into SQL conditions on matches m
+// (a bot's filters go through botSeqs). Only constant SQL text is added;
+// every value is a parameter.
+func (f MatchFilter) where() (string, []any) {
 	var conds []string
 	var args []any
 	if f.Game != "" {
@@ -139,107 +164,43 @@ func (f MatchFilter) where() (string, []any, error) {
 		conds = append(conds, "m.ruleset = ?")
 		args = append(args, f.Ruleset)
 	}
-	if f.Bot == "" && (f.Version != "" || f.Outcome != "" || f.Rank != 0) {
-		return "", nil, invalidf("a version, outcome or rank filter needs a bot")
-	}
-	if f.Bot == "" && f.Vs != "" {
-		return "", nil, invalidf("a vs filter needs a bot")
-	}
-	if f.Vs == "" && f.VsVersion != "" {
-		return "", nil, invalidf("a vs version filter needs a vs bot")
-	}
-	if f.Rank < 0 {
-		return "", nil, invalidf("rank %d: want 1 or more", f.Rank)
-	}
-	if f.Bot != "" {
-		sub, subArgs, err := f.botSeats()
-		if err != nil {
-			return "", nil, err
-		}
-		conds = append(conds, "m.seq IN ("+sub+")")
-		args = append(args, subArgs...)
-	}
-	if f.Vs != "" {
-		sub, subArgs := f.meetings()
-		conds = append(conds, "m.seq IN ("+sub+")")
-		args = append(args, subArgs...)
-	}
 	if f.Trouble != "" {
-		sub, subArgs, err := f.troubleMatches()
-		if err != nil {
-			return "", nil, err
-		}
-		conds = append(conds, "m.seq IN ("+sub+")")
-		args = append(args, subArgs...)
+		conds = append(conds, "m.seq IN (SELECT s.match_seq FROM seat_trouble s WHERE "+troubleConds[f.Trouble]+")")
 	}
 	if len(conds) == 0 {
-		return "", nil, nil
+		return "", nil
 	}
-	return " WHERE " + strings.Join(conds, " AND "), args, nil
+	return " WHERE " + strings.Join(conds, " AND "), args
 }
 
-// botSeats returns a query of the seqs of the matches the filter's bot
-// played, with the outcome and rank it asks for, and its arguments. A
-// version's result in a match is its entry's (its best seat, see Entries),
-// so a match it won in one seat is not also one it lost.
-func (f MatchFilter) botSeats() (string, []any, error) {
-	sub := "SELECT e.match_seq FROM match_entries e JOIN bots b ON b.id = e.bot_id WHERE b.name = ?"
-	args := []any{f.Bot}
-	if f.Game != "" {
-		sub += " AND b.game = ?"
-		args = append(args, f.Game)
-	}
-	if f.Version != "" {
-		sub += " AND b.version = ?"
-		args = append(args, f.Version)
-	}
-	switch f.Outcome {
-	case "":
-	case sim.Win, sim.Draw, sim.Loss:
-		sub += " AND e.outcome = ?"
-		args = append(args, string(f.Outcome))
-	default:
-		return "", nil, invalidf("outcome %q: want win, loss or draw", f.Outcome)
-	}
-	if f.Rank != 0 {
-		sub += " AND e.rank = ?"
-		args = append(args, f.Rank)
-	}
-	return sub, args, nil
-}
-
-// meetings returns a query of the seqs of the matches in which the
-// filter's bot and vs bot met as the head-to-head board counts a meeting
-// (pair_records): two different versions on different teams, and its
-// arguments.
-func (f MatchFilter) meetings() (string, []any) {
-	sub := `SELECT p.match_seq FROM match_entries p JOIN bots b ON b.id = p.bot_id
-		JOIN match_entries q ON q.match_seq = p.match_seq AND q.bot_id <> p.bot_id AND q.team <> p.team
-		JOIN bots v ON v.id = q.bot_id
-		WHERE b.name = ? AND v.name = ?`
-	args := []any{f.Bot, f.Vs}
-	for _, c := range []struct{ cond, value string }{
-		{" AND b.game = ?", f.Game},
-		{" AND b.version = ?", f.Version},
-		{" AND v.version = ?", f.VsVersion},
-	} {
-		if c.value != "" {
-			sub += c.cond
-			args = append(args, c.value)
-		}
-	}
-	return sub, args
+// MatchList is a page of the matches a filter selects and how many it
+// selects: all of them when Exact, else at least Total (a bot's filter
+// that the kept records cannot count stops counting at CountBound, see
+// botSeqs).
+type MatchList struct {
+	Matches []MatchSummary
+	Total   int
+	Exact   bool
 }
 
 // Matches returns one page of the matches selected by f, newest first, and
-// how many matches f selects in all.
+// how many matches f selects in all, or at least (see MatchList).
 func (db *DB) Matches(ctx context.Context, f MatchFilter) ([]MatchSummary, int, error) {
-	where, args, err := f.where()
-	if err != nil {
-		return nil, 0, err
+	l, err := db.MatchList(ctx, f)
+	return l.Matches, l.Total, err
+}
+
+// MatchList returns one page of the matches selected by f, newest first,
+// and how many f selects. Its cost does not grow with the matches stored:
+// without a bot the total is a sum of kept counts (or of the few seats
+// with trouble), and with one the page and the count read the newest
+// entries of the bot's versions (botSeqs).
+func (db *DB) MatchList(ctx context.Context, f MatchFilter) (MatchList, error) {
+	if err := f.check(); err != nil {
+		return MatchList{}, err
 	}
 	if f.Limit < 0 || f.Offset < 0 {
-		return nil, 0, invalidf("limit %d, offset %d: want values of 0 or more", f.Limit, f.Offset)
+		return MatchList{}, invalidf("limit %d, offset %d: want values of 0 or more", f.Limit, f.Offset)
 	}
 	limit := f.Limit
 	if limit == 0 {
@@ -249,29 +210,88 @@ func (db *DB) Matches(ctx context.Context, f MatchFilter) ([]MatchSummary, int, 
 
 	tx, err := db.readTx(ctx)
 	if err != nil {
-		return nil, 0, err
+		return MatchList{}, err
 	}
 	defer tx.Rollback()
-	// Without a bot or trouble the filter names only columns
-	// game_matches has too, so the total is a sum over its few rows
-	// instead of a count of every selected match.
+	var l MatchList
+	if f.Bot != "" {
+		l, err = botMatchList(ctx, tx, f, limit, true)
+	} else {
+		l, err = matchList(ctx, tx, f, limit)
+	}
+	if err != nil {
+		return MatchList{}, err
+	}
+	if err := findPlayers(ctx, tx, l.Matches); err != nil {
+		return MatchList{}, err
+	}
+	return l, nil
+}
+
+// matchList is MatchList of a filter without a bot.
+func matchList(ctx context.Context, tx *sql.Tx, f MatchFilter, limit int) (MatchList, error) {
+	where, args := f.where()
+	// Without trouble the filter names only columns game_matches has
+	// too, so the total is a sum over its few rows instead of a count of
+	// every selected match.
 	count := "SELECT count(*) FROM matches m"
-	if f.Bot == "" && f.Trouble == "" {
+	if f.Trouble == "" {
 		count = "SELECT coalesce(sum(m.matches), 0) FROM game_matches m"
 	}
-	var total int
-	if err := tx.QueryRowContext(ctx, count+where, args...).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("count matches: %w", err)
+	l := MatchList{Exact: true}
+	if err := tx.QueryRowContext(ctx, count+where, args...).Scan(&l.Total); err != nil {
+		return l, fmt.Errorf("count matches: %w", err)
 	}
-	ms, err := listMatches(ctx, tx, matchSelect+where+" ORDER BY m.seq DESC LIMIT ? OFFSET ?",
+	var err error
+	l.Matches, err = listMatches(ctx, tx, matchSelect+where+" ORDER BY m.seq DESC LIMIT ? OFFSET ?",
 		append(args, limit, f.Offset)...)
 	if err != nil {
-		return nil, 0, fmt.Errorf("list matches: %w", err)
+		return l, fmt.Errorf("list matches: %w", err)
 	}
-	if err := findPlayers(ctx, tx, ms); err != nil {
-		return nil, 0, err
+	return l, nil
+}
+
+// botMatchList is MatchList of a filter with a bot, counted when count is
+// true (else its Total is meaningless).
+func botMatchList(ctx context.Context, tx *sql.Tx, f MatchFilter, limit int, count bool) (MatchList, error) {
+	ids, err := botIDs(ctx, tx, f.Game, f.Bot, f.Version)
+	if err != nil {
+		return MatchList{}, err
 	}
-	return ms, total, nil
+	l := MatchList{Matches: []MatchSummary{}, Exact: true}
+	if len(ids) == 0 {
+		return l, nil
+	}
+	total, counted := 0, !count
+	if count {
+		if total, counted, err = keptTotal(ctx, tx, f, ids); err != nil {
+			return MatchList{}, err
+		}
+	}
+	bound := f.Offset + limit + 1
+	if !counted {
+		bound = max(bound, countBound)
+	}
+	seqs, complete, err := botSeqs(ctx, tx, f, ids, bound)
+	if err != nil {
+		return MatchList{}, err
+	}
+	switch {
+	case complete:
+		l.Total = len(seqs)
+	case counted:
+		l.Total = total
+	default:
+		l.Total, l.Exact = bound, false
+	}
+	if f.Offset >= len(seqs) {
+		return l, nil
+	}
+	l.Matches, err = matchesBySeq(ctx, tx, seqs[f.Offset:min(len(seqs), f.Offset+limit)])
+	if err != nil {
+		return MatchList{}, fmt.Errorf("list matches: %w", err)
+	}
+	return l, nil
 }
 
 // Match returns the match with the given id, or with the only id that

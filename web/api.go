@@ -107,12 +107,15 @@ func (s *server) gameCounts(c echo.Context) (map[string]int, error) {
 	return counts, nil
 }
 
-// matchList is a page of matches.
+// matchList is a page of matches. A bot's filter the kept records cannot
+// count is counted up to store.CountBound: total is then a lower bound
+// and total_exact false.
 type matchList struct {
-	Total   int         `json:"total"`
-	Limit   int         `json:"limit"`
-	Offset  int         `json:"offset"`
-	Matches []matchJSON `json:"matches"`
+	Total      int         `json:"total"`
+	TotalExact bool        `json:"total_exact"`
+	Limit      int         `json:"limit"`
+	Offset     int         `json:"offset"`
+	Matches    []matchJSON `json:"matches"`
 }
 
 func (s *server) apiMatches(c echo.Context) error {
@@ -120,11 +123,11 @@ func (s *server) apiMatches(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	ms, total, err := s.db.Matches(c.Request().Context(), f)
+	l, err := s.db.MatchList(c.Request().Context(), f)
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, matchList{Total: total, Limit: f.Limit, Offset: f.Offset, Matches: matchesJSON(ms)})
+	return c.JSON(http.StatusOK, matchList{Total: l.Total, TotalExact: l.Exact, Limit: f.Limit, Offset: f.Offset, Matches: matchesJSON(l.Matches)})
 }
 
 // matchDetail is a match with the metrics its game reports, the match it

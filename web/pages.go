@@ -85,7 +85,8 @@ type matchesData struct {
 	Games      []*sim.Game
 	Matches    []store.MatchSummary
 	Total      int
-	First      int // 1-based number of the first match shown
+	TotalExact bool // else the filter selects Total matches or more
+	First      int  // 1-based number of the first match shown
 	Last       int
 	PrevOffset int    // -1 when there is no previous page
 	NextOffset int    // -1 when there is no next page
@@ -101,7 +102,7 @@ func (s *server) matchesPage(c echo.Context) error {
 		return err
 	}
 	d := matchesData{page: page{Title: "Matches", Nav: "matches"}, Filter: f, Games: games.All(), PrevOffset: -1, NextOffset: -1}
-	ms, total, err := s.db.Matches(c.Request().Context(), f)
+	l, err := s.db.MatchList(c.Request().Context(), f)
 	if errors.Is(err, store.ErrInvalid) {
 		// A filter that does not go together (a result without a bot)
 		// keeps the form, with what to change, instead of an error page.
@@ -111,11 +112,11 @@ func (s *server) matchesPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	d.Matches, d.Total, d.First, d.Last = ms, total, f.Offset+1, f.Offset+len(ms)
+	d.Matches, d.Total, d.TotalExact, d.First, d.Last = l.Matches, l.Total, l.Exact, f.Offset+1, f.Offset+len(l.Matches)
 	if f.Offset > 0 {
 		d.PrevOffset = max(0, f.Offset-f.Limit)
 	}
-	if f.Offset+len(ms) < total {
+	if f.Offset+len(l.Matches) < l.Total {
 		d.NextOffset = f.Offset + f.Limit
 	}
 	return s.render(c, http.StatusOK, "matches", d)
