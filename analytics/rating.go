@@ -429,21 +429,26 @@ func (o outcome) teamScores(str []float64) (won, denom []float64) {
 	return won, denom
 }
 
-// credits returns, for each player, the choices its teams won, each
-// shared among the team's members in proportion to their strengths: the
-// numerator of the MM update, and the first half of the gradient.
-func (t *table) credits(gamma []float64) []float64 {
-	credit := make([]float64, len(gamma))
+// scores returns, for each player, the choices its teams won, each
+// shared among the team's members in proportion to their strengths (the
+// numerator of the MM update, and the first half of the gradient), and
+// the sum over the choices its teams were in the running for of the
+// team's weight over the total strength in the running (the denominator
+// of the MM update), in one pass over the outcomes.
+func (t *table) scores(theta []float64) (credit, denom []float64) {
+	gamma := exps(theta)
+	credit, denom = make([]float64, len(theta)), make([]float64, len(theta))
 	for _, o := range t.outcomes {
 		str := o.strengths(gamma)
-		won, _ := o.teamScores(str)
+		won, d := o.teamScores(str)
 		for u, unit := range o.units {
 			for _, p := range unit {
 				credit[p] += o.count * won[u] * gamma[p] / str[u]
+				denom[p] += o.count * d[u]
 			}
 		}
 	}
-	return credit
+	return credit, denom
 }
 
 // stages is how many choices a tied group of m seats makes: one per seat,
@@ -545,8 +550,7 @@ func (t *table) start(from *RatingFit, prior float64) []float64 {
 func (t *table) fit(prior float64, theta []float64) ([]float64, [][]float64, error) {
 	ll := t.logLikelihood(theta, prior)
 	for range maxFitSteps {
-		denom := t.denominators(theta)
-		credit := t.credits(exps(theta))
+		credit, denom := t.scores(theta)
 		next := t.newton(theta, credit, denom, t.information(theta, prior), prior)
 		nextLL := math.Inf(-1)
 		if next != nil {
@@ -664,23 +668,6 @@ func exps(theta []float64) []float64 {
 		gamma[i] = math.Exp(th)
 	}
 	return gamma
-}
-
-// denominators returns, for each player, the sum over the choices its
-// teams were in the running for of the team's weight over the total
-// strength in the running: the denominator of the MM update.
-func (t *table) denominators(theta []float64) []float64 {
-	gamma := exps(theta)
-	denom := make([]float64, len(theta))
-	for _, o := range t.outcomes {
-		_, d := o.teamScores(o.strengths(gamma))
-		for u, unit := range o.units {
-			for _, p := range unit {
-				denom[p] += o.count * d[u]
-			}
-		}
-	}
-	return denom
 }
 
 // information returns the observed information in θ, minus the Hessian of

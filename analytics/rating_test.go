@@ -766,3 +766,42 @@ func TestRatingInputTeamErrors(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkFitFrom measures what a new match costs the ratings of a
+// ruleset of 20,000 matches of 2 to 4 seats among 40 players, nearly
+// all of them distinct outcomes: the fit from the one before it, and
+// (cold) the fit from equal strengths that every new match used to pay.
+func BenchmarkFitFrom(b *testing.B) {
+	players := make([]string, 40)
+	for i := range players {
+		players[i] = fmt.Sprint("p", i)
+	}
+	ms := randomMatches(rand.New(rand.NewPCG(8, 9)), 20_001, players)
+	var in RatingInput
+	for _, m := range ms[:len(ms)-1] {
+		if err := in.Add(m); err != nil {
+			b.Fatal(err)
+		}
+	}
+	before, err := in.Fit(RatingPrior)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := in.Add(ms[len(ms)-1]); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("warm", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := in.FitFrom(RatingPrior, before); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("cold", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := in.Fit(RatingPrior); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
