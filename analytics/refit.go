@@ -99,6 +99,9 @@ type Refitter struct {
 	// stale are the rulesets Changed named, or whose fit Fit was asked
 	// for and r does not keep, since the last pass began.
 	stale map[rulesetKey]bool
+	// asked are the rulesets Fit made stale, once each: one whose fit
+	// has a problem is not fitted again on every request.
+	asked map[rulesetKey]bool
 }
 
 // rulesetFit is the state of one ruleset's fit: the matches read, in seq
@@ -117,7 +120,8 @@ type rulesetKey struct{ game, ruleset string }
 // NewRefitter returns a Refitter of db's ratings that logs to log.
 func NewRefitter(db *store.DB, log *slog.Logger) *Refitter {
 	return &Refitter{db: db, log: log, wake: make(chan struct{}, 1),
-		kept: map[rulesetKey]*rulesetFit{}, fits: map[rulesetKey]*RatingFit{}, stale: map[rulesetKey]bool{}}
+		kept: map[rulesetKey]*rulesetFit{}, fits: map[rulesetKey]*RatingFit{},
+		stale: map[rulesetKey]bool{}, asked: map[rulesetKey]bool{}}
 }
 
 // Notify tells Run that matches were stored. It never blocks: notices
@@ -288,8 +292,8 @@ func (r *Refitter) Fit(game, ruleset string) (*RatingFit, bool) {
 	r.mu.Lock()
 	k := rulesetKey{game, ruleset}
 	f, ok := r.fits[k]
-	if !ok && !r.stale[k] {
-		r.stale[k] = true
+	if !ok && !r.asked[k] {
+		r.stale[k], r.asked[k] = true, true
 		defer r.Notify()
 	}
 	r.mu.Unlock()

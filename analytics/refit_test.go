@@ -534,4 +534,14 @@ func TestRefitStartUnchanged(t *testing.T) {
 	if _, ok := r.Fit("worms", "final"); !ok || !slices.Equal(fits, []string{"worms/base", "worms/final"}) {
 		t.Errorf("after Fit asked for worms/final: got a fit %v and fits of %v, want worms/final fitted", ok, fits)
 	}
+	// A ruleset that cannot be rated is fitted once, however often asked.
+	for range 2 {
+		r.Fit("toad", "classic")
+		if err := r.Refit(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if want := []string{"worms/base", "worms/final", "toad/classic"}; !slices.Equal(fits, want) {
+		t.Errorf("after Fit asked twice for toad/classic: got fits of %v, want %v", fits, want)
+	}
 }
