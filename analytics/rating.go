@@ -383,10 +383,12 @@ func (o outcome) groups(fn func(start int, members [][]int, later bool)) {
 	}
 }
 
-// strengths returns the strength of each team of o: the sum of its
-// members' strengths.
-func (o outcome) strengths(gamma []float64) []float64 {
-	s := make([]float64, len(o.units))
+// strengths returns the strength of each team of o, the sum of its
+// members' strengths, in s, which holds maxSeats: the walks over every
+// outcome reuse one.
+func (o outcome) strengths(gamma, s []float64) []float64 {
+	s = s[:len(o.units)]
+	clear(s)
 	for u, unit := range o.units {
 		for _, p := range unit {
 			s[u] += gamma[p]
@@ -395,13 +397,17 @@ func (o outcome) strengths(gamma []float64) []float64 {
 	return s
 }
 
+// newSeats returns a scratch slice of one number per seat of a match.
+func newSeats() []float64 { return make([]float64, maxSeats) }
+
 // teamScores returns, for each team of o, the choices it won (its tied
 // group's choices shared among the group's teams) and its denominator:
 // the sum over the choices it was in the running for of its weight over
 // the total strength in the running. The gradient of the log-likelihood
-// in the team's log-strength is won - strength·denominator.
-func (o outcome) teamScores(str []float64) (won, denom []float64) {
-	won, denom = make([]float64, len(o.units)), make([]float64, len(o.units))
+// in the team's log-strength is won - strength·denominator. won and
+// denom hold maxSeats, as strengths' s.
+func (o outcome) teamScores(str, won, denom []float64) ([]float64, []float64) {
+	won, denom = won[:len(o.units)], denom[:len(o.units)]
 	var rest float64 // strength of the teams below the current group
 	for _, x := range str {
 		rest += x
@@ -438,9 +444,10 @@ func (o outcome) teamScores(str []float64) (won, denom []float64) {
 func (t *table) scores(theta []float64) (credit, denom []float64) {
 	gamma := exps(theta)
 	credit, denom = make([]float64, len(theta)), make([]float64, len(theta))
+	s, w, ds := newSeats(), newSeats(), newSeats()
 	for _, o := range t.outcomes {
-		str := o.strengths(gamma)
-		won, d := o.teamScores(str)
+		str := o.strengths(gamma, s)
+		won, d := o.teamScores(str, w, ds)
 		for u, unit := range o.units {
 			for _, p := range unit {
 				credit[p] += o.count * won[u] * gamma[p] / str[u]
@@ -623,8 +630,9 @@ func (t *table) newton(theta, credit, denom []float64, info [][]float64, prior f
 func (t *table) logLikelihood(theta []float64, prior float64) float64 {
 	gamma := exps(theta)
 	var ll float64
+	buf := newSeats()
 	for _, o := range t.outcomes {
-		str := o.strengths(gamma)
+		str := o.strengths(gamma, buf)
 		var rest float64
 		for _, x := range str {
 			rest += x
@@ -685,9 +693,9 @@ func (t *table) information(theta []float64, prior float64) [][]float64 {
 		q := gamma[i] / (gamma[i] + 1)
 		info[i][i] = prior * q * (1 - q)
 	}
-	p := make([]float64, maxSeats)
+	p, buf, w, d := newSeats(), newSeats(), newSeats(), newSeats()
 	for _, o := range t.outcomes {
-		str := o.strengths(gamma)
+		str := o.strengths(gamma, buf)
 		// add adds x·wi·wj for every member i of team a and j of team b.
 		add := func(a, b int, x float64) {
 			for _, i := range o.units[a] {
@@ -719,7 +727,7 @@ func (t *table) information(theta []float64, prior float64) [][]float64 {
 				}
 			}
 		})
-		won, denom := o.teamScores(str)
+		won, denom := o.teamScores(str, w, d)
 		for u, unit := range o.units {
 			if len(unit) == 1 {
 				continue // a team of one has no curvature of its own
