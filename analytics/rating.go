@@ -139,6 +139,15 @@ func FitRatings(matches [][]Placing, prior float64) (*RatingFit, error) {
 // Fit is FitRatings over the matches added so far. Fitting does not
 // change the input: more matches may be added and fitted again.
 func (in *RatingInput) Fit(prior float64) (*RatingFit, error) {
+	return in.FitFrom(prior, nil)
+}
+
+// FitFrom is Fit started from the ratings of an earlier fit instead of
+// equal strengths (from nil is Fit): a player from did not rate starts at
+// the mean. It stops at the same tolerance, so it gives Fit's ratings
+// within that tolerance (not to the bit); after a few more matches than
+// from covered it needs a step or two instead of a dozen.
+func (in *RatingInput) FitFrom(prior float64, from *RatingFit) (*RatingFit, error) {
 	if !(prior >= 0) || math.IsInf(prior, 0) {
 		return nil, fmt.Errorf("fit ratings: prior %v is not a finite non-negative number", prior)
 	}
@@ -151,7 +160,7 @@ func (in *RatingInput) Fit(prior float64) (*RatingFit, error) {
 			return nil, fmt.Errorf("fit ratings: %w", err)
 		}
 	}
-	theta, info, err := t.fit(prior)
+	theta, info, err := t.fit(prior, t.start(from, prior))
 	if err != nil {
 		return nil, fmt.Errorf("fit ratings: %w", err)
 	}
@@ -374,10 +383,12 @@ func (o outcome) groups(fn func(start int, members [][]int, later bool)) {
 	}
 }
 
-// strengths returns the strength of each team of o: the sum of its
-// members' strengths.
-func (o outcome) strengths(gamma []float64) []float64 {
-	s := make([]float64, len(o.units))
+// strengths returns the strength of each team of o, the sum of its
+// members' strengths, in s, which holds maxSeats: the walks over every
+// outcome reuse one.
+func (o outcome) strengths(gamma, s []float64) []float64 {
+	s = s[:len(o.units)]
+	clear(s)
 	for u, unit := range o.units {
 		for _, p := range unit {
 			s[u] += gamma[p]
@@ -386,13 +397,17 @@ func (o outcome) strengths(gamma []float64) []float64 {
 	return s
 }
 
+// newSeats returns a scratch slice of one number per seat of a match.
+func newSeats() []float64 { return make([]float64, maxSeats) }
+
 // teamScores returns, for each team of o, the choices it won (its tied
 // group's choices shared among the group's teams) and its denominator:
 // the sum over the choices it was in the running for of its weight over
 // the total strength in the running. The gradient of the log-likelihood
-// in the team's log-strength is won - strength·denominator.
-func (o outcome) teamScores(str []float64) (won, denom []float64) {
-	won, denom = make([]float64, len(o.units)), make([]float64, len(o.units))
+// in the team's log-strength is won - strength·denominator. won and
+// denom hold maxSeats, as strengths' s.
+func (o outcome) teamScores(str, won, denom []float64) ([]float64, []float64) {
+	won, denom = won[:len(o.units)], denom[:len(o.units)]
 	var rest float64 // strength of the teams below the current group
 	for _, x := range str {
 		rest += x
@@ -420,21 +435,27 @@ func (o outcome) teamScores(str []float64) (won, denom []float64) {
 	return won, denom
 }
 
-// credits returns, for each player, the choices its teams won, each
-// shared among the team's members in proportion to their strengths: the
-// numerator of the MM update, and the first half of the gradient.
-func (t *table) credits(gamma []float64) []float64 {
-	credit := make([]float64, len(gamma))
+// scores returns, for each player, the choices its teams won, each
+// shared among the team's members in proportion to their strengths (the
+// numerator of the MM update, and the first half of the gradient), and
+// the sum over the choices its teams were in the running for of the
+// team's weight over the total strength in the running (the denominator
+// of the MM update), in one pass over the outcomes.
+func (t *table) scores(theta []float64) (credit, denom []float64) {
+	gamma := exps(theta)
+	credit, denom = make([]float64, len(theta)), make([]float64, len(theta))
+	s, w, ds := newSeats(), newSeats(), newSeats()
 	for _, o := range t.outcomes {
-		str := o.strengths(gamma)
-		won, _ := o.teamScores(str)
+		str := o.strengths(gamma, s)
+		won, d := o.teamScores(str, w, ds)
 		for u, unit := range o.units {
 			for _, p := range unit {
 				credit[p] += o.count * won[u] * gamma[p] / str[u]
+				denom[p] += o.count * d[u]
 			}
 		}
 	}
-	return credit
+	return credit, denom
 }
 
 // stages is how many choices a tied group of m seats makes: one per seat,
@@ -505,18 +526,38 @@ func (t *table) bounded() error {
 	return nil
 }
 
-// fit maximises the log-likelihood from equal strengths and returns the
-// log-strengths θ = log γ with the observed information at them. Each step
+// start returns the log-strengths a fit starts from: from's where it
+// rated the player, else 0, with the pinned player at 0.
+func (t *table) start(from *RatingFit, prior float64) []float64 {
+	theta := make([]float64, len(t.players))
+	if from == nil {
+		return theta
+	}
+	for i, p := range t.players {
+		if j, ok := from.index[p]; ok {
+			theta[i] = from.theta[j]
+		}
+	}
+	if pinned(prior) == 1 {
+		shift := theta[0]
+		for i := range theta {
+			theta[i] -= shift
+		}
+	}
+	return theta
+}
+
+// fit maximises the log-likelihood from theta, which it takes over, and
+// returns the log-strengths θ = log γ with the observed information at
+// them. Each step
 // tries Newton's step, which needs few steps near the maximum, and falls
 // back to Hunter's MM step, which never lowers the likelihood, when
 // Newton's would: MM alone crawls when a player nearly always wins. Without
 // a prior only differences of θ matter, so player 0 stays at 0.
-func (t *table) fit(prior float64) ([]float64, [][]float64, error) {
-	theta := make([]float64, len(t.players))
+func (t *table) fit(prior float64, theta []float64) ([]float64, [][]float64, error) {
 	ll := t.logLikelihood(theta, prior)
 	for range maxFitSteps {
-		denom := t.denominators(theta)
-		credit := t.credits(exps(theta))
+		credit, denom := t.scores(theta)
 		next := t.newton(theta, credit, denom, t.information(theta, prior), prior)
 		nextLL := math.Inf(-1)
 		if next != nil {
@@ -589,8 +630,9 @@ func (t *table) newton(theta, credit, denom []float64, info [][]float64, prior f
 func (t *table) logLikelihood(theta []float64, prior float64) float64 {
 	gamma := exps(theta)
 	var ll float64
+	buf := newSeats()
 	for _, o := range t.outcomes {
-		str := o.strengths(gamma)
+		str := o.strengths(gamma, buf)
 		var rest float64
 		for _, x := range str {
 			rest += x
@@ -636,23 +678,6 @@ func exps(theta []float64) []float64 {
 	return gamma
 }
 
-// denominators returns, for each player, the sum over the choices its
-// teams were in the running for of the team's weight over the total
-// strength in the running: the denominator of the MM update.
-func (t *table) denominators(theta []float64) []float64 {
-	gamma := exps(theta)
-	denom := make([]float64, len(theta))
-	for _, o := range t.outcomes {
-		_, d := o.teamScores(o.strengths(gamma))
-		for u, unit := range o.units {
-			for _, p := range unit {
-				denom[p] += o.count * d[u]
-			}
-		}
-	}
-	return denom
-}
-
 // information returns the observed information in θ, minus the Hessian of
 // the log-likelihood. In the teams' log-strengths φ each choice among
 // teams with probabilities p adds diag(p) - p·pᵀ; a member's share of its
@@ -668,9 +693,9 @@ func (t *table) information(theta []float64, prior float64) [][]float64 {
 		q := gamma[i] / (gamma[i] + 1)
 		info[i][i] = prior * q * (1 - q)
 	}
-	p := make([]float64, maxSeats)
+	p, buf, w, d := newSeats(), newSeats(), newSeats(), newSeats()
 	for _, o := range t.outcomes {
-		str := o.strengths(gamma)
+		str := o.strengths(gamma, buf)
 		// add adds x·wi·wj for every member i of team a and j of team b.
 		add := func(a, b int, x float64) {
 			for _, i := range o.units[a] {
@@ -702,7 +727,7 @@ func (t *table) information(theta []float64, prior float64) [][]float64 {
 				}
 			}
 		})
-		won, denom := o.teamScores(str)
+		won, denom := o.teamScores(str, w, d)
 		for u, unit := range o.units {
 			if len(unit) == 1 {
 				continue // a team of one has no curvature of its own

@@ -47,12 +47,22 @@ func RatingBasis(game, ruleset string, matches int) string {
 		"against a fixed reference, so the mean rating is 1500 and 400 points are 10-to-1 odds.", matches, game, ruleset)
 }
 
-// historyPoints is how many evenly spaced prefixes of a ruleset's matches
-// the rating history is fitted after, besides all of them. Each prefix
-// fit costs about one fit of the distinct outcomes (RatingInput), not of
-// the matches, so a refit costs one pass over the matches plus at most
-// historyPoints+1 fits, however many matches there are.
+// historyPoints bounds the rating history of a ruleset: it is the fit
+// after every historyStep(n) of its n matches (at most historyPoints
+// checkpoints), plus all of them. A checkpoint's fit never changes when
+// matches arrive after it, so a new match appends to the history instead
+// of refitting it; when the step doubles, every other checkpoint goes.
 const historyPoints = 40
+
+// historyStep returns the spacing of the checkpoints of n matches: the
+// smallest power of two with at most historyPoints multiples up to n.
+func historyStep(n int) int {
+	step := 1
+	for n/step > historyPoints {
+		step *= 2
+	}
+	return step
+}
 
 // refitPoll is how often Run looks for matches stored without a Notify,
 // by another process (replaylab tournament or import on the same file).
@@ -75,14 +85,34 @@ type Refitter struct {
 	wake chan struct{}
 
 	pass sync.Mutex // one Refit at a time
-	// seen is what the last fit of each ruleset covered; only Refit,
-	// under pass, uses it.
-	seen map[rulesetKey]store.RulesetCount
+	// kept is what r keeps of each ruleset it fitted, to take new
+	// matches in without reading the old ones again; only passes, under
+	// pass, use it.
+	kept map[rulesetKey]*rulesetFit
+	// onFit, when not nil, is called before every fit of a ruleset with
+	// the matches it starts from (0: it reads them all): for tests that
+	// count fits.
+	onFit func(game, ruleset string, from int)
 
 	mu   sync.Mutex
 	fits map[rulesetKey]*RatingFit
-	// stale are the rulesets Changed named since the last pass began.
+	// stale are the rulesets Changed named, or whose fit Fit was asked
+	// for and r does not keep, since the last pass began.
 	stale map[rulesetKey]bool
+	// asked are the rulesets Fit made stale, once each: one whose fit
+	// has a problem is not fitted again on every request.
+	asked map[rulesetKey]bool
+}
+
+// rulesetFit is the state of one ruleset's fit: the matches read, in seq
+// order, and the fits made of them.
+type rulesetFit struct {
+	seen    store.RulesetCount // the matches in in
+	in      RatingInput
+	ids     map[string]int64 // RatingKey → bot id
+	addErr  error            // why in stopped taking matches
+	fit     *RatingFit       // of all of in; nil when it has a problem
+	history []store.RatedAt  // at the checkpoints of seen.Matches
 }
 
 type rulesetKey struct{ game, ruleset string }
@@ -90,7 +120,8 @@ type rulesetKey struct{ game, ruleset string }
 // NewRefitter returns a Refitter of db's ratings that logs to log.
 func NewRefitter(db *store.DB, log *slog.Logger) *Refitter {
 	return &Refitter{db: db, log: log, wake: make(chan struct{}, 1),
-		seen: map[rulesetKey]store.RulesetCount{}, fits: map[rulesetKey]*RatingFit{}, stale: map[rulesetKey]bool{}}
+		kept: map[rulesetKey]*rulesetFit{}, fits: map[rulesetKey]*RatingFit{},
+		stale: map[rulesetKey]bool{}, asked: map[rulesetKey]bool{}}
 }
 
 // Notify tells Run that matches were stored. It never blocks: notices
@@ -136,10 +167,13 @@ func (r *Refitter) Run(ctx context.Context) {
 }
 
 // Refit refits, now and in the caller's goroutine, every game and ruleset
-// whose stored match count or last match changed since its last fit by r
-// (all of them on r's first pass) or that Changed named, and stores the
-// ratings and history. A ruleset whose matches are all gone is forgotten:
-// its stored fit went with its last match (store.DB.DeleteMatches).
+// whose stored match count or last match changed since its last fit, by r
+// or stored, or that Changed named, and stores the ratings and history.
+// Matches stored after the ones r fitted last are added to that fit,
+// which starts from the last ratings and appends to the history, rather
+// than read and fitted again. A ruleset whose matches are all gone is
+// forgotten: its stored fit went with its last match
+// (store.DB.DeleteMatches).
 //
 // On a database that several servers share, one of them refits at a time
 // (store.DB.RefitLock); the others wait their turn.
@@ -160,19 +194,41 @@ func (r *Refitter) Refit(ctx context.Context) error {
 		r.markStale(stale)
 		return err
 	}
+	saved, err := r.db.FittedCounts(ctx)
+	if err != nil {
+		r.markStale(stale)
+		return err
+	}
 	var errs []error
 	for _, c := range counts {
 		k := rulesetKey{c.Game, c.Ruleset}
-		if seen, ok := r.seen[k]; ok && seen == c && !stale[k] {
+		st := r.kept[k]
+		if st != nil && !slices.Contains(saved, st.seen) {
+			// Another process saved a fit since r's: r cannot know what
+			// changed before it (matches deleted and others stored).
+			st = nil
+		}
+		if !stale[k] && slices.Contains(saved, c) {
 			continue
 		}
-		if err := r.refit(ctx, c); err != nil {
+		if stale[k] || st == nil || !appended(st.seen, c) {
+			st = &rulesetFit{seen: store.RulesetCount{Game: c.Game, Ruleset: c.Ruleset}, ids: map[string]int64{}}
+		}
+		if err := r.refit(ctx, st, c); err != nil {
 			errs = append(errs, err)
+			delete(r.kept, k)
 			r.markStale(map[rulesetKey]bool{k: stale[k]})
 		}
 	}
 	r.forgetGone(counts)
 	return errors.Join(errs...)
+}
+
+// appended says whether now is seen's matches with more stored after
+// them, as it is when no match went since the fit of seen was saved (and
+// Changed was not called).
+func appended(seen, now store.RulesetCount) bool {
+	return now.Matches > seen.Matches && now.LastSeq > seen.LastSeq
 }
 
 // RefitRuleset refits one game and ruleset now, in the caller's
@@ -193,7 +249,9 @@ func (r *Refitter) RefitRuleset(ctx context.Context, game, ruleset string) error
 	}
 	for _, c := range counts {
 		if c.Game == game && c.Ruleset == ruleset {
-			return r.refit(ctx, c)
+			k := rulesetKey{game, ruleset}
+			delete(r.kept, k)
+			return r.refit(ctx, &rulesetFit{seen: store.RulesetCount{Game: game, Ruleset: ruleset}, ids: map[string]int64{}}, c)
 		}
 	}
 	r.forgetGone(counts)
@@ -217,9 +275,9 @@ func (r *Refitter) markStale(stale map[rulesetKey]bool) {
 func (r *Refitter) forgetGone(counts []store.RulesetCount) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	for k := range r.seen {
+	for k := range r.fits {
 		if !slices.ContainsFunc(counts, func(c store.RulesetCount) bool { return c.Game == k.game && c.Ruleset == k.ruleset }) {
-			delete(r.seen, k)
+			delete(r.kept, k)
 			delete(r.fits, k)
 		}
 	}
@@ -227,100 +285,125 @@ func (r *Refitter) forgetGone(counts []store.RulesetCount) {
 
 // Fit returns the latest fit of a game and ruleset, whose players are
 // RatingKey(name, version), and whether there is one: a ruleset not
-// fitted yet, or whose fit has a problem, has none.
+// fitted yet, or whose fit has a problem, has none. A ruleset whose
+// stored fit r found up to date at start has none until it changes or
+// Fit asks for it: then Run's next pass fits it again.
 func (r *Refitter) Fit(game, ruleset string) (*RatingFit, bool) {
 	r.mu.Lock()
-	defer r.mu.Unlock()
-	f, ok := r.fits[rulesetKey{game, ruleset}]
+	k := rulesetKey{game, ruleset}
+	f, ok := r.fits[k]
+	if !ok && !r.asked[k] {
+		r.stale[k], r.asked[k] = true, true
+		defer r.Notify()
+	}
+	r.mu.Unlock()
 	return f, ok
 }
 
-// refit fits one ruleset over all its matches, and after historyPoints
-// evenly spaced prefixes of them in the order they were stored, and saves
-// the outcome. c.Matches spaces the prefixes; matches stored since the
-// count only move the last fit.
-func (r *Refitter) refit(ctx context.Context, c store.RulesetCount) error {
+// refit adds the matches of c stored after st.seen to st, fits them and
+// the checkpoints they pass (see historyPoints), each fit starting from
+// the one before, and saves the outcome. Matches stored since the count
+// c only move the last fit.
+func (r *Refitter) refit(ctx context.Context, st *rulesetFit, c store.RulesetCount) error {
 	start := time.Now()
-	var (
-		in      RatingInput
-		keys    = map[int64]string{} // bot id → RatingKey
-		ids     = map[string]int64{}
-		seen    = store.RulesetCount{Game: c.Game, Ruleset: c.Ruleset}
-		history []store.RatedAt
-		entries []store.Entry
-		addErr  error
-		next    = 1 // the next history point, 1..historyPoints
-	)
-	err := r.db.Placings(ctx, c.Game, c.Ruleset, func(m store.MatchPlacings) error {
-		seen.Matches++
-		seen.LastSeq = m.Seq
-		if addErr == nil {
+	before := st.seen
+	if r.onFit != nil {
+		r.onFit(c.Game, c.Ruleset, before.Matches)
+	}
+	// The checkpoints of the old step that the new one keeps.
+	kept := st.history[:0:0]
+	step := historyStep(c.Matches)
+	for _, p := range st.history {
+		if p.Upto%step == 0 {
+			kept = append(kept, p)
+		}
+	}
+	thinned := len(kept) < len(st.history)
+	st.history = kept
+	var entries []store.Entry
+	err := r.db.PlacingsAfter(ctx, c.Game, c.Ruleset, before.LastSeq, func(m store.MatchPlacings) error {
+		st.seen.Matches++
+		st.seen.LastSeq = m.Seq
+		if st.addErr == nil {
 			entries = entries[:0]
 			for _, p := range m.Seats {
-				if _, ok := keys[p.BotID]; !ok {
-					k := RatingKey(p.Name, p.Version)
-					keys[p.BotID], ids[k] = k, p.BotID
-				}
+				st.ids[RatingKey(p.Name, p.Version)] = p.BotID
 				entries = append(entries, store.Entry{PlayerSummary: store.PlayerSummary{Seat: p.Seat, Name: p.Name,
 					Version: p.Version, Rank: p.Rank, Team: p.Team}, Seats: 1})
 			}
 			if placings, ok := EntryPlacings(entries); ok {
-				addErr = in.Add(placings)
+				st.addErr = st.in.Add(placings)
 			}
 		}
-		// Point i is the first ceil(i·n/historyPoints) matches.
-		for next <= historyPoints && seen.Matches*historyPoints >= next*c.Matches {
-			next++
-			if addErr != nil || in.Len() == 0 {
-				continue
-			}
-			if f, err := in.Fit(RatingPrior); err == nil && (len(history) == 0 || history[len(history)-1].Upto != seen.Matches) {
-				history = append(history, ratedAt(seen.Matches, f, ids)...)
-			}
+		if st.seen.Matches%step != 0 || st.addErr != nil || st.in.Len() == 0 {
+			return nil
+		}
+		f, err := st.in.FitFrom(RatingPrior, st.fit)
+		if err == nil {
+			f.Matches = st.seen.Matches
+			st.fit = f
+			st.history = append(st.history, ratedAt(st.seen.Matches, f, st.ids)...)
 		}
 		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("refit %s/%s: %w", c.Game, c.Ruleset, err)
 	}
-	out := &store.FittedRatings{Game: c.Game, Ruleset: c.Ruleset, Matches: seen.Matches, LastSeq: seen.LastSeq, FittedAt: time.Now()}
-	var fit *RatingFit
+	out := &store.FittedRatings{Game: c.Game, Ruleset: c.Ruleset, Matches: st.seen.Matches, LastSeq: st.seen.LastSeq, FittedAt: time.Now()}
 	switch {
-	case errors.Is(addErr, ErrTooMany):
+	case errors.Is(st.addErr, ErrTooMany):
 		out.Problem = problemTooMany
-	case addErr != nil:
-		out.Problem = "Not rated: " + addErr.Error() + "."
-	case in.Len() == 0:
+	case st.addErr != nil:
+		out.Problem = "Not rated: " + st.addErr.Error() + "."
+	case st.in.Len() == 0:
 		out.Problem = problemNoMatches
 	default:
-		fit, err = in.Fit(RatingPrior)
-		if err != nil {
-			out.Problem = "Not rated: " + err.Error() + "."
-			break
+		fit := st.fit
+		if fit == nil || fit.Matches != st.seen.Matches {
+			// The last match was no checkpoint.
+			f, err := st.in.FitFrom(RatingPrior, st.fit)
+			if err != nil {
+				out.Problem = "Not rated: " + err.Error() + "."
+				break
+			}
+			f.Matches = st.seen.Matches
+			fit, st.fit = f, f
 		}
-		for _, p := range ratedAt(seen.Matches, fit, ids) {
+		for _, p := range ratedAt(st.seen.Matches, fit, st.ids) {
 			out.Latest = append(out.Latest, p.Rated)
 		}
-		if len(history) == 0 || history[len(history)-1].Upto != seen.Matches {
-			history = append(history, ratedAt(seen.Matches, fit, ids)...)
+		if !thinned && before.Matches > 0 {
+			// The checkpoints up to before stay as stored.
+			out.HistoryAfter = before.Matches - before.Matches%step
 		}
-		out.History = history
+		for _, p := range st.history {
+			if p.Upto > out.HistoryAfter {
+				out.History = append(out.History, p)
+			}
+		}
+		if st.seen.Matches%step != 0 {
+			out.History = append(out.History, ratedAt(st.seen.Matches, fit, st.ids)...)
+		}
 	}
 	if err := r.db.SaveRatings(ctx, out); err != nil {
 		return fmt.Errorf("refit %s/%s: %w", c.Game, c.Ruleset, err)
 	}
 	k := rulesetKey{c.Game, c.Ruleset}
-	r.seen[k] = seen
+	r.kept[k] = st
+	if out.Problem != "" {
+		// The next fit reads every match again and rebuilds the history.
+		st.fit = nil
+		delete(r.kept, k)
+	}
 	r.mu.Lock()
-	if fit != nil {
-		fit.Matches = seen.Matches
-		r.fits[k] = fit
+	if st.fit != nil {
+		r.fits[k] = st.fit
 	} else {
 		delete(r.fits, k)
 	}
 	r.mu.Unlock()
-	r.log.Debug("ratings refitted", "game", c.Game, "ruleset", c.Ruleset, "matches", seen.Matches,
-		"players", len(out.Latest), "problem", out.Problem, "took", time.Since(start))
+	r.log.Debug("ratings refitted", "game", c.Game, "ruleset", c.Ruleset, "matches", st.seen.Matches,
+		"new", st.seen.Matches-before.Matches, "players", len(out.Latest), "problem", out.Problem, "took", time.Since(start))
 	return nil
 }
 

@@ -101,7 +101,7 @@ func dropLeftovers(ctx context.Context, tx *sql.Tx, deleted []DeletedMatch, bots
 		if left {
 			continue
 		}
-		if err := clearRatings(ctx, tx, d.Game, d.Ruleset); err != nil {
+		if err := clearRatings(ctx, tx, d.Game, d.Ruleset, 0); err != nil {
 			return fmt.Errorf("ratings of %s/%s: %w", d.Game, d.Ruleset, err)
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM rating_fits WHERE game = ? AND ruleset = ?`, d.Game, d.Ruleset); err != nil {

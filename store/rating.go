@@ -34,7 +34,7 @@ const placingsQuery = `
 	FROM matches m
 	JOIN match_entries e ON e.match_seq = m.seq
 	JOIN bots b ON b.id = e.bot_id
-	WHERE m.game = ? AND m.ruleset = ?
+	WHERE m.game = ? AND m.ruleset = ? AND m.seq > ?
 	ORDER BY m.seq, e.bot_id`
 
 // Placings calls fn with every match of a game under one ruleset, in the
@@ -43,12 +43,19 @@ const placingsQuery = `
 // key of match_entries, so a million matches stream; fn's
 // error stops it and is returned as it is.
 func (db *DB) Placings(ctx context.Context, game, ruleset string, fn func(MatchPlacings) error) error {
+	return db.PlacingsAfter(ctx, game, ruleset, 0, fn)
+}
+
+// PlacingsAfter is Placings of the matches stored after the one with seq
+// after: what a fit that has read the earlier ones still needs. The index
+// takes it straight to them.
+func (db *DB) PlacingsAfter(ctx context.Context, game, ruleset string, after int64, fn func(MatchPlacings) error) error {
 	tx, err := db.readTx(ctx)
 	if err != nil {
 		return fmt.Errorf("placings: %w", err)
 	}
 	defer tx.Rollback()
-	rows, err := tx.QueryContext(ctx, placingsQuery, game, ruleset)
+	rows, err := tx.QueryContext(ctx, placingsQuery, game, ruleset, after)
 	if err != nil {
 		return fmt.Errorf("placings: %w", err)
 	}
@@ -97,22 +104,39 @@ type RulesetCount struct {
 // matches, ordered by game and ruleset. It reads the matches_by_ruleset
 // index only.
 func (db *DB) RulesetCounts(ctx context.Context) ([]RulesetCount, error) {
-	rows, err := db.read.QueryContext(ctx, `
+	cs, err := db.rulesetCounts(ctx, `
 		SELECT game, ruleset, count(*), max(seq) FROM matches GROUP BY game, ruleset ORDER BY game, ruleset`)
 	if err != nil {
 		return nil, fmt.Errorf("ruleset counts: %w", err)
+	}
+	return cs, nil
+}
+
+// rulesetCounts returns the RulesetCounts query reads, one a row.
+func (db *DB) rulesetCounts(ctx context.Context, query string) ([]RulesetCount, error) {
+	rows, err := db.read.QueryContext(ctx, query)
+	if err != nil {
+		return nil, err
 	}
 	defer rows.Close()
 	cs := []RulesetCount{}
 	for rows.Next() {
 		var c RulesetCount
 		if err := rows.Scan(&c.Game, &c.Ruleset, &c.Matches, &c.LastSeq); err != nil {
-			return nil, fmt.Errorf("ruleset counts: %w", err)
+			return nil, err
 		}
 		cs = append(cs, c)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("ruleset counts: %w", err)
+	return cs, rows.Err()
+}
+
+// FittedCounts returns the RulesetCount each stored rating fit was made
+// at, ordered by game and ruleset: a ruleset whose count still reads the
+// same has nothing new to fit.
+func (db *DB) FittedCounts(ctx context.Context) ([]RulesetCount, error) {
+	cs, err := db.rulesetCounts(ctx, `SELECT game, ruleset, matches, last_seq FROM rating_fits ORDER BY game, ruleset`)
+	if err != nil {
+		return nil, fmt.Errorf("fitted counts: %w", err)
 	}
 	return cs, nil
 }
@@ -143,7 +167,11 @@ type FittedRatings struct {
 	// Problem, when not empty, says why there are no ratings, for people.
 	Problem string
 	Latest  []Rated
-	History []RatedAt
+	// History is the rating history after HistoryAfter matches: the
+	// stored points up to HistoryAfter stay, the later ones are replaced.
+	// HistoryAfter 0 replaces the whole history.
+	HistoryAfter int
+	History      []RatedAt
 }
 
 // SaveRatings replaces the ratings and rating history of f's game and
@@ -166,7 +194,7 @@ func (db *DB) SaveRatings(ctx context.Context, f *FittedRatings) (err error) {
 }
 
 func saveRatings(ctx context.Context, tx *sql.Tx, f *FittedRatings) error {
-	if err := clearRatings(ctx, tx, f.Game, f.Ruleset); err != nil {
+	if err := clearRatings(ctx, tx, f.Game, f.Ruleset, f.HistoryAfter); err != nil {
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, `
@@ -202,17 +230,16 @@ func saveRatings(ctx context.Context, tx *sql.Tx, f *FittedRatings) error {
 	return nil
 }
 
-// clearRatings deletes the ratings and rating history of a game and
-// ruleset, not its fit.
-func clearRatings(ctx context.Context, tx *sql.Tx, game, ruleset string) error {
-	for _, table := range []string{"ratings", "rating_history"} {
-		// The table name is one of two constants, not input.
-		if _, err := tx.ExecContext(ctx, `DELETE FROM `+table+`
-			WHERE ruleset = ? AND bot_id IN (SELECT id FROM bots WHERE game = ?)`, ruleset, game); err != nil {
-			return err
-		}
+// clearRatings deletes the ratings of a game and ruleset and its rating
+// history after the first after matches, not its fit.
+func clearRatings(ctx context.Context, tx *sql.Tx, game, ruleset string, after int) error {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM ratings
+		WHERE ruleset = ? AND bot_id IN (SELECT id FROM bots WHERE game = ?)`, ruleset, game); err != nil {
+		return err
 	}
-	return nil
+	_, err := tx.ExecContext(ctx, `DELETE FROM rating_history
+		WHERE ruleset = ? AND upto > ? AND bot_id IN (SELECT id FROM bots WHERE game = ?)`, ruleset, after, game)
+	return err
 }
 
 // BotRating is a stored rating of one bot version.

@@ -59,6 +59,13 @@ func TestPlacings(t *testing.T) {
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("got %v, want %v", got, want)
 		}
+		var after []int64
+		if err := db.PlacingsAfter(ctx, "worms", "base", 1, func(m MatchPlacings) error { after = append(after, m.Seq); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(after, []int64{3}) {
+			t.Errorf("after seq 1: got matches %v, want [3]", after)
+		}
 		stop := errors.New("stop")
 		calls := 0
 		if err := db.Placings(ctx, "worms", "base", func(MatchPlacings) error { calls++; return stop }); !errors.Is(err, stop) || calls != 1 {
@@ -80,8 +87,8 @@ func TestPlacings(t *testing.T) {
 // all matches and no sort, whatever the size of the database.
 func TestPlacingsUsesIndex(t *testing.T) {
 	db := openTest(t)
-	plan := queryPlan(t, db, placingsQuery, "worms", "base")
-	if !strings.HasPrefix(plan, "SEARCH m USING COVERING INDEX matches_by_ruleset (game=? AND ruleset=?)") {
+	plan := queryPlan(t, db, placingsQuery, "worms", "base", 0)
+	if !strings.HasPrefix(plan, "SEARCH m USING COVERING INDEX matches_by_ruleset (game=? AND ruleset=? AND rowid>?)") {
 		t.Errorf("got plan %q, want a search of matches_by_ruleset first", plan)
 	}
 	if strings.Contains(plan, "SCAN") || strings.Contains(plan, "USE TEMP B-TREE") {
@@ -144,6 +151,30 @@ func TestSaveRatings(t *testing.T) {
 		wantHistory := []RatingPoint{{"base", 1, BotRating{"a", "1", 1610, 1400, 1800, 1}}, {"final", 1, BotRating{"a", "1", 1605, 1400, 1800, 1}}}
 		if !reflect.DeepEqual(history, wantHistory) {
 			t.Errorf("history: got %+v, want %+v", history, wantHistory)
+		}
+
+		// A fit of one more match keeps the history up to HistoryAfter.
+		more := fit("base", 20)
+		more.Matches, more.LastSeq, more.HistoryAfter = 2, 3, 1
+		more.History = []RatedAt{{2, Rated{ids["a"], 1620, 1400, 1800, 2}}}
+		if err := db.SaveRatings(ctx, more); err != nil {
+			t.Fatal(err)
+		}
+		if history, err = db.RatingHistory(ctx, "worms", "a"); err != nil {
+			t.Fatal(err)
+		}
+		wantHistory = []RatingPoint{{"base", 1, BotRating{"a", "1", 1610, 1400, 1800, 1}}, {"base", 2, BotRating{"a", "1", 1620, 1400, 1800, 2}},
+			{"final", 1, BotRating{"a", "1", 1605, 1400, 1800, 1}}}
+		if !reflect.DeepEqual(history, wantHistory) {
+			t.Errorf("history after HistoryAfter 1: got %+v, want %+v", history, wantHistory)
+		}
+		counts, err := db.FittedCounts(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantCounts := []RulesetCount{{"snake", "base", 0, 0}, {"worms", "base", 2, 3}, {"worms", "final", 1, 1}}
+		if !reflect.DeepEqual(counts, wantCounts) {
+			t.Errorf("fitted counts: got %v, want %v", counts, wantCounts)
 		}
 	})
 }

@@ -34,11 +34,16 @@ func getOK(t *testing.T, e http.Handler, url string) *httptest.ResponseRecorder 
 	return rec
 }
 
-// leagueFit is FitRatings over the league's matches of one game and
-// ruleset, as the refitter keys them.
+// leagueFit is the fit of the league's matches of one game and ruleset
+// as the refitter makes it: the players keyed as it keys them, and, as
+// the league is shorter than its history, each prefix fitted from the
+// one before.
 func leagueFit(t *testing.T, game, ruleset string) *analytics.RatingFit {
 	t.Helper()
-	var ms [][]analytics.Placing
+	var (
+		in analytics.RatingInput
+		f  *analytics.RatingFit
+	)
 	for _, m := range league {
 		if m.game != game || m.ruleset != ruleset {
 			continue
@@ -47,11 +52,13 @@ func leagueFit(t *testing.T, game, ruleset string) *analytics.RatingFit {
 		for _, s := range m.seats {
 			ps = append(ps, analytics.Placing{Player: analytics.RatingKey(s.bot, "v1"), Rank: s.rank})
 		}
-		ms = append(ms, ps)
-	}
-	f, err := analytics.FitRatings(ms, analytics.RatingPrior)
-	if err != nil {
-		t.Fatal(err)
+		if err := in.Add(ps); err != nil {
+			t.Fatal(err)
+		}
+		var err error
+		if f, err = in.FitFrom(analytics.RatingPrior, f); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return f
 }

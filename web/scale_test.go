@@ -244,6 +244,96 @@ func BenchmarkPagesAtScale(b *testing.B) {
 			b.ReportMetric(float64(size), "bytes/page")
 		})
 	}
+	benchRefits(b, db, n)
+}
+
+// benchRefits measures what the ratings cost as serve runs them: a start
+// (a new Refitter's first pass over the data the last one fitted) and the
+// pass after one more match is stored. The matches it adds are deleted at
+// the end, so the cached database keeps n matches.
+func benchRefits(b *testing.B, db *store.DB, n int) {
+	ctx := context.Background()
+	refit := analytics.NewRefitter(db, slog.New(slog.DiscardHandler))
+	if err := refit.Refit(ctx); err != nil {
+		b.Fatal(err)
+	}
+	b.Run(fmt.Sprintf("matches=%d/refit-start", n), func(b *testing.B) {
+		timedCPU(b, nil, func() {
+			if err := analytics.NewRefitter(db, slog.New(slog.DiscardHandler)).Refit(ctx); err != nil {
+				b.Fatal(err)
+			}
+		})
+	})
+	var gs []*sim.Game
+	for _, g := range games.All() {
+		if _, _, ok := scaleSeats(g); ok {
+			gs = append(gs, g)
+		}
+	}
+	r := rand.New(rand.NewPCG(17, uint64(n)))
+	var added []string
+	defer func() {
+		if _, err := db.DeleteMatches(ctx, added); err != nil {
+			b.Fatal(err)
+		}
+	}()
+	store1 := func() {
+		rec := scaleRecord(r, gs, n+len(added))
+		if _, err := db.Ingest(ctx, rec); err != nil {
+			b.Fatal(err)
+		}
+		added = append(added, rec.ID)
+	}
+	pass := func() {
+		if err := refit.Refit(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+	// The first new match after a start is fitted with all the matches
+	// of its ruleset, which the refitter has not read yet.
+	b.Run(fmt.Sprintf("matches=%d/refit-first-new-match", n), func(b *testing.B) {
+		timedCPU(b, func() {
+			refit = analytics.NewRefitter(db, slog.New(slog.DiscardHandler))
+			pass() // a start: nothing to fit
+			store1()
+		}, pass)
+	})
+	// A server that has run a while keeps every ruleset's fit: have Fit
+	// ask for each, so that a new match of any is added to its fit.
+	counts, err := db.RulesetCounts(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range counts {
+		refit.Fit(c.Game, c.Ruleset)
+	}
+	pass()
+	b.Run(fmt.Sprintf("matches=%d/refit-new-match", n), func(b *testing.B) {
+		timedCPU(b, store1, pass)
+	})
+}
+
+// timedCPU runs prepare (unless nil) and fn b.N times and reports the
+// median and 90th percentile of fn's durations and the process's CPU time
+// in fn.
+func timedCPU(b *testing.B, prepare, fn func()) {
+	b.Helper()
+	var took, cpus []time.Duration
+	for b.Loop() {
+		if prepare != nil {
+			b.StopTimer()
+			prepare()
+			b.StartTimer()
+		}
+		start, cpu := time.Now(), processCPU()
+		fn()
+		took, cpus = append(took, time.Since(start)), append(cpus, processCPU()-cpu)
+	}
+	slices.Sort(took)
+	slices.Sort(cpus)
+	b.ReportMetric(ms(took[len(took)/2]), "p50-ms")
+	b.ReportMetric(ms(took[len(took)*9/10]), "p90-ms")
+	b.ReportMetric(ms(cpus[len(cpus)/2]), "cpu-ms/op")
 }
 
 // fetch GETs url and reads the whole body, failing on any status but 200,

@@ -155,8 +155,9 @@ func serve(ctx context.Context, f *serveFlags, stdout, stderr io.Writer) error {
 			fill.Start(len(demo))
 		}
 	}
-	// The refitter's first pass rates every stored match of earlier runs
-	// and restored ones; the demo fill notifies it when done. Both stop
+	// The refitter's first pass rates the rulesets whose stored matches
+	// changed since their saved fit (restored ones, or matches written
+	// while no server ran); the demo fill notifies it when done. Both stop
 	// before the database closes (deferred above, so it runs after this).
 	bgCtx, stopBackground := context.WithCancel(ctx)
 	var background sync.WaitGroup
