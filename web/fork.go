@@ -104,6 +104,12 @@ func (s *server) apiFork(c echo.Context) error {
 	ctx, cancel := context.WithTimeoutCause(r.Context(), s.forkTimeLimit, errForkTimeLimit)
 	defer cancel()
 	rec, agreements, err := s.playFork(ctx, c, m, g, req.Turn, bots, force)
+	var te *forkTimeError
+	if err != nil && !errors.As(err, &te) && errors.Is(context.Cause(ctx), errForkTimeLimit) {
+		// The limit passed before any turn was played: while the parent
+		// was read or decoded.
+		err = &forkTimeError{limit: s.forkTimeLimit, at: req.Turn}
+	}
 	if err != nil {
 		return err
 	}

@@ -267,3 +267,22 @@ func TestForkTimeLimit(t *testing.T) {
 		t.Errorf("a fork stopped by the limit was logged as a failure:\n%s", f.log)
 	}
 }
+
+// TestForkTimeLimitBeforePlay: a limit that passes while the parent is
+// still being read or decoded is the same 503 (no turn played), not a
+// server failure.
+func TestForkTimeLimitBeforePlay(t *testing.T) {
+	f := newFixture(t, func(c *Config) { c.ForkTimeLimit = time.Nanosecond })
+	parent := ingest(t, f.db, recordBuiltinToad(t, 7, "astar"))
+	req := httptest.NewRequest(http.MethodPost, "/api/v1/matches/"+parent+"/forks", strings.NewReader(string(forkBody(12, ""))))
+	req.Host = testAddr
+	req.Header.Set("Content-Type", "application/json")
+	rec := httptest.NewRecorder()
+	f.e.ServeHTTP(rec, req)
+	if rec.Code != http.StatusServiceUnavailable || !strings.Contains(rec.Body.String(), "--fork-time-limit of 1ns") {
+		t.Errorf("got %d %s; want 503 naming the limit", rec.Code, rec.Body)
+	}
+	if strings.Contains(f.log.String(), "request failed") {
+		t.Errorf("a fork stopped by the limit was logged as a failure:\n%s", f.log)
+	}
+}
