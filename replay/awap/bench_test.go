@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/replaylab/replaylab/replay"
+	"github.com/replaylab/replaylab/replay/replaytest"
 )
 
 // BenchmarkTurn measures a recorded turn of a team that stands still
@@ -16,7 +17,7 @@ func BenchmarkTurn(b *testing.B) {
 	b.Run("awap2019", func(b *testing.B) {
 		bot := start(b, "odd", 10*time.Second)
 		defer bot.Close()
-		benchTurns(b, bot)
+		replaytest.PlayTurns(b, bot, newMatch)
 	})
 	b.Run("jsonlines", func(b *testing.B) {
 		p, err := replay.StartProcess(context.Background(), []string{"python3", "-u", "testdata/jsonlines.py"},
@@ -25,27 +26,6 @@ func BenchmarkTurn(b *testing.B) {
 			b.Fatal(err)
 		}
 		defer p.Close()
-		benchTurns(b, p)
+		replaytest.PlayTurns(b, p, newMatch)
 	})
-}
-
-// benchTurns plays b.N turns, in as many matches as it takes; it
-// answers the idle steps too, so each match is mostly play steps.
-func benchTurns(b *testing.B, a replay.Agent) {
-	m := newMatch(b)
-	turn := 0
-	b.ResetTimer()
-	for range b.N {
-		if m.Over() {
-			m = newMatch(b)
-		}
-		turn++
-		ans := a.Act(context.Background(), turn, m.View(0))
-		if ans.Note != "" {
-			b.Fatalf("turn %d: note %q", turn, ans.Note)
-		}
-		if err := m.Step([]string{ans.Command, ""}); err != nil {
-			b.Fatal(err)
-		}
-	}
 }

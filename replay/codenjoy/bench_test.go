@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/replaylab/replaylab/replay"
+	"github.com/replaylab/replaylab/replay/replaytest"
 )
 
 // BenchmarkTurn measures a recorded turn of a trivial bot through the
@@ -15,7 +16,7 @@ func BenchmarkTurn(b *testing.B) {
 	b.Run("codenjoy", func(b *testing.B) {
 		bot := start(b, 10*time.Second, "-mode", "walk", "{url}")
 		defer bot.Close()
-		benchTurns(b, bot)
+		replaytest.PlayTurns(b, bot, newMatch)
 	})
 	b.Run("jsonlines", func(b *testing.B) {
 		p, err := replay.StartProcess(context.Background(), []string{botPath, "-mode", "jsonlines"},
@@ -24,25 +25,6 @@ func BenchmarkTurn(b *testing.B) {
 			b.Fatal(err)
 		}
 		defer p.Close()
-		benchTurns(b, p)
+		replaytest.PlayTurns(b, p, newMatch)
 	})
-}
-
-func benchTurns(b *testing.B, a replay.Agent) {
-	m := newMatch(b)
-	turn := 0
-	b.ResetTimer()
-	for range b.N {
-		if m.Over() {
-			m = newMatch(b)
-		}
-		turn++
-		ans := a.Act(context.Background(), turn, m.View(0))
-		if ans.Note != "" {
-			b.Fatalf("turn %d: note %q", turn, ans.Note)
-		}
-		if err := m.Step([]string{ans.Command, ""}); err != nil {
-			b.Fatal(err)
-		}
-	}
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/replaylab/replaylab/replay"
+	"github.com/replaylab/replaylab/sim"
 )
 
 // CheckDead fails t unless the process whose pid is in file has ended (a
@@ -85,6 +86,30 @@ func BenchTurns(b *testing.B, a replay.Agent, view any) {
 		turn++
 		if ans := a.Act(context.Background(), turn, view); ans.Note != "" {
 			b.Fatalf("turn %d: %s", turn, ans.Note)
+		}
+	}
+}
+
+// PlayTurns plays b.N turns of seat 0 with a, in as many matches from
+// newMatch (two seats; seat 1 sends nothing) as it takes, so the views
+// change as in a real match; an answer with a note or a refused step
+// fails b.
+func PlayTurns(b *testing.B, a replay.Agent, newMatch func(testing.TB) sim.Match) {
+	b.Helper()
+	m := newMatch(b)
+	turn := 0
+	b.ResetTimer()
+	for range b.N {
+		if m.Over() {
+			m = newMatch(b)
+		}
+		turn++
+		ans := a.Act(context.Background(), turn, m.View(0))
+		if ans.Note != "" {
+			b.Fatalf("turn %d: note %q", turn, ans.Note)
+		}
+		if err := m.Step([]string{ans.Command, ""}); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
