@@ -740,13 +740,7 @@ func (p *Process) waitGone(d time.Duration) bool {
 	if !waitAll(d, p.exited, p.stdout.done, p.stderr.done) {
 		return false
 	}
-	for groupAlive(p.cmd.Process.Pid) {
-		if time.Now().After(deadline) {
-			return false
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	return true
+	return groupGoneBy(p.cmd.Process.Pid, deadline)
 }
 
 // waitAll waits at most d for all of chans to be closed.
@@ -770,6 +764,26 @@ func signalGroup(pid int, sig syscall.Signal) error {
 		return os.ErrProcessDone
 	}
 	return err
+}
+
+// EndGroup kills the process group led by pid and waits up to d for it
+// to be gone, as Close does for a bot's group: an adapter that runs a
+// program of its own calls it so that no child outlives the agent. It
+// reports whether the group was gone in time.
+func EndGroup(pid int, d time.Duration) bool {
+	signalGroup(pid, syscall.SIGKILL)
+	return groupGoneBy(pid, time.Now().Add(d))
+}
+
+// groupGoneBy waits until the group led by pid is gone, or deadline.
+func groupGoneBy(pid int, deadline time.Time) bool {
+	for groupAlive(pid) {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return true
 }
 
 // groupAlive reports whether a process of the group led by pid is left

@@ -162,7 +162,7 @@ func (a *Agent) run(ctx context.Context, input []byte, stdout, stderr *bounded) 
 	}
 	err = cmd.Run()
 	if cmd.Process != nil {
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // children left behind
+		replay.EndGroup(cmd.Process.Pid, time.Second) // children left behind
 	}
 	if toFile {
 		readPlan(outPath, stdout)
