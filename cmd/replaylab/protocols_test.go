@@ -178,8 +178,9 @@ func TestRunnerProtocols(t *testing.T) {
 	}
 	t.Run("other game", func(t *testing.T) {
 		code, _, errOut := cli(t, "record", "--game", "snake", "--bot", "toad-solver:"+solver, "-o", filepath.Join(dir, "x.rlog"))
-		if code == 0 || !strings.Contains(errOut, "toad-solver bots play toad only, not snake") {
-			t.Errorf("got exit %d, stderr %q; want a refusal naming the games", code, errOut)
+		// A spec the game cannot seat is a mistake in the flags: exit 2.
+		if code != 2 || !strings.Contains(errOut, "toad-solver bots play toad only, not snake") {
+			t.Errorf("got exit %d, stderr %q; want exit 2 and a refusal naming the games", code, errOut)
 		}
 	})
 }

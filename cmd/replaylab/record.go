@@ -229,6 +229,9 @@ func recordHeader(f *recordFlags, stderr io.Writer) (*sim.Game, replay.Header, [
 	}
 	fps := make([]string, len(f.bots))
 	for i, spec := range f.bots {
+		if err := checkProtocol(g, spec); err != nil {
+			return nil, replay.Header{}, nil, fmt.Errorf("bot %d (%s): %w", i+1, spec, err)
+		}
 		if fps[i], err = botFingerprint(spec); err != nil {
 			return nil, replay.Header{}, nil, fmt.Errorf("bot %d (%s): %w", i+1, spec, err)
 		}
