@@ -1,7 +1,9 @@
 package analytics
 
 import (
+	"cmp"
 	"math"
+	"slices"
 
 	"github.com/replaylab/replaylab/store"
 )
@@ -80,9 +82,59 @@ func Meetings(r store.PairRecord) (ab, ba Pair) {
 // pair that never met, and the diagonal, have no meetings.
 type Matrix struct {
 	Game, Ruleset string
-	Bots          []store.BotVersion // most meetings first
+	Bots          []store.BotVersion // most meetings first, until ByRating
 	TotalBots     int                // versions that met another, of which Bots are the first
 	Cells         [][]Pair
+	// Ratings are the Bots' ratings, set by ByRating; NaN for a version
+	// the fit has not rated.
+	Ratings []float64
+}
+
+// ByRating orders the board's versions by the fit's ratings, the best
+// first, as the leaderboard lists them; versions without a rating follow
+// in their order (most meetings first). The board keeps its versions:
+// the fit only orders them.
+func (m Matrix) ByRating(fit []store.BotRating) Matrix {
+	rating := make(map[[2]string]float64, len(fit))
+	for _, r := range fit {
+		rating[[2]string{r.Name, r.Version}] = r.Rating
+	}
+	ratings := make([]float64, len(m.Bots))
+	order := make([]int, len(m.Bots))
+	for i, b := range m.Bots {
+		order[i] = i
+		r, ok := rating[[2]string{b.Name, b.Version}]
+		if !ok {
+			r = math.NaN()
+		}
+		ratings[i] = r
+	}
+	slices.SortStableFunc(order, func(i, j int) int {
+		ri, rj := ratings[i], ratings[j]
+		switch {
+		case math.IsNaN(ri) || math.IsNaN(rj):
+			return cmp.Compare(b2i(math.IsNaN(ri)), b2i(math.IsNaN(rj)))
+		default:
+			return cmp.Compare(rj, ri)
+		}
+	})
+	out := Matrix{Game: m.Game, Ruleset: m.Ruleset, TotalBots: m.TotalBots,
+		Bots: make([]store.BotVersion, len(order)), Cells: make([][]Pair, len(order)), Ratings: make([]float64, len(order))}
+	for i, oi := range order {
+		out.Bots[i], out.Ratings[i] = m.Bots[oi], ratings[oi]
+		out.Cells[i] = make([]Pair, len(order))
+		for j, oj := range order {
+			out.Cells[i][j] = m.Cells[oi][oj]
+		}
+	}
+	return out
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // NewMatrix lays out a head-to-head board.

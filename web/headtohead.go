@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html"
 	"html/template"
+	"math"
 	"net/http"
 	"net/url"
 	"slices"
@@ -39,7 +40,15 @@ func (s *server) headToHead(c echo.Context, game, ruleset string) (analytics.Mat
 	if err != nil {
 		return analytics.Matrix{}, g, "", err
 	}
-	m := analytics.NewMatrix(h)
+	boards, err := s.db.Ratings(c.Request().Context(), game, ruleset)
+	if err != nil {
+		return analytics.Matrix{}, g, "", err
+	}
+	var fit []store.BotRating
+	if len(boards) == 1 {
+		fit = boards[0].Ratings
+	}
+	m := analytics.NewMatrix(h).ByRating(fit)
 	var note string
 	switch {
 	case len(m.Bots) < 2:
@@ -100,8 +109,9 @@ func botLabel(b store.BotVersion) string {
 }
 
 type rowView struct {
-	Bot   store.BotVersion
-	Cells template.HTML // the row's cells, rendered by writeCell
+	Bot    store.BotVersion
+	Rating string        // the version's rating, rounded, or "" without one
+	Cells  template.HTML // the row's cells, rendered by writeCell
 }
 
 type h2hData struct {
@@ -113,22 +123,33 @@ type h2hData struct {
 	APIQuery  template.URL
 }
 
-// signedNumber shows a number with its sign, to two decimals at most.
-func signedNumber(x float64) string {
-	s := formatNumber(x)
-	if x > 0 {
-		s = "+" + s
-	}
-	return s
-}
-
 // diffText shows a mean score difference and its interval, or why there
-// is none.
+// is none, to the digits the interval leaves meaningful (roundedDiff).
 func diffText(p analytics.Pair) string {
 	if !p.HasCI {
-		return signedNumber(p.MeanDiff) + " (one meeting: no interval)"
+		return roundedDiff(p.MeanDiff, p.MeanDiff) + " (one meeting: no interval)"
 	}
-	return signedNumber(p.MeanDiff) + " ± " + formatNumber((p.DiffCI.High-p.DiffCI.Low)/2)
+	half := (p.DiffCI.High - p.DiffCI.Low) / 2
+	return roundedDiff(p.MeanDiff, half) + " ± " + strings.TrimPrefix(roundedDiff(half, half), "+")
+}
+
+// roundedDiff shows x with its sign, to two significant digits of scale
+// (the interval's half-width, or x itself without one) and at most two
+// decimals, a whole number whole: +540.73 ± 51.04 reads +541 ± 51,
+// +0.4137 ± 0.0912 reads +0.41 ± 0.09.
+func roundedDiff(x, scale float64) string {
+	decimals := 0
+	for s := math.Abs(scale); x != math.Trunc(x) && decimals < 2 && s > 0 && s < 10; s *= 10 {
+		decimals++
+	}
+	v := strconv.FormatFloat(x, 'f', decimals, 64)
+	if v == "-0" || strings.Trim(v, "-0.") == "" {
+		return "0" // a difference rounded to nothing has no sign
+	}
+	if x > 0 {
+		v = "+" + v
+	}
+	return v
 }
 
 // meetingsText counts meetings in words.
@@ -183,7 +204,11 @@ func (s *server) h2hPage(c echo.Context) error {
 			for j := range m.Bots {
 				writeCell(&sb, m, links, i, j)
 			}
-			d.Rows = append(d.Rows, rowView{Bot: b, Cells: template.HTML(sb.String())})
+			var rating string
+			if r := m.Ratings[i]; !math.IsNaN(r) {
+				rating = strconv.FormatFloat(r, 'f', 0, 64)
+			}
+			d.Rows = append(d.Rows, rowView{Bot: b, Rating: rating, Cells: template.HTML(sb.String())})
 		}
 	}
 	return s.render(c, http.StatusOK, "headtohead", d)
@@ -204,6 +229,9 @@ type botVersionJSON struct {
 	Name    string `json:"name"`
 	Version string `json:"version"`
 	URL     string `json:"url"`
+	// Rating is the version's stored rating, null when the fit has not
+	// rated it; the board's versions are ordered by it.
+	Rating *float64 `json:"rating"`
 }
 
 // pairCellJSON is one cell. The numbers that need a meeting, or two, are
@@ -223,7 +251,11 @@ func newMatrixJSON(m analytics.Matrix, note string) matrixJSON {
 	out := matrixJSON{Game: m.Game, Ruleset: m.Ruleset, Note: note, TotalBots: m.TotalBots, Bots: []botVersionJSON{}, Cells: [][]*pairCellJSON{}}
 	links := newMeetingLinks(m)
 	for i, b := range m.Bots {
-		out.Bots = append(out.Bots, botVersionJSON{b.Name, b.Version, botURL(m.Game, b.Name)})
+		bj := botVersionJSON{Name: b.Name, Version: b.Version, URL: botURL(m.Game, b.Name)}
+		if r := m.Ratings[i]; !math.IsNaN(r) {
+			bj.Rating = &r
+		}
+		out.Bots = append(out.Bots, bj)
 		row := make([]*pairCellJSON, len(m.Bots))
 		for j, p := range m.Cells[i] {
 			if i == j {

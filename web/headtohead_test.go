@@ -1,7 +1,9 @@
 package web
 
 import (
+	"context"
 	"encoding/json"
+	"log/slog"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -43,7 +45,7 @@ func TestHeadToHead(t *testing.T) {
 		{name: "no ruleset", url: "/api/v1/headtohead?game=worms", status: 400, want: []string{"needs a game and a ruleset"}},
 		{name: "bad format", url: "/api/v1/headtohead?game=worms&ruleset=base&format=xml", status: 400, want: []string{`format \"xml\"`}},
 		{name: "page", url: "/headtohead/snake/codebattle2020", status: 200,
-			want: []string{greedyVsRandom, `class="ws10"`, `<span class="wdl">1–0–0</span>`, `title="greedy v1"`}},
+			want: []string{greedyVsRandom, `class="ws10"`, `<span class="wdl">1–0–0</span>`, `<span>greedy v1</span>`}},
 		{name: "page of one meeting", url: "/headtohead/worms/base", status: 200, want: []string{"+1 (one meeting: no interval)", `<span class="wdl">1–0–0</span>`}},
 		{name: "page without meetings", url: "/headtohead/toad/classic", status: 200,
 			want: []string{"a head-to-head board needs two bots that played each other"}, notWant: []string{`<table class="h2h">`}},
@@ -115,13 +117,13 @@ func TestHeadToHeadJSONNumbers(t *testing.T) {
 	}
 }
 
-// TestHeadToHeadLongNames shows names that are long or hostile escaped,
-// whole in the title, and cut by the stylesheet only.
+// TestHeadToHeadLongNames shows names that are long or hostile escaped
+// and whole, in the column's head as in the row's.
 func TestHeadToHeadLongNames(t *testing.T) {
 	long := strings.Repeat("very-long-bot-name-", 8)
 	e := serveMatches(t, []leagueMatch{{"snake", "codenjoy", []seat{{long, 1, sim.Win}, {xssName, 2, sim.Loss}}, nil}})
 	sc := scenario{url: "/headtohead/snake/codenjoy", status: 200,
-		want:    []string{`title="` + long + ` v1"><span>` + long + ` v1</span>`, "&lt;img src=x onerror=alert(1)&gt;"},
+		want:    []string{`<th scope="col" class="bot" title="` + long + ` v1"><span>` + long + ` v1</span>`, `<th scope="row" class="bot" title="` + long + ` v1"><span>` + long + ` v1</span>`, "&lt;img src=x onerror=alert(1)&gt;"},
 		notWant: []string{xssName}}
 	sc.run(t, e)
 }
@@ -156,6 +158,65 @@ func TestMeetingLinks(t *testing.T) {
 			if got, want := links.url(i, j), string(matchesURL(f, 0)); got != want {
 				t.Errorf("link %d,%d: got %s, want %s", i, j, got, want)
 			}
+		}
+	}
+}
+
+// TestHeadToHeadByRating orders the board by the stored ratings: zeta beat
+// both others and mid beat alpha, every pair met three times, so by
+// meetings and name the board would read alpha, mid, zeta.
+func TestHeadToHeadByRating(t *testing.T) {
+	var matches []leagueMatch
+	for range 3 {
+		for _, p := range [][2]string{{"zeta", "alpha"}, {"zeta", "mid"}, {"mid", "alpha"}} {
+			matches = append(matches, leagueMatch{"snake", "codenjoy", []seat{{p[0], 1, sim.Win}, {p[1], 2, sim.Loss}}, nil})
+		}
+	}
+	db := matchesDB(t, matches)
+	e, err := New(Config{DB: db, Addr: testAddr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	order := func() string {
+		var m matrixJSON
+		if err := json.Unmarshal(getOK(t, e, "/api/v1/headtohead?game=snake&ruleset=codenjoy").Body.Bytes(), &m); err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, b := range m.Bots {
+			names = append(names, b.Name)
+			if b.Rating != nil {
+				names[len(names)-1] += "(rated)"
+			}
+		}
+		return strings.Join(names, " ")
+	}
+	if got := order(); got != "alpha mid zeta" {
+		t.Fatalf("before a fit: got %s, want alpha mid zeta (meetings, then name)", got)
+	}
+	if err := analytics.NewRefitter(db, slog.New(slog.DiscardHandler)).Refit(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := order(); got != "zeta(rated) mid(rated) alpha(rated)" {
+		t.Fatalf("after a fit: got %s, want zeta mid alpha, each rated", got)
+	}
+	page := getOK(t, e, "/headtohead/snake/codenjoy").Body.String()
+	if z, a := strings.Index(page, `<th scope="row" class="bot" title="zeta v1"><span>zeta v1</span> <span class="rating"`), strings.Index(page, `<th scope="row" class="bot" title="alpha v1">`); z < 0 || a < z {
+		t.Errorf("page: zeta's row (with its rating) at %d, alpha's at %d; want zeta first", z, a)
+	}
+}
+
+func TestRoundedDiff(t *testing.T) {
+	for _, tt := range []struct {
+		x, scale float64
+		want     string
+	}{
+		{540.73, 51.04, "+541"}, {51.04, 51.04, "+51"}, {-540.73, 51.04, "-541"},
+		{0.4137, 0.0912, "+0.41"}, {2.345, 3.2, "+2.3"}, {1, 1, "+1"}, {-3, 0.5, "-3"},
+		{0.001, 2, "0"}, {-0.001, 2, "0"}, {0, 0, "0"},
+	} {
+		if got := roundedDiff(tt.x, tt.scale); got != tt.want {
+			t.Errorf("roundedDiff(%v, %v) = %q, want %q", tt.x, tt.scale, got, tt.want)
 		}
 	}
 }
