@@ -228,8 +228,13 @@ func TestUpload(t *testing.T) {
 		{name: "too large", method: http.MethodPost, url: "/api/v1/replays", body: bytes.Repeat([]byte("x"), 65<<10), status: 413, want: []string{`"error":"replays are limited to 64 KiB`}},
 		{name: "form too large", method: http.MethodPost, url: "/upload", body: bytes.Repeat([]byte("x"), 65<<10), status: 413,
 			want: []string{"<h1>413 Request Entity Too Large</h1>", "replays are limited to 64 KiB"}},
-		{name: "form upload of a stored replay", method: http.MethodPost, url: "/upload", body: form, header: map[string]string{"Content-Type": formType}, status: 200,
-			want: []string{"<h1>Already stored</h1>", `href="/matches/` + short + `"`}},
+		// A redirect, so that a reload does not post the file again.
+		{name: "form upload of a stored replay", method: http.MethodPost, url: "/upload", body: form, header: map[string]string{"Content-Type": formType}, status: 303,
+			wantHeaders: map[string]string{"Location": "/matches/" + short + "/duplicate?output=none"}},
+		{name: "the page it leads to", url: "/matches/" + short + "/duplicate?output=none", status: 200,
+			want: []string{"<h1>Already stored</h1>", `href="/matches/` + short + `"`, "Nothing was added"}},
+		{name: "that page with a made-up word", url: "/matches/" + short + "/duplicate?output=<b>", status: 400, want: []string{"want attached, unchanged or none"}},
+		{name: "that page of no match", url: "/matches/00000000aaaa/duplicate?output=none", status: 404},
 		{name: "form upload refused", method: http.MethodPost, url: "/upload", body: []byte(unknownGame), status: 422,
 			want: []string{"<h1>422 Unprocessable Entity</h1>", "Line 1 of the replay"}},
 	} {

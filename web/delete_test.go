@@ -119,6 +119,10 @@ func TestUploadOutputOfStoredMatch(t *testing.T) {
 		body, header := form(id, out)
 		return scenario{name: name, method: http.MethodPost, url: url, body: body, header: header, status: status, want: want}
 	}
+	withLocation := func(sc scenario, location string) scenario {
+		sc.wantHeaders = map[string]string{"Location": location}
+		return sc
+	}
 	for _, sc := range []scenario{
 		post("without output", "/api/v1/replays", f.won, nil, 200, `"duplicate":true`, `"output":"none"`),
 		post("output past the end", "/api/v1/replays", f.won, late, 400, "turn 9999"),
@@ -127,8 +131,10 @@ func TestUploadOutputOfStoredMatch(t *testing.T) {
 		post("again", "/api/v1/replays", f.won, output, 200, `"output":"unchanged"`),
 		post("another file", "/api/v1/replays", f.won, other, 200, `"output":"unchanged"`),
 		{name: "inspector keeps the first", url: "/api/v1/matches/" + f.won + "/turns/1", status: 200, notWant: []string{"other run"}},
-		post("form attaches", "/upload", f.lost, output, 200, "<h1>Already stored</h1>", "now attached"),
-		post("form again", "/upload", f.lost, output, 200, "bot output already, which was not changed"),
+		withLocation(post("form attaches", "/upload", f.lost, output, 303), "/duplicate?output=attached"),
+		{name: "its page", url: matchURL(f.lost) + "/duplicate?output=attached", status: 200, want: []string{"<h1>Already stored</h1>", "now attached"}},
+		withLocation(post("form again", "/upload", f.lost, output, 303), "/duplicate?output=unchanged"),
+		{name: "its page again", url: matchURL(f.lost) + "/duplicate?output=unchanged", status: 200, want: []string{"bot output already, which was not changed"}},
 	} {
 		t.Run(sc.name, func(t *testing.T) { sc.run(t, f.e) })
 	}

@@ -210,6 +210,7 @@ func (s *server) routes(e *echo.Echo) {
 	e.GET("/", s.overviewPage)
 	e.GET("/matches", s.matchesPage)
 	e.GET("/matches/:id", s.matchPage)
+	e.GET("/matches/:id/duplicate", s.duplicatePage)
 	e.GET("/matches/:id/turns/:n", s.inspectorPage)
 	e.GET("/matches/:id/branch", s.branchPage)
 	e.GET("/bots", s.botsPage)

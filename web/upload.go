@@ -10,6 +10,7 @@ import (
 	"mime"
 	"mime/multipart"
 	"net/http"
+	"net/url"
 	"os"
 	"slices"
 	"strings"
@@ -409,16 +410,39 @@ type duplicateData struct {
 }
 
 // uploadForm is the overview's upload form: a new match sends the browser
-// to its page, a replay stored already gets a page that says so and links
-// to the match, and a refused replay gets the error page with its turn and
-// line.
+// to its page, a replay stored already to a page that says so and links
+// to the match (both by a redirect, so a reload reads the result again
+// rather than posting the file again), and a refused replay gets the
+// error page with its turn and line.
 func (s *server) uploadForm(c echo.Context) error {
 	id, created, output, err := s.upload(c)
 	if err != nil {
 		return err
 	}
 	if !created {
-		return s.render(c, http.StatusOK, "duplicate", duplicateData{page: page{Title: "Already stored"}, ID: id, Output: outputWord(output)})
+		return c.Redirect(http.StatusSeeOther, duplicateURL(id, outputWord(output)))
 	}
 	return c.Redirect(http.StatusSeeOther, matchURL(id))
+}
+
+// duplicateURL is the page saying a form's replay was stored already, and
+// what became of its bot output (outputWord).
+func duplicateURL(id, output string) string {
+	return matchURL(id) + "/duplicate?output=" + url.QueryEscape(output)
+}
+
+// duplicatePage answers the redirect of an upload form whose replay was
+// stored already.
+func (s *server) duplicatePage(c echo.Context) error {
+	m, _, err := s.matchParam(c)
+	if err != nil {
+		return err
+	}
+	output := c.QueryParam("output")
+	switch output {
+	case "attached", "unchanged", "none":
+	default:
+		return badInput("output %q: want attached, unchanged or none", output)
+	}
+	return s.render(c, http.StatusOK, "duplicate", duplicateData{page: page{Title: "Already stored"}, ID: m.ID, Output: output})
 }
