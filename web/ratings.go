@@ -4,6 +4,7 @@ import (
 	"context"
 	"html/template"
 	"net/http"
+	"slices"
 	"strconv"
 	"time"
 
@@ -191,8 +192,45 @@ func ratingCharts(game, name string, history []store.RatingPoint) ([]chartView, 
 	return views, assets
 }
 
+// botMatchesAt maps each fit of a ruleset's history (its Upto, the
+// matches stored under the ruleset) to the bot's own rated matches then:
+// the sum over its versions of their matches at their latest point up to
+// that fit. points are ordered by version and Upto, as RatingHistory
+// gives them.
+func botMatchesAt(points []store.RatingPoint) map[int]int {
+	var uptos []int
+	for _, p := range points {
+		uptos = append(uptos, p.Upto)
+	}
+	slices.Sort(uptos)
+	uptos = slices.Compact(uptos)
+	total := make([]int, len(uptos))
+	for start := 0; start < len(points); {
+		end := start
+		for end < len(points) && points[end].Version == points[start].Version {
+			end++
+		}
+		// The version's matches at each fit from its first point on.
+		k, last := start, 0
+		for i, u := range uptos {
+			for k < end && points[k].Upto <= u {
+				last = points[k].Matches
+				k++
+			}
+			total[i] += last
+		}
+		start = end
+	}
+	at := make(map[int]int, len(uptos))
+	for i, u := range uptos {
+		at[u] = total[i]
+	}
+	return at
+}
+
 // ratingChart draws the history of one ruleset, ordered by version and
-// Upto, and returns the series' numbers as seriesData does.
+// Upto, over the bot's own rated matches (botMatchesAt), and returns the
+// series' numbers as seriesData does.
 func ratingChart(game, name string, points []store.RatingPoint) (*charts.Line, []byte) {
 	ruleset := points[0].Ruleset
 	c := charts.NewLine()
@@ -202,13 +240,14 @@ func ratingChart(game, name string, points []store.RatingPoint) (*charts.Line, [
 		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
 		charts.WithLegendOpts(plainLegend(nil, nil)),
 		charts.WithGridOpts(gridUnderLegend(48)),
-		charts.WithXAxisOpts(opts.XAxis{Name: "matches stored under the ruleset", NameLocation: "middle", NameGap: 28, Type: "value", Min: 0}),
+		charts.WithXAxisOpts(opts.XAxis{Name: "the bot's rated matches (all its versions)", NameLocation: "middle", NameGap: 28, Type: "value", Min: 0}),
 		charts.WithYAxisOpts(opts.YAxis{Type: "value", Scale: opts.Bool(true)}),
 		charts.WithToolboxOpts(opts.Toolbox{Show: opts.Bool(true), Right: "8", Feature: &opts.ToolBoxFeature{
 			SaveAsImage: &opts.ToolBoxFeatureSaveAsImage{Show: opts.Bool(true), Type: "png", Name: game + "-" + name + "-" + ruleset + "-rating"},
 		}}),
 	)
-	var lines [][][2]float64 // per series: [upto, value] pairs
+	own := botMatchesAt(points)
+	var lines [][][2]float64 // per series: [bot's matches, value] pairs
 	for start, v := 0, 0; start < len(points); v++ {
 		end := start
 		for end < len(points) && points[end].Version == points[start].Version {
@@ -233,7 +272,7 @@ func ratingChart(game, name string, points []store.RatingPoint) (*charts.Line, [
 			charts.WithAreaStyleOpts(opts.AreaStyle{Color: color, Opacity: opts.Float(0.2)}))
 		rating, low, width := make([][2]float64, 0, end-start), make([][2]float64, 0, end-start), make([][2]float64, 0, end-start)
 		for _, p := range points[start:end] {
-			x := float64(p.Upto)
+			x := float64(own[p.Upto])
 			rating = append(rating, [2]float64{x, p.Rating})
 			low = append(low, [2]float64{x, p.Low})
 			width = append(width, [2]float64{x, p.High - p.Low})

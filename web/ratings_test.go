@@ -272,3 +272,18 @@ func TestRatingChartLegend(t *testing.T) {
 		})
 	}
 }
+
+// TestBotMatchesAt puts a bot's rating history on its own matches: v1
+// played 1, 2 and 3 rated matches by the fits of 1, 2 and 4 stored
+// matches, v2 1 by the fit of 4 and 3 by that of 8, when v1 had stopped.
+func TestBotMatchesAt(t *testing.T) {
+	point := func(version string, upto, matches int) store.RatingPoint {
+		p := store.RatingPoint{Ruleset: "final", Upto: upto}
+		p.Version, p.Matches = version, matches
+		return p
+	}
+	got := botMatchesAt([]store.RatingPoint{point("v1", 1, 1), point("v1", 2, 2), point("v1", 4, 3), point("v2", 4, 1), point("v2", 8, 3)})
+	if want := map[int]int{1: 1, 2: 2, 4: 4, 8: 6}; !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+}
