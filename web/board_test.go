@@ -5,7 +5,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -211,5 +213,31 @@ func TestMatchPageTeams(t *testing.T) {
 	}
 	if _, body := serveGet(t, f.e, matchURL(f.won)); strings.Contains(string(body), "<th>Team</th>") {
 		t.Error("a match without teams has a team column")
+	}
+}
+
+// TestOverviewLeaders shows each ruleset's first leadersShown versions on
+// the overview, then how many more the leaderboard has.
+func TestOverviewLeaders(t *testing.T) {
+	var seats []seat
+	for i := range leadersShown + 2 {
+		outcome := sim.Loss
+		if i == 0 {
+			outcome = sim.Win
+		}
+		seats = append(seats, seat{fmt.Sprintf("bot%d", i+1), i + 1, outcome})
+	}
+	e := serveMatches(t, []leagueMatch{{"snake", "codebattle2020", seats, nil}})
+	body := getOK(t, e, "/").Body.String()
+	// The leaders, not the recent matches below them.
+	body, _, _ = strings.Cut(body, "Recent matches")
+	for i := range seats {
+		link := `href="/bots/snake/bot` + strconv.Itoa(i+1) + `"`
+		if shown := strings.Contains(body, link); shown != (i < leadersShown) {
+			t.Errorf("bot%d: shown %v, want %v", i+1, shown, i < leadersShown)
+		}
+	}
+	if want := "2 more on the leaderboard"; !strings.Contains(body, want) {
+		t.Errorf("the overview lacks %q", want)
 	}
 }

@@ -30,7 +30,14 @@ type page struct {
 type gameSummary struct {
 	Game    *sim.Game
 	Matches int
-	Top     []boardView
+	Top     []leaderBoard
+}
+
+// leaderBoard is the head of a leaderboard: its first leadersShown
+// versions, and how many more the full board lists.
+type leaderBoard struct {
+	boardView
+	More int
 }
 
 type overviewData struct {
@@ -71,8 +78,9 @@ func (s *server) overviewPage(c echo.Context) error {
 	for _, g := range games.All() {
 		gs := gameSummary{Game: g, Matches: counts[g.Name]}
 		for _, b := range byGame[g.Name] {
+			more := max(0, len(b.Standings)-leadersShown)
 			b.Standings = b.Standings[:min(len(b.Standings), leadersShown)]
-			gs.Top = append(gs.Top, b)
+			gs.Top = append(gs.Top, leaderBoard{b, more})
 		}
 		d.Games = append(d.Games, gs)
 	}

@@ -117,7 +117,7 @@ func TestRatingsAPI(t *testing.T) {
 		{name: "leaderboard ranked by rating", url: "/api/v1/bots?game=worms&ruleset=final", status: 200,
 			want: []string{`"name":"random","version":"v1"`, `"rating":` + string(mustJSON(t, final[0].Rating))}},
 		{name: "bots page", url: "/bots", status: 200, want: []string{"Ranked by rating, fitted over all 2 stored matches of this game and ruleset", ratingText(final[0].Rating)}},
-		{name: "overview", url: "/", status: 200, want: []string{"Ranked by rating"}},
+		{name: "overview", url: "/", status: 200, want: []string{`<td class="num">` + ratingText(final[0].Rating) + `</td>`}, notWant: []string{"Not rated yet"}},
 		{name: "history", url: "/api/v1/bots/worms/tactical/ratings", status: 200,
 			want: []string{`"game":"worms","name":"tactical"`, `{"ruleset":"base","version":"v1","upto":1,"rated_matches":1,`, `{"ruleset":"final","version":"v1","upto":2,"rated_matches":2,"rating":` + string(mustJSON(t, final[1].Rating))}},
 		{name: "history csv", url: "/api/v1/bots/worms/tactical/ratings?format=csv", status: 200,

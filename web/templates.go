@@ -113,6 +113,7 @@ var funcs = template.FuncMap{
 		return strconv.FormatFloat(100*x, 'f', 0, 64) + "%"
 	},
 	"num":      formatNumber,
+	"rank":     func(i int) int { return i + 1 }, // a 0-based place in a list, from 1
 	"interval": func(i [2]float64) string { return fmt.Sprintf("%.0f–%.0f%%", 100*i[0], 100*i[1]) },
 	"rating":   func(x *float64) string { return strconv.FormatFloat(*x, 'f', 0, 64) },
 	"ratingInterval": func(i *[2]float64) string {
