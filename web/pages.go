@@ -299,7 +299,7 @@ func (s *server) inspectorPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	scripts := append(boardScripts(m.Game), "/static/js/fork.js", "/static/js/inspector.js")
+	scripts := append(boardScripts(m.Game), "/static/js/fork.js", "/static/js/inspector.js", "/static/js/seatview.js")
 	d := inspectorData{
 		page:      page{Title: gameTitle(g, m.Game) + " match " + shortID(m.ID) + ", turn inspector", Nav: "matches", Scripts: scripts},
 		Match:     m,

@@ -226,6 +226,7 @@ func (s *server) routes(e *echo.Echo) {
 	api.GET("/matches/:id", s.apiMatch)
 	api.GET("/matches/:id/series/:metric", s.apiSeries)
 	api.GET("/matches/:id/turns/:n", s.apiTurn)
+	api.GET("/matches/:id/turns/:n/view", s.apiSeatView)
 	api.GET("/matches/:id/events", s.apiEvents)
 	api.GET("/matches/:id/replay.rpl", s.apiReplayBinary)
 	api.GET("/matches/:id/replay.rlog", s.apiReplayText)

@@ -270,7 +270,7 @@
     if (shown) showGlyphs = shown.open;
     var raw = html('details', 'glyphs');
     raw.open = showGlyphs;
-    raw.appendChild(html('summary', '', 'Board as the bots receive it (glyphs, every snake in enemy glyphs)'));
+    raw.appendChild(html('summary', '', 'Board in glyphs as a spectator sees it (every snake in enemy glyphs)'));
     raw.appendChild(html('pre', '', (st.board || []).join('\n')));
 
     container.replaceChildren(status, svg, strip(snakes, meta), legend(), raw);
