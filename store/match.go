@@ -181,6 +181,9 @@ type MatchList struct {
 	Matches []MatchSummary
 	Total   int
 	Exact   bool
+	// Bot and Vs are the filter's bot names as stored: a name typed in
+	// another case selects the bot stored under it (botNameOf).
+	Bot, Vs string
 }
 
 // Matches returns one page of the matches selected by f, newest first, and
@@ -213,6 +216,12 @@ func (db *DB) MatchList(ctx context.Context, f MatchFilter) (MatchList, error) {
 		return MatchList{}, err
 	}
 	defer tx.Rollback()
+	if f.Bot, err = botNameOf(ctx, tx, f.Game, f.Bot); err != nil {
+		return MatchList{}, err
+	}
+	if f.Vs, err = botNameOf(ctx, tx, f.Game, f.Vs); err != nil {
+		return MatchList{}, err
+	}
 	var l MatchList
 	if f.Bot != "" {
 		l, err = botMatchList(ctx, tx, f, limit, true)
@@ -225,6 +234,7 @@ func (db *DB) MatchList(ctx context.Context, f MatchFilter) (MatchList, error) {
 	if err := findPlayers(ctx, tx, l.Matches); err != nil {
 		return MatchList{}, err
 	}
+	l.Bot, l.Vs = f.Bot, f.Vs
 	return l, nil
 }
 

@@ -241,3 +241,18 @@ func TestOverviewLeaders(t *testing.T) {
 		t.Errorf("the overview lacks %q", want)
 	}
 }
+
+// TestMatchesFilterNames types a bot's name in another case: the list
+// finds its matches and shows the name as stored; the form suggests the
+// game's bot names, and each seat's score follows its result.
+func TestMatchesFilterNames(t *testing.T) {
+	e := serveMatches(t, []leagueMatch{{"snake", "codenjoy", []seat{{"GreedyBot", 1, sim.Win}, {"random", 2, sim.Loss}}, nil}})
+	for _, sc := range []scenario{
+		{name: "another case", url: "/matches?game=snake&bot=greedybot", status: 200,
+			want: []string{`name="bot" value="GreedyBot"`, "Matches 1–1 of 1", `<datalist id="bot-names"><option value="GreedyBot"></option><option value="random"></option></datalist>`,
+				`<span class="score" title="score">`}},
+		{name: "api", url: "/api/v1/matches?game=snake&bot=GREEDYBOT", status: 200, want: []string{`"total":1`}},
+	} {
+		t.Run(sc.name, func(t *testing.T) { sc.run(t, e) })
+	}
+}

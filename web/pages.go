@@ -96,10 +96,14 @@ type matchesData struct {
 	TotalExact bool // else the filter selects Total matches or more
 	First      int  // 1-based number of the first match shown
 	Last       int
-	PrevOffset int    // -1 when there is no previous page
-	NextOffset int    // -1 when there is no next page
-	Problem    string // why the filter selects nothing, for the form
+	PrevOffset int      // -1 when there is no previous page
+	NextOffset int      // -1 when there is no next page
+	Problem    string   // why the filter selects nothing, for the form
+	BotNames   []string // the names the bot fields suggest
 }
+
+// maxSuggestedNames bounds the bot names the match filter suggests.
+const maxSuggestedNames = 1000
 
 // pageSize is the number of matches per page of the match list.
 const pageSize = 25
@@ -121,6 +125,11 @@ func (s *server) matchesPage(c echo.Context) error {
 		return err
 	}
 	d.Matches, d.Total, d.TotalExact, d.First, d.Last = l.Matches, l.Total, l.Exact, f.Offset+1, f.Offset+len(l.Matches)
+	// A name typed in another case is shown, and linked, as stored.
+	d.Filter.Bot, d.Filter.Vs = l.Bot, l.Vs
+	if d.BotNames, err = s.db.BotNames(c.Request().Context(), f.Game, maxSuggestedNames); err != nil {
+		return err
+	}
 	if f.Offset > 0 {
 		d.PrevOffset = max(0, f.Offset-f.Limit)
 	}
