@@ -308,7 +308,7 @@ func (s *server) inspectorPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	scripts := append(boardScripts(m.Game), "/static/js/fork.js", "/static/js/inspector.js", "/static/js/seatview.js")
+	scripts := append(boardScripts(m.Game), "/static/js/fork.js", "/static/js/inspector.js", "/static/js/seatview.js", echartsHost+"echarts.min.js", "/static/js/curves.js")
 	d := inspectorData{
 		page:      page{Title: gameTitle(g, m.Game) + " match " + shortID(m.ID) + ", turn inspector", Nav: "matches", Scripts: scripts},
 		Match:     m,
