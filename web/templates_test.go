@@ -33,10 +33,10 @@ func TestMatchTablePlaces(t *testing.T) {
 	two := build(t, f.db, recordBuiltin(t, foodfight.Game, "", `{"match_type":"DUEL"}`, 3, []string{"thrower", "hider"}, nil))
 	var want []string
 	for seat, r := range three.Result.Players {
-		want = append(want, fmt.Sprintf(`title="%s: %s, %s place">%s</span>`, three.Players[seat].Name, r.Outcome, placeText(r.Rank), placeText(r.Rank)))
+		want = append(want, fmt.Sprintf(`title="%s: %s, %s place, score %s">%s <span class="score"`, three.Players[seat].Name, r.Outcome, placeText(r.Rank), formatNumber(r.Score), placeText(r.Rank)))
 	}
 	for seat, r := range two.Result.Players {
-		want = append(want, fmt.Sprintf(`title="%s: %s, %s place">%s</span>`, two.Players[seat].Name, r.Outcome, placeText(r.Rank), r.Outcome))
+		want = append(want, fmt.Sprintf(`title="%s: %s, %s place, score %s">%s <span class="score"`, two.Players[seat].Name, r.Outcome, placeText(r.Rank), formatNumber(r.Score), r.Outcome))
 	}
 	scenario{name: "foodfight matches", url: "/matches?game=foodfight", status: 200, want: want, notWant: []string{"focus"}}.run(t, f.e)
 	// The list of one bot's matches marks its seats: two matches, one
