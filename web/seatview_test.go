@@ -86,11 +86,51 @@ func TestBrowserSeatView(t *testing.T) {
 			}
 			b.do(t, "next turn", chromedp.Click(chromedp.CSS(`[data-action=next]`)),
 				chromedp.Poll[chromedp.Void](`document.querySelector('#seat-view-body .hint').textContent.includes('before turn 6') &&
-					document.querySelector('#state-note .turn-ref').textContent === '6'`))
+					document.getElementById('state-note').textContent.startsWith('The board after turn 6;')`))
 			if got := eval[[]int](t, b, `[document.documentElement.scrollWidth, window.innerWidth]`); got[0] > got[1] {
 				t.Errorf("the page is %d px wide on a %d px screen", got[0], got[1])
 			}
 			b.checkQuiet(t)
 		})
 	}
+}
+
+// TestBrowserBoardBefore presses "Board before the turn": the board drawn
+// is then the state after the turn before, the one the turn's commands
+// were chosen from, and the note says so; b turns it back.
+func TestBrowserBoardBefore(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser tests are slow; not in -short")
+	}
+	f, srv := newLiveFixture(t)
+	id := ingest(t, f.db, recordBuiltin(t, snake.Game, "", "", 3, []string{"greedy", "random"}, nil))
+	b := newBrowserSession(t)
+	board := `document.getElementById('board').innerHTML`
+	b.do(t, "open turn 9", chromedp.Navigate(srv.URL+turnURL(id, 9)), chromedp.WaitVisible(chromedp.CSS("#board svg")))
+	after9 := eval[string](t, b, board)
+	b.do(t, "open turn 8", chromedp.Navigate(srv.URL+turnURL(id, 8)), chromedp.WaitVisible(chromedp.CSS("#board svg")))
+	after8 := eval[string](t, b, board)
+	if after8 == after9 {
+		t.Fatal("turns 8 and 9 draw the same board: pick turns that differ")
+	}
+	b.do(t, "step to 9 and press before", chromedp.Click(chromedp.CSS(`[data-action=next]`)),
+		chromedp.Poll[chromedp.Void](`document.getElementById('state-note').textContent.startsWith('The board after turn 9;')`),
+		chromedp.Click(chromedp.CSS(`[data-action=before]`)),
+		chromedp.Poll[chromedp.Void](`document.getElementById('state-note').textContent === 'The board after turn 8, which the commands of turn 9 below were chosen from.'`))
+	b.do(t, "the board of turn 8", chromedp.Poll[chromedp.Void](board+` === `+jsString(after8)))
+	if got := eval[string](t, b, `document.querySelector('[data-action=before]').getAttribute('aria-pressed')`); got != "true" {
+		t.Errorf("the button is pressed %q, want true", got)
+	}
+	b.do(t, "b: back to after", chromedp.KeyEvent("b"),
+		chromedp.Poll[chromedp.Void](board+` === `+jsString(after9)))
+	b.checkQuiet(t)
+}
+
+// jsString is s as a JavaScript string literal.
+func jsString(s string) string {
+	b, err := json.Marshal(s)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
 }

@@ -20,6 +20,9 @@
   var speed = document.getElementById('speed');
   var number = document.getElementById('turn-number');
   var playButton = root.querySelector('[data-action=play]');
+  var beforeButton = root.querySelector('[data-action=before]');
+  var stateNote = document.getElementById('state-note');
+  var before = false; // draw the board the turn's commands were chosen from
 
   var cache = new Map([[initial.turn, Promise.resolve(initial)]]);
   var current = initial.turn;
@@ -73,9 +76,28 @@
     return s;
   }
 
+  // drawBoard draws the board of turn t: the state after it, or, with
+  // "before" pressed, the state after turn t-1 that its commands were
+  // chosen from (turn 0 has no turn before it).
+  function drawBoard(t) {
+    var early = before && t.turn > 0;
+    stateNote.textContent = early ?
+      'The board after turn ' + (t.turn - 1) + ', which the commands of turn ' + t.turn + ' below were chosen from.' :
+      'The board after turn ' + t.turn + (t.turn > 0 ? '; its commands below were chosen from the board after turn ' + (t.turn - 1) + '.' : ', the setup.');
+    if (!early) {
+      draw(board, t.frame.state, t, meta);
+      return;
+    }
+    load(t.turn - 1).then(function (prev) {
+      if (shown === t.turn && before) draw(board, prev.frame.state, prev, meta);
+    }, function (err) {
+      board.textContent = String(err);
+    });
+  }
+
   function render(t) {
-    draw(board, t.frame.state, t, meta);
     shown = t.turn;
+    drawBoard(t);
     root.setAttribute('data-shown', t.turn); // playback is measured by it
 
     var cmds = document.querySelector('#commands tbody');
@@ -338,7 +360,12 @@
     goto: function () {
       document.addEventListener('keyup', function () { gotoInput.focus(); gotoInput.select(); }, { once: true });
     },
-    help: toggleHelp
+    help: toggleHelp,
+    before: function () {
+      before = !before;
+      beforeButton.setAttribute('aria-pressed', String(before));
+      load(current).then(function (t) { if (t.turn === shown) drawBoard(t); });
+    }
   };
 
   root.querySelectorAll('[data-action]').forEach(function (b) {
@@ -358,6 +385,7 @@
     { keys: ['Home'], label: 'Home', action: 'first', what: 'first turn' },
     { keys: ['End'], label: 'End', action: 'last', what: 'last turn' },
     { keys: ['g'], label: 'g', action: 'goto', what: 'go to a turn: type its number, then Enter' },
+    { keys: ['b'], label: 'b', action: 'before', what: 'show the board before the turn (its commands were chosen from it) or after it' },
     { keys: ['?'], label: '?', action: 'help', what: 'show or hide this list' },
     { keys: ['Escape'], label: 'Esc', action: 'help', what: 'close this list, or leave the turn box' }
   ];

@@ -10,7 +10,6 @@
   if (!panel || !number) return;
   var select = document.getElementById('seat-view-seat');
   var body = document.getElementById('seat-view-body');
-  var refs = document.querySelectorAll('#state-note .turn-ref');
   var api = panel.dataset.api;
   var asked = ''; // the turn and seat of the latest request
 
@@ -36,7 +35,6 @@
 
   function update() {
     var turn = Number(number.textContent);
-    for (var i = 0; i < refs.length; i++) refs[i].textContent = turn;
     if (!panel.open) return;
     var key = turn + '/' + select.value;
     if (key === asked) return;
