@@ -46,13 +46,33 @@ func (m *match) Step(cmds []string) error {
 
 // parseAction reads a command: an action name, or "" or null for none.
 func parseAction(cmd string) (action, bool) {
-	if cmd == "" || cmd == "null" {
+	// A switch on the string compares lengths first, then the few names of
+	// that length; a loop over actionNames compared up to eleven strings.
+	switch cmd {
+	case "", "null":
 		return noAction, true
-	}
-	for a, name := range actionNames {
-		if cmd == name {
-			return action(a), true
-		}
+	case "moveForward":
+		return moveForward, true
+	case "moveBackward":
+		return moveBackward, true
+	case "turnLeft":
+		return turnLeft, true
+	case "turnRight":
+		return turnRight, true
+	case "duck":
+		return duck, true
+	case "pickupLeft":
+		return pickupLeft, true
+	case "pickupRight":
+		return pickupRight, true
+	case "throwLeft":
+		return throwLeft, true
+	case "throwRight":
+		return throwRight, true
+	case "eatLeft":
+		return eatLeft, true
+	case "eatRight":
+		return eatRight, true
 	}
 	return noAction, false
 }
@@ -141,7 +161,7 @@ func (m *match) play(seat int, a action) {
 	t := &m.teams[p.team]
 	startEnergy := p.energy
 	if a != noAction && a != duck && !a.eats() {
-		p.energy = math.Max(p.energy-energyCost, 0)
+		p.energy = max(p.energy-energyCost, 0)
 	}
 	switch {
 	case a.picksUp():
@@ -154,7 +174,7 @@ func (m *match) play(seat int, a action) {
 		h := a.hand()
 		k := p.hands[h]
 		p.hands[h] = none
-		p.energy = math.Min(p.energy+m.draw(kinds[k].energy), maxEnergy)
+		p.energy = min(p.energy+m.draw(kinds[k].energy), maxEnergy)
 		p.eats++
 		t.add(firstEat)
 		t.add(everyEat)
@@ -170,7 +190,7 @@ func (m *match) play(seat int, a action) {
 		m.walk(p, polar(float64(m.draw(backwardSpeed)*speedFactor(startEnergy)), fixAngle(p.heading+math.Pi)))
 	}
 	if a == duck {
-		p.height = math.Max(p.height-m.draw(duckSpeed), minHeight)
+		p.height = max(p.height-m.draw(duckSpeed), minHeight)
 	} else {
 		p.height = playerHeight
 	}
@@ -402,7 +422,7 @@ func (m *match) collide() {
 	for i := range m.players {
 		p := &m.players[i]
 		p.loc = m.movePlayer(p.loc, m.knock[i])
-		p.energy = math.Max(p.energy-p.damage, 0)
+		p.energy = max(p.energy-p.damage, 0)
 		p.damageTaken += p.damage
 	}
 }
