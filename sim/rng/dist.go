@@ -12,8 +12,10 @@ import "math"
 // depends only on the stream position and Rand needs no hidden state.
 func (r *Rand) NormFloat64() float64 {
 	for {
-		u := float64(2*r.Float64()) - 1
-		v := float64(2*r.Float64()) - 1
+		// unit(r.Uint64()) is r.Float64(), written out so that the
+		// generator is inlined here.
+		u := float64(2*unit(r.Uint64())) - 1
+		v := float64(2*unit(r.Uint64())) - 1
 		s := float64(u*u) + float64(v*v)
 		if s < 1 && s != 0 {
 			return float64(u * math.Sqrt(-2*Log(s)/s))
