@@ -79,11 +79,17 @@ func parseAction(cmd string) (action, bool) {
 
 // playActions plays every player's action in a shuffled order (A.6).
 func (m *match) playActions(cmds []string) {
-	for i := range m.order {
-		m.order[i] = i
+	order := m.order
+	for i := range order {
+		order[i] = i
 	}
-	m.shuffle(len(m.order), func(i, j int) { m.order[i], m.order[j] = m.order[j], m.order[i] })
-	for _, seat := range m.order {
+	// m.shuffle's draws and swaps, without a call through a closure for
+	// each swap.
+	for i := len(order); i > 1; i-- {
+		j := m.src.IntN(i)
+		order[i-1], order[j] = order[j], order[i-1]
+	}
+	for _, seat := range order {
 		p := &m.players[seat]
 		p.damage = 0
 		a, ok := parseAction(cmds[seat])
@@ -277,12 +283,20 @@ func (m *match) throw(seat, hand int) {
 // fall, and land on a table it is over (A.7).
 func (m *match) moveFood() {
 	var landed [8]uint8 // per team, the types that landed this turn
+	anyLanded := false
 	kept := m.food[:0]
-	for _, f := range m.food {
-		if f.height == 0 {
-			kept = append(kept, f)
+	for i := range m.food {
+		if m.food[i].height == 0 {
+			// Food on the ground stays as it is; it moves down only
+			// once a piece before it has left the slice.
+			if len(kept) < i {
+				kept = append(kept, m.food[i])
+			} else {
+				kept = kept[:i+1]
+			}
 			continue
 		}
+		f := m.food[i]
 		h := f.heading
 		to := f.loc.add(polar(m.draw(foodSpeed), h))
 		x, y := to.x, to.y
@@ -323,6 +337,7 @@ func (m *match) moveFood() {
 		}
 		if ti := m.tableUnder(vec{x, y}); ti >= 0 {
 			landed[ti] |= 1 << f.kind
+			anyLanded = true
 			m.event(sim.Event{Seat: f.thrower, Kind: eventLand, Target: -1, X: int(x), Y: int(y), Detail: fmt.Sprintf("%s on table %c", f.kind, m.teams[ti].symbol)})
 			continue
 		}
@@ -336,8 +351,10 @@ func (m *match) moveFood() {
 		kept = append(kept, f)
 	}
 	m.food = kept
-	for ti := range m.teams {
-		m.teams[ti].tableFood |= landed[ti]
+	if anyLanded {
+		for ti := range m.teams {
+			m.teams[ti].tableFood |= landed[ti]
+		}
 	}
 }
 
@@ -356,6 +373,16 @@ func (m *match) tableUnder(p vec) int {
 // score events, knockback and food destruction (A.8).
 func (m *match) collide() {
 	m.collisions = m.collisions[:0]
+	// Only flying food can hit; most turns nothing flies. Heights do not
+	// change below, so the list keeps the food order of the loop it
+	// replaces.
+	flying := m.flying[:0]
+	for fi := range m.food {
+		if !(m.food[fi].height <= 0) {
+			flying = append(flying, fi)
+		}
+	}
+	m.flying = flying
 	for i := range m.players {
 		p := &m.players[i]
 		for j := range m.players {
@@ -374,9 +401,9 @@ func (m *match) collide() {
 			}
 			m.event(sim.Event{Seat: i, Kind: eventCollision, Target: j, Amount: c.damage, X: int(c.loc.x), Y: int(c.loc.y)})
 		}
-		for fi := range m.food {
+		for _, fi := range flying {
 			f := &m.food[fi]
-			if f.height <= 0 || p.height < f.height {
+			if p.height < f.height {
 				continue
 			}
 			r := f.kind.radius()
@@ -486,10 +513,12 @@ func (m *match) respawn() {
 		free &^= m.teams[ti].tableFood
 	}
 	for i := range m.players {
-		for _, k := range m.players[i].hands {
-			if k != none {
-				free &^= 1 << k
-			}
+		h := &m.players[i].hands
+		if h[0] != none {
+			free &^= 1 << h[0]
+		}
+		if h[1] != none {
+			free &^= 1 << h[1]
 		}
 	}
 	n := bits.OnesCount8(free)
