@@ -383,10 +383,11 @@ func (m *match) collide() {
 		}
 	}
 	m.flying = flying
-	for i := range m.players {
-		p := &m.players[i]
-		for j := range m.players {
-			q := &m.players[j]
+	players := m.players
+	for i := range players {
+		p := &players[i]
+		for j := range players {
+			q := &players[j]
 			if p.symbol >= q.symbol || p.loc.sub(q.loc).length() >= 2*playerRadius {
 				continue
 			}
