@@ -415,6 +415,7 @@ type match struct {
 	collisions []collision
 	knock      []vec
 	order      []int // scratch for the play order
+	flying     []int // scratch for collide: the food in the air
 	events     []sim.Event
 	// tieBroken says the tie-break changed a score (A.11).
 	tieBroken bool

@@ -46,24 +46,50 @@ func (m *match) Step(cmds []string) error {
 
 // parseAction reads a command: an action name, or "" or null for none.
 func parseAction(cmd string) (action, bool) {
-	if cmd == "" || cmd == "null" {
+	// A switch on the string compares lengths first, then the few names of
+	// that length; a loop over actionNames compared up to eleven strings.
+	switch cmd {
+	case "", "null":
 		return noAction, true
-	}
-	for a, name := range actionNames {
-		if cmd == name {
-			return action(a), true
-		}
+	case "moveForward":
+		return moveForward, true
+	case "moveBackward":
+		return moveBackward, true
+	case "turnLeft":
+		return turnLeft, true
+	case "turnRight":
+		return turnRight, true
+	case "duck":
+		return duck, true
+	case "pickupLeft":
+		return pickupLeft, true
+	case "pickupRight":
+		return pickupRight, true
+	case "throwLeft":
+		return throwLeft, true
+	case "throwRight":
+		return throwRight, true
+	case "eatLeft":
+		return eatLeft, true
+	case "eatRight":
+		return eatRight, true
 	}
 	return noAction, false
 }
 
 // playActions plays every player's action in a shuffled order (A.6).
 func (m *match) playActions(cmds []string) {
-	for i := range m.order {
-		m.order[i] = i
+	order := m.order
+	for i := range order {
+		order[i] = i
 	}
-	m.shuffle(len(m.order), func(i, j int) { m.order[i], m.order[j] = m.order[j], m.order[i] })
-	for _, seat := range m.order {
+	// m.shuffle's draws and swaps, without a call through a closure for
+	// each swap.
+	for i := len(order); i > 1; i-- {
+		j := m.src.IntN(i)
+		order[i-1], order[j] = order[j], order[i-1]
+	}
+	for _, seat := range order {
 		p := &m.players[seat]
 		p.damage = 0
 		a, ok := parseAction(cmds[seat])
@@ -141,7 +167,7 @@ func (m *match) play(seat int, a action) {
 	t := &m.teams[p.team]
 	startEnergy := p.energy
 	if a != noAction && a != duck && !a.eats() {
-		p.energy = math.Max(p.energy-energyCost, 0)
+		p.energy = max(p.energy-energyCost, 0)
 	}
 	switch {
 	case a.picksUp():
@@ -154,7 +180,7 @@ func (m *match) play(seat int, a action) {
 		h := a.hand()
 		k := p.hands[h]
 		p.hands[h] = none
-		p.energy = math.Min(p.energy+m.draw(kinds[k].energy), maxEnergy)
+		p.energy = min(p.energy+m.draw(kinds[k].energy), maxEnergy)
 		p.eats++
 		t.add(firstEat)
 		t.add(everyEat)
@@ -170,7 +196,7 @@ func (m *match) play(seat int, a action) {
 		m.walk(p, polar(float64(m.draw(backwardSpeed)*speedFactor(startEnergy)), fixAngle(p.heading+math.Pi)))
 	}
 	if a == duck {
-		p.height = math.Max(p.height-m.draw(duckSpeed), minHeight)
+		p.height = max(p.height-m.draw(duckSpeed), minHeight)
 	} else {
 		p.height = playerHeight
 	}
@@ -257,12 +283,20 @@ func (m *match) throw(seat, hand int) {
 // fall, and land on a table it is over (A.7).
 func (m *match) moveFood() {
 	var landed [8]uint8 // per team, the types that landed this turn
+	anyLanded := false
 	kept := m.food[:0]
-	for _, f := range m.food {
-		if f.height == 0 {
-			kept = append(kept, f)
+	for i := range m.food {
+		if m.food[i].height == 0 {
+			// Food on the ground stays as it is; it moves down only
+			// once a piece before it has left the slice.
+			if len(kept) < i {
+				kept = append(kept, m.food[i])
+			} else {
+				kept = kept[:i+1]
+			}
 			continue
 		}
+		f := m.food[i]
 		h := f.heading
 		to := f.loc.add(polar(m.draw(foodSpeed), h))
 		x, y := to.x, to.y
@@ -303,6 +337,7 @@ func (m *match) moveFood() {
 		}
 		if ti := m.tableUnder(vec{x, y}); ti >= 0 {
 			landed[ti] |= 1 << f.kind
+			anyLanded = true
 			m.event(sim.Event{Seat: f.thrower, Kind: eventLand, Target: -1, X: int(x), Y: int(y), Detail: fmt.Sprintf("%s on table %c", f.kind, m.teams[ti].symbol)})
 			continue
 		}
@@ -316,8 +351,10 @@ func (m *match) moveFood() {
 		kept = append(kept, f)
 	}
 	m.food = kept
-	for ti := range m.teams {
-		m.teams[ti].tableFood |= landed[ti]
+	if anyLanded {
+		for ti := range m.teams {
+			m.teams[ti].tableFood |= landed[ti]
+		}
 	}
 }
 
@@ -336,10 +373,21 @@ func (m *match) tableUnder(p vec) int {
 // score events, knockback and food destruction (A.8).
 func (m *match) collide() {
 	m.collisions = m.collisions[:0]
-	for i := range m.players {
-		p := &m.players[i]
-		for j := range m.players {
-			q := &m.players[j]
+	// Only flying food can hit; most turns nothing flies. Heights do not
+	// change below, so the list keeps the food order of the loop it
+	// replaces.
+	flying := m.flying[:0]
+	for fi := range m.food {
+		if !(m.food[fi].height <= 0) {
+			flying = append(flying, fi)
+		}
+	}
+	m.flying = flying
+	players := m.players
+	for i := range players {
+		p := &players[i]
+		for j := range players {
+			q := &players[j]
 			if p.symbol >= q.symbol || p.loc.sub(q.loc).length() >= 2*playerRadius {
 				continue
 			}
@@ -354,9 +402,9 @@ func (m *match) collide() {
 			}
 			m.event(sim.Event{Seat: i, Kind: eventCollision, Target: j, Amount: c.damage, X: int(c.loc.x), Y: int(c.loc.y)})
 		}
-		for fi := range m.food {
+		for _, fi := range flying {
 			f := &m.food[fi]
-			if f.height <= 0 || p.height < f.height {
+			if p.height < f.height {
 				continue
 			}
 			r := f.kind.radius()
@@ -402,7 +450,7 @@ func (m *match) collide() {
 	for i := range m.players {
 		p := &m.players[i]
 		p.loc = m.movePlayer(p.loc, m.knock[i])
-		p.energy = math.Max(p.energy-p.damage, 0)
+		p.energy = max(p.energy-p.damage, 0)
 		p.damageTaken += p.damage
 	}
 }
@@ -466,10 +514,12 @@ func (m *match) respawn() {
 		free &^= m.teams[ti].tableFood
 	}
 	for i := range m.players {
-		for _, k := range m.players[i].hands {
-			if k != none {
-				free &^= 1 << k
-			}
+		h := &m.players[i].hands
+		if h[0] != none {
+			free &^= 1 << h[0]
+		}
+		if h[1] != none {
+			free &^= 1 << h[1]
 		}
 	}
 	n := bits.OnesCount8(free)

@@ -32,6 +32,13 @@ func Log(x float64) float64 {
 		x = float64(x * 0x1p54)
 		k = -54
 	}
+	return logNormal(x, k)
+}
+
+// logNormal is Log(x * 2^k) for a positive, finite, normal x: Log after
+// its special cases, for callers whose argument is known to be one
+// (NormFloat64's s is at least 2^-104).
+func logNormal(x float64, k int) float64 {
 	b := math.Float64bits(x)
 	k += int(b>>52) - 1023
 	j := int(b>>45) & 127

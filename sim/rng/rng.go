@@ -35,15 +35,17 @@ func New(seed uint64) *Rand {
 
 // Uint64 returns the next 64 random bits.
 func (r *Rand) Uint64() uint64 {
-	s := &r.s
-	result := bits.RotateLeft64(s[1]*5, 7) * 9
-	t := s[1] << 17
-	s[2] ^= s[0]
-	s[3] ^= s[1]
-	s[1] ^= s[2]
-	s[0] ^= s[3]
-	s[2] ^= t
-	s[3] = bits.RotateLeft64(s[3], 45)
+	// The state in locals, stored back whole, keeps this within the
+	// compiler's inlining budget: every draw is inlined into its caller.
+	s0, s1, s2, s3 := r.s[0], r.s[1], r.s[2], r.s[3]
+	result := bits.RotateLeft64(s1*5, 7) * 9
+	t := s1 << 17
+	s2 ^= s0
+	s3 ^= s1
+	s1 ^= s2
+	s0 ^= s3
+	s2 ^= t
+	r.s = [4]uint64{s0, s1, s2, bits.RotateLeft64(s3, 45)}
 	return result
 }
 
@@ -77,9 +79,11 @@ func (r *Rand) IntRange(lo, hi int) int {
 }
 
 // Float64 returns a uniform float in [0, 1) with 53 random bits.
-func (r *Rand) Float64() float64 {
-	return float64(r.Uint64()>>11) * (1.0 / (1 << 53))
-}
+func (r *Rand) Float64() float64 { return unit(r.Uint64()) }
+
+// unit maps 64 random bits to Float64's [0, 1): the top 53 bits, scaled
+// exactly.
+func unit(x uint64) float64 { return float64(x>>11) * (1.0 / (1 << 53)) }
 
 // SubSeed derives the seed of an independent sub-stream (a seat's bot, a
 // round) from a match seed and a key, so consumers of one match seed never
