@@ -3,11 +3,13 @@ package web
 import (
 	"context"
 	"crypto/sha256"
+	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -16,8 +18,12 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
+	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver, for scalePostgres
 
 	"github.com/replaylab/replaylab/analytics"
 	"github.com/replaylab/replaylab/sim"
@@ -80,50 +86,320 @@ func scaleRecord(r *rand.Rand, gs []*sim.Game, n int) *store.Record {
 	return rec
 }
 
+// scalePostgresEnv names a PostgreSQL server (a postgres:// URL, or
+// "postgres:" for the PG* environment) for BenchmarkPagesAtScale to run
+// on instead of an SQLite file.
+const scalePostgresEnv = "REPLAYLAB_SCALE_POSTGRES"
+
 // scaleDB opens a database of n generated matches, generating it on the
-// first run into the temporary directory, where later runs find it. The
-// matches go through store.IngestMany, so the aggregates the pages read
-// are the ones ingest keeps.
+// first run, where later runs find it: a file in the temporary directory,
+// or with scalePostgresEnv set a schema on that server. The matches go
+// through store.IngestMany, so the aggregates the pages read are the ones
+// ingest keeps.
 func scaleDB(b *testing.B, n int) *store.DB {
 	b.Helper()
 	ctx := context.Background()
-	path := filepath.Join(os.TempDir(), fmt.Sprintf("replaylab-scale-%d-gen%d.db", n, scaleGeneration))
-	if _, err := os.Stat(path); err != nil {
-		start := time.Now()
-		generateScaleDB(b, path+".tmp", n)
-		// The log goes with its file: what it holds, a close that did
-		// not check it in, is part of the database.
-		os.Remove(path + ".tmp-shm")
-		for _, ext := range []string{"-wal", ""} {
-			if err := os.Rename(path+".tmp"+ext, path+ext); err != nil && !os.IsNotExist(err) {
-				b.Fatal(err)
-			}
-		}
-		b.Logf("generated %d matches into %s in %v", n, path, time.Since(start).Round(time.Millisecond))
+	var name string
+	if server := os.Getenv(scalePostgresEnv); server != "" {
+		name = scalePostgres(b, server, n)
+	} else {
+		name = scaleSQLite(b, n)
 	}
-	// Opening a file of an older schema upgrades it: the time is what a
-	// user's upgrade of that many matches costs.
+	// Opening a database of an older schema upgrades it: the time is
+	// what a user's upgrade of that many matches costs.
 	start := time.Now()
-	db, err := store.Open(ctx, path)
+	db, err := store.Open(ctx, name)
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Logf("opened %s in %v", path, time.Since(start).Round(time.Millisecond))
+	b.Logf("opened %s in %v", store.DisplayName(name), time.Since(start).Round(time.Millisecond))
 	b.Cleanup(func() { db.Close() })
 	if got, err := db.CountMatches(ctx); got != n || err != nil {
-		b.Fatalf("%s holds %d matches, %v; want %d", path, got, err, n)
+		b.Fatalf("%s holds %d matches, %v; want %d", store.DisplayName(name), got, err, n)
 	}
 	return db
 }
 
-// generateScaleDB writes n generated matches into a new database at path,
-// in batches of one transaction each.
+// scaleSQLite returns the path of the SQLite file of n generated
+// matches, generating it first if the temporary directory lacks it.
+func scaleSQLite(b *testing.B, n int) string {
+	b.Helper()
+	path := filepath.Join(os.TempDir(), fmt.Sprintf("replaylab-scale-%d-gen%d.db", n, scaleGeneration))
+	if _, err := os.Stat(path); err == nil {
+		return path
+	}
+	start := time.Now()
+	for _, ext := range []string{"", "-wal", "-shm"} {
+		os.Remove(path + ".tmp" + ext)
+	}
+	generateScaleDB(b, path+".tmp", n)
+	// The log goes with its file: what it holds, a close that did not
+	// check it in, is part of the database.
+	os.Remove(path + ".tmp-shm")
+	for _, ext := range []string{"-wal", ""} {
+		if err := os.Rename(path+".tmp"+ext, path+ext); err != nil && !os.IsNotExist(err) {
+			b.Fatal(err)
+		}
+	}
+	b.Logf("generated %d matches into %s in %v", n, path, time.Since(start).Round(time.Millisecond))
+	return path
+}
+
+// scalePostgres returns the --db URL of the schema of n generated matches
+// on server, loading it first if the server lacks it: a copy of the
+// SQLite file of n matches (scaleSQLite), table by table. Storing a
+// million matches one by one takes PostgreSQL over an hour here (about
+// 250 a second, most of it round trips and the aggregate triggers); the
+// copy takes minutes, and gives both backends the same rows. As with the
+// file, the schema is written under a name of its own and renamed when
+// whole, so a run cut short leaves nothing a later run takes for done.
+func scalePostgres(b *testing.B, server string, n int) string {
+	b.Helper()
+	ctx := context.Background()
+	if server == "postgres:" {
+		server = "postgres://"
+	}
+	admin, err := sql.Open("pgx", server)
+	if err != nil {
+		b.Fatalf("%s=%s: %v", scalePostgresEnv, store.DisplayName(server), err)
+	}
+	defer admin.Close()
+	// The names are ours, of letters, digits and underscores: no
+	// quoting needed.
+	schema := fmt.Sprintf("replaylab_scale_%d_gen%d", n, scaleGeneration)
+	url := func(schema string) string {
+		sep := "?"
+		if strings.Contains(server, "?") {
+			sep = "&"
+		}
+		return server + sep + "search_path=" + schema
+	}
+	var found bool
+	err = admin.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1)`, schema).Scan(&found)
+	if err != nil {
+		b.Fatalf("%s=%s: %v", scalePostgresEnv, store.DisplayName(server), err)
+	}
+	var backend int
+	if err := admin.QueryRowContext(ctx, `SELECT pg_backend_pid()`).Scan(&backend); err != nil {
+		b.Fatalf("%s=%s: %v", scalePostgresEnv, store.DisplayName(server), err)
+	}
+	scaleServer = postmaster(backend)
+	if found {
+		return url(schema)
+	}
+	start := time.Now()
+	for _, q := range []string{"DROP SCHEMA IF EXISTS " + schema + "_tmp CASCADE", "CREATE SCHEMA " + schema + "_tmp"} {
+		if _, err := admin.ExecContext(ctx, q); err != nil {
+			b.Fatalf("%s: %v", q, err)
+		}
+	}
+	copyScaleDB(b, scaleSQLite(b, n), url(schema+"_tmp"))
+	q := "ALTER SCHEMA " + schema + "_tmp RENAME TO " + schema
+	if _, err := admin.ExecContext(ctx, q); err != nil {
+		b.Fatalf("%s: %v", q, err)
+	}
+	b.Logf("copied %d matches into schema %s in %v", n, schema, time.Since(start).Round(time.Millisecond))
+	return url(schema)
+}
+
+// scaleServer is the process id of the PostgreSQL server the benchmark
+// runs on when it runs on this machine, else 0.
+var scaleServer int
+
+// postmaster returns the parent of the local process pid when both are
+// PostgreSQL's, else 0 (the server runs elsewhere, or /proc is missing).
+func postmaster(pid int) int {
+	comm, ppid, _ := procStat(pid)
+	if comm != "postgres" {
+		return 0
+	}
+	if comm, _, _ := procStat(ppid); comm != "postgres" {
+		return 0
+	}
+	return ppid
+}
+
+// procStat reads a process's name, parent and CPU time, user and system,
+// from /proc/PID/stat; an empty name where it cannot.
+func procStat(pid int) (comm string, ppid int, cpu time.Duration) {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return "", 0, 0
+	}
+	// pid (comm) state ppid ... utime stime (fields 14 and 15, in ticks
+	// of 1/100 s, which Linux keeps for /proc whatever its HZ).
+	open, end := strings.IndexByte(string(stat), '('), strings.LastIndexByte(string(stat), ')')
+	if open < 0 || end < open {
+		return "", 0, 0
+	}
+	f := strings.Fields(string(stat[end+1:]))
+	if len(f) < 13 {
+		return "", 0, 0
+	}
+	ppid, _ = strconv.Atoi(f[1])
+	utime, _ := strconv.ParseInt(f[11], 10, 64)
+	stime, _ := strconv.ParseInt(f[12], 10, 64)
+	return string(stat[open+1 : end]), ppid, time.Duration(utime+stime) * 10 * time.Millisecond
+}
+
+// serverCPU returns the CPU time the local PostgreSQL server's processes
+// alive now have used (scaleServer's children), or 0 for SQLite or a
+// server elsewhere. A worker that ended (a parallel query's) is not
+// counted: this is the least the server spent.
+func serverCPU() time.Duration {
+	if scaleServer == 0 {
+		return 0
+	}
+	procs, err := os.ReadDir("/proc")
+	if err != nil {
+		return 0
+	}
+	var sum time.Duration
+	for _, p := range procs {
+		pid, err := strconv.Atoi(p.Name())
+		if err != nil {
+			continue
+		}
+		if _, ppid, cpu := procStat(pid); ppid == scaleServer {
+			sum += cpu
+		}
+	}
+	return sum
+}
+
+// copyScaleDB copies every table of the SQLite database at path, but the
+// schema marker, into the new PostgreSQL database at url: the schema as
+// store.Open creates it, then the rows by COPY with triggers and foreign
+// keys off (session_replication_role), since the rows hold the aggregates
+// SQLite's triggers kept already, then the identity columns' sequences
+// moved past the copied ids. One transaction: all or nothing. Turning
+// the triggers off takes a superuser (as pg_virtualenv's user is).
+func copyScaleDB(b *testing.B, path, url string) {
+	b.Helper()
+	ctx := context.Background()
+	db, err := store.Open(ctx, url)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		b.Fatal(err)
+	}
+	lite, err := sql.Open("sqlite3", "file:"+path+"?mode=ro")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer lite.Close()
+	pg, err := pgx.Connect(ctx, url)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer pg.Close(ctx)
+	tx, err := pg.Begin(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, `SET LOCAL session_replication_role = replica`); err != nil {
+		b.Fatal(err)
+	}
+	rows, err := tx.Query(ctx, `
+		SELECT table_name, column_name, data_type, is_identity = 'YES' FROM information_schema.columns
+		WHERE table_schema = current_schema() AND table_name <> 'replaylab_schema'
+		ORDER BY table_name, ordinal_position`)
+	if err != nil {
+		b.Fatal(err)
+	}
+	type column struct{ name, kind string }
+	tables := map[string][]column{}
+	var identity [][2]string
+	for rows.Next() {
+		var table string
+		var c column
+		var ident bool
+		if err := rows.Scan(&table, &c.name, &c.kind, &ident); err != nil {
+			b.Fatal(err)
+		}
+		tables[table] = append(tables[table], c)
+		if ident {
+			identity = append(identity, [2]string{table, c.name})
+		}
+	}
+	if err := rows.Err(); err != nil {
+		b.Fatal(err)
+	}
+	for _, table := range slices.Sorted(maps.Keys(tables)) {
+		cols := tables[table]
+		names := make([]string, len(cols))
+		for i, c := range cols {
+			names[i] = c.name
+		}
+		// The rows the new schema starts with (the data version's).
+		if _, err := tx.Exec(ctx, "DELETE FROM "+table); err != nil {
+			b.Fatal(err)
+		}
+		src, err := lite.QueryContext(ctx, "SELECT "+strings.Join(names, ", ")+" FROM "+table)
+		if err != nil {
+			b.Fatalf("%s: %v", table, err)
+		}
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		_, err = tx.CopyFrom(ctx, pgx.Identifier{table}, names, pgx.CopyFromFunc(func() ([]any, error) {
+			if !src.Next() {
+				return nil, src.Err()
+			}
+			if err := src.Scan(ptrs...); err != nil {
+				return nil, err
+			}
+			// SQLite keeps a whole number in a REAL column as
+			// written and text and blobs as either.
+			for i, c := range cols {
+				switch v := vals[i].(type) {
+				case int64:
+					if c.kind == "double precision" || c.kind == "real" {
+						vals[i] = float64(v)
+					}
+				case []byte:
+					if c.kind == "text" {
+						vals[i] = string(v)
+					}
+				case string:
+					if c.kind == "bytea" {
+						vals[i] = []byte(v)
+					}
+				}
+			}
+			return vals, nil
+		}))
+		src.Close()
+		if err != nil {
+			b.Fatalf("copy %s: %v", table, err)
+		}
+	}
+	for _, c := range identity {
+		if _, err := tx.Exec(ctx, fmt.Sprintf(`SELECT setval(pg_get_serial_sequence('%[1]s', '%[2]s'), max(%[2]s)) FROM %[1]s HAVING max(%[2]s) IS NOT NULL`,
+			c[0], c[1])); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := tx.Commit(ctx); err != nil {
+		b.Fatal(err)
+	}
+	// The planner's statistics and the visibility map, as autovacuum
+	// would make them in a while, so that the first run measures the
+	// plans later runs get.
+	if _, err := pg.Exec(ctx, "VACUUM ANALYZE "+strings.Join(slices.Sorted(maps.Keys(tables)), ", ")); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// generateScaleDB writes n generated matches into the new, empty SQLite
+// database at path, in batches of one transaction each.
 func generateScaleDB(b *testing.B, path string, n int) {
 	b.Helper()
 	ctx := context.Background()
-	for _, ext := range []string{"", "-wal", "-shm"} {
-		os.Remove(path + ext)
-	}
 	db, err := store.Open(ctx, path)
 	if err != nil {
 		b.Fatal(err)
@@ -138,6 +414,7 @@ func generateScaleDB(b *testing.B, path string, n int) {
 	r := rand.New(rand.NewPCG(13, uint64(n)))
 	const batch = 10_000
 	recs := make([]*store.Record, 0, batch)
+	start := time.Now()
 	for i := 0; i < n; i += batch {
 		recs = recs[:0]
 		for j := i; j < min(n, i+batch); j++ {
@@ -145,6 +422,9 @@ func generateScaleDB(b *testing.B, path string, n int) {
 		}
 		if _, err := db.IngestMany(ctx, recs); err != nil {
 			b.Fatal(err)
+		}
+		if done := i + len(recs); done%100_000 == 0 {
+			b.Logf("stored %d matches in %v", done, time.Since(start).Round(time.Millisecond))
 		}
 	}
 	if err := db.Close(); err != nil {
@@ -225,6 +505,7 @@ func BenchmarkPagesAtScale(b *testing.B) {
 			start := time.Now()
 			fetch(b, srv.Client(), srv.URL+p.path)
 			first := time.Since(start)
+			dbCPU := serverCPU()
 			cpu := processCPU()
 			for b.Loop() {
 				start := time.Now()
@@ -232,10 +513,13 @@ func BenchmarkPagesAtScale(b *testing.B) {
 				took = append(took, time.Since(start))
 			}
 			// On a shared machine the latencies include waiting for a
-			// core; the CPU time (server and client, in this process)
-			// does not.
+			// core; the CPU time (server and client, in this process,
+			// and a local PostgreSQL server's apart) does not.
 			if cpu := processCPU() - cpu; cpu > 0 {
 				b.ReportMetric(ms(cpu)/float64(len(took)), "cpu-ms/op")
+			}
+			if cpu := serverCPU() - dbCPU; cpu > 0 {
+				b.ReportMetric(ms(cpu)/float64(len(took)), "pg-cpu-ms/op")
 			}
 			slices.Sort(took)
 			b.ReportMetric(ms(took[len(took)/2]), "p50-ms")
@@ -298,42 +582,51 @@ func benchRefits(b *testing.B, db *store.DB, n int) {
 			store1()
 		}, pass)
 	})
-	// A server that has run a while keeps every ruleset's fit: have Fit
-	// ask for each, so that a new match of any is added to its fit.
-	counts, err := db.RulesetCounts(ctx)
-	if err != nil {
-		b.Fatal(err)
-	}
-	for _, c := range counts {
-		refit.Fit(c.Game, c.Ruleset)
-	}
-	pass()
 	b.Run(fmt.Sprintf("matches=%d/refit-new-match", n), func(b *testing.B) {
+		// A server that has run a while keeps every ruleset's fit:
+		// have Fit ask for each, so that a new match of any is added
+		// to its fit. (In here, since reading every ruleset takes
+		// minutes at 1 M on PostgreSQL, so that a run of other pages
+		// skips it.)
+		counts, err := db.RulesetCounts(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, c := range counts {
+			refit.Fit(c.Game, c.Ruleset)
+		}
+		pass()
 		timedCPU(b, store1, pass)
 	})
 }
 
 // timedCPU runs prepare (unless nil) and fn b.N times and reports the
-// median and 90th percentile of fn's durations and the process's CPU time
-// in fn.
+// median and 90th percentile of fn's durations and the median CPU time in
+// fn of the process and of a local PostgreSQL server (serverCPU).
 func timedCPU(b *testing.B, prepare, fn func()) {
 	b.Helper()
-	var took, cpus []time.Duration
+	var took, cpus, dbCPUs []time.Duration
 	for b.Loop() {
 		if prepare != nil {
 			b.StopTimer()
 			prepare()
 			b.StartTimer()
 		}
+		dbCPU := serverCPU() // first: reading /proc takes this process's time
 		start, cpu := time.Now(), processCPU()
 		fn()
 		took, cpus = append(took, time.Since(start)), append(cpus, processCPU()-cpu)
+		dbCPUs = append(dbCPUs, serverCPU()-dbCPU)
 	}
 	slices.Sort(took)
 	slices.Sort(cpus)
+	slices.Sort(dbCPUs)
 	b.ReportMetric(ms(took[len(took)/2]), "p50-ms")
 	b.ReportMetric(ms(took[len(took)*9/10]), "p90-ms")
 	b.ReportMetric(ms(cpus[len(cpus)/2]), "cpu-ms/op")
+	if scaleServer != 0 {
+		b.ReportMetric(ms(dbCPUs[len(dbCPUs)/2]), "pg-cpu-ms/op")
+	}
 }
 
 // fetch GETs url and reads the whole body, failing on any status but 200,
