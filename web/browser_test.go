@@ -217,16 +217,20 @@ func TestBrowser(t *testing.T) {
 	})
 
 	// Each chart has one series per player: 1 for River Toad, 4 for the
-	// synthetic match.
+	// synthetic match. The key charts are drawn at once, the others when
+	// opened, and every metric is drawn or named as not drawn.
 	for _, tt := range []struct {
 		id     string
 		series int
 	}{{f.won, 1}, {wide.ID, 4}} {
 		t.Run(fmt.Sprintf("charts with %d series", tt.series), func(t *testing.T) {
 			b.do(t, "open match", chromedp.Navigate(srv.URL+matchURL(tt.id)), chromedp.WaitVisible(chromedp.CSS("#chart-hp canvas")))
+			later := eval[int](t, b, `document.querySelectorAll('details.more-chart[data-src]').forEach(d => d.open = true), document.querySelectorAll('details.more-chart[data-src]').length`)
+			b.do(t, "open the other charts", chromedp.Poll[chromedp.Void](`Array.from(document.querySelectorAll('details.more-chart[data-src]')).every(d => d.getAttribute('data-state') === 'drawn')`))
+			notDrawn := eval[int](t, b, `(document.querySelector('.not-drawn') || {textContent: ''}).textContent.split('), ').filter(s => s).length`)
 			got := eval[[]int](t, b, `Array.from(document.querySelectorAll('.chart')).map(el => echarts.getInstanceByDom(el).getOption().series.length)`)
-			if len(got) != len(toad.Game.Metrics) {
-				t.Fatalf("got %d charts, want one per metric (%d)", len(got), len(toad.Game.Metrics))
+			if len(got)+notDrawn != len(toad.Game.Metrics) || later == 0 {
+				t.Fatalf("got %d charts (%d drawn when opened) and %d not drawn, want one per metric (%d), some opened later", len(got), later, notDrawn, len(toad.Game.Metrics))
 			}
 			for i, n := range got {
 				if n != tt.series {
