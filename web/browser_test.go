@@ -498,11 +498,11 @@ func TestBrowserBoards(t *testing.T) {
 			if tt.game == "worms" {
 				// The tables name worms as the board and the engine do, under
 				// their seat: 11 to 13 for Seat 1's, 21 to 23 for Seat 2's.
-				heads := eval[[]string](t, b, `Array.from(document.querySelectorAll('#stats thead th')).map(e => e.textContent).filter(s => s)`)
+				heads := eval[[]string](t, b, `Array.from(document.querySelectorAll('#stats tbody th')).map(e => e.textContent)`)
 				want := eval[[]string](t, b, `(() => { const ps = JSON.parse(document.getElementById('inspector-meta').textContent).players;
-					return ps.flatMap((p, s) => ['Seat ' + (s + 1) + ' · ' + p.name + ' ' + p.version].concat([1, 2, 3].map(w => 'Seat ' + (s + 1) + ' · ' + p.name + ' ' + p.version + ' · worm ' + (s + 1) + w))); })()`)
+					return ps.flatMap((p, s) => ['Seat ' + (s + 1) + ' · ' + p.name + ' ' + p.version].concat([1, 2, 3].map(w => 'worm ' + (s + 1) + w))); })()`)
 				if strings.Join(heads, "|") != strings.Join(want, "|") {
-					t.Errorf("players and units columns: got %q, want %q", heads, want)
+					t.Errorf("players and units rows: got %q, want %q", heads, want)
 				}
 				// Pointing at a cell names it.
 				got := eval[string](t, b, `(() => { const s = document.querySelector('#board svg'), r = s.getBoundingClientRect();
