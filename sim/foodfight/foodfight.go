@@ -243,7 +243,7 @@ var Game = &sim.Game{
 		{Name: "collisions", Label: "Collisions (with players and food)", Kind: sim.Counter, Integer: true, Short: "Collisions"},
 		{Name: "food_hits", Label: "Hit by food", Kind: sim.Counter, Integer: true, Short: "Food hits"},
 		{Name: "player_collisions", Label: "Player collisions", Kind: sim.Counter, Integer: true, Short: "Bumps"},
-		{Name: "damage", Label: "Damage taken", Unit: "energy", Kind: sim.Counter, Resolution: 0.01, Short: "Damage", Key: true},
+		{Name: "damage", Label: "Damage taken", Unit: "energy", Kind: sim.Counter, Resolution: 0.01, Short: "Damage"},
 		{Name: "throws", Label: "Throws", Kind: sim.Counter, Integer: true},
 		{Name: "eats", Label: "Food eaten", Kind: sim.Counter, Integer: true, Short: "Eaten"},
 		{Name: "pickups", Label: "Pickups", Kind: sim.Counter, Integer: true},
