@@ -57,6 +57,9 @@
     // Every setOption draws the chart again: the colours and the legend's
     // room are set on the chart without its lines, which come last, so
     // the lines are drawn once.
+    // No animation: a page draws several charts as it loads, and each
+    // setOption would start transitions the eye never follows.
+    option.animation = false;
     var chart = echarts.init(el);
     chart.setOption(option);
     paint(chart, el);
