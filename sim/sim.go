@@ -181,6 +181,9 @@ func (r Result) TeamOf(seat int) int {
 type MetricDef struct {
 	Name  string // stable identifier used in URLs, the API and CSV headers
 	Label string // human label for charts
+	// Short is the label of a table column, a word or two that fits a
+	// narrow column; the table gives Label on hover. Empty: Label.
+	Short string
 	Unit  string // unit of the values ("HP", "cells"); empty for a plain count
 	// PerUnit is true when the metric is reported for each unit as well as
 	// for the player as a whole.
@@ -197,6 +200,21 @@ type MetricDef struct {
 	// 0 keeps the values exact. The inspector's board is regenerated,
 	// never rounded.
 	Resolution float64
+	// Key marks the few metrics that tell how a match went, which a match
+	// page draws first; the others wait, collapsed, until asked for.
+	Key bool
+	// Flag is true when every value is 0 or 1, a yes or no per turn (a bot
+	// standing in line), which reads better as the spans of turns it holds
+	// than as a line jumping between 0 and 1.
+	Flag bool
+}
+
+// ShortLabel is the metric's label for a narrow table column.
+func (md *MetricDef) ShortLabel() string {
+	if md.Short != "" {
+		return md.Short
+	}
+	return md.Label
 }
 
 // Round returns v rounded to the metric's Resolution (half away from zero),

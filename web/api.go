@@ -28,6 +28,29 @@ func (s *server) matchParam(c echo.Context) (store.MatchSummary, *sim.Game, erro
 	return m, g, nil
 }
 
+// matchMetric reads the match the URL names, its game, and the index of
+// the game's metric the URL's :metric names.
+func (s *server) matchMetric(c echo.Context) (store.MatchSummary, *sim.Game, int, error) {
+	m, g, err := s.matchParam(c)
+	if err != nil {
+		return m, g, 0, err
+	}
+	i, err := metricParam(c, m.Game, g)
+	return m, g, i, err
+}
+
+// metricParam reads the URL's :metric, a metric of game g (nil for a
+// game this build does not have, which has none), named game.
+func metricParam(c echo.Context, game string, g *sim.Game) (int, error) {
+	name := c.Param("metric")
+	if g != nil {
+		if i, ok := g.Metric(name); ok {
+			return i, nil
+		}
+	}
+	return 0, notFound("game %s has no metric %q", game, name)
+}
+
 // turnParam reads the URL's :n, a turn of a match whose last turn is last.
 func turnParam(c echo.Context, last int) (int, error) {
 	n, err := strconv.Atoi(c.Param("n"))
@@ -162,17 +185,9 @@ const (
 )
 
 func (s *server) apiSeries(c echo.Context) error {
-	m, g, err := s.matchParam(c)
+	m, g, i, err := s.matchMetric(c)
 	if err != nil {
 		return err
-	}
-	name := c.Param("metric")
-	i, ok := 0, false
-	if g != nil {
-		i, ok = g.Metric(name)
-	}
-	if !ok {
-		return notFound("game %s has no metric %q", m.Game, name)
 	}
 	points, err := intQuery(c, "points", defaultSeriesPoints)
 	if err != nil {

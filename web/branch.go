@@ -144,7 +144,7 @@ type branchData struct {
 	page
 	branchJSON
 	GameTitle string
-	Charts    []chartView
+	Charts    matchChartsView
 	Meta      branchMeta
 }
 
@@ -162,11 +162,11 @@ func (s *server) branchPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	charts, assets, err := s.branchCharts(c.Request().Context(), b)
+	charts, err := s.branchCharts(c.Request().Context(), b)
 	if err != nil {
 		return err
 	}
-	scripts := append(assets, "/static/js/scheme.js", "/static/js/charts.js")
+	scripts := append(charts.Assets, "/static/js/scheme.js", "/static/js/charts.js")
 	scripts = append(append(scripts, boardScripts(b.fork.Game)...), "/static/js/branch.js")
 	title := gameTitle(b.game, b.fork.Game)
 	d := branchData{
@@ -180,50 +180,88 @@ func (s *server) branchPage(c echo.Context) error {
 	return s.render(c, http.StatusOK, "branch", d)
 }
 
-// branchCharts draws one chart per metric of the game with the lines of
-// the parent (dashed) and of the fork (solid), each in its seat's colour,
-// from a little before the fork turn, which is marked; both from the
-// stored per-turn rows. It returns the charts and the scripts they need.
-func (s *server) branchCharts(ctx context.Context, b branch) ([]chartView, []string, error) {
+// branchLines reads the lines of the metrics of a branch view's charts,
+// the parent's and the fork's, from a little before the fork turn.
+func (s *server) branchLines(ctx context.Context, b branch, metrics ...int) ([][2][]analytics.Line, error) {
+	matches := [2]store.MatchSummary{b.parent, b.fork}
+	first := max(0, b.Turn-branchLead)
+	lines := make([][2][]analytics.Line, len(metrics))
+	for side, m := range matches {
+		stored, err := s.db.Series(ctx, m.ID, metrics...)
+		if err != nil {
+			return nil, err
+		}
+		for i, mi := range metrics {
+			ls := chartLines(analytics.Lines(stored[i], m.Turns), b.game.Metrics[mi].PerUnit)
+			for j := range ls {
+				ls[j].Values = ls[j].Values[min(first, len(ls[j].Values)):]
+			}
+			lines[i][side] = ls
+		}
+	}
+	return lines, nil
+}
+
+// branchCharts draws a chart of each key metric of the game with the
+// lines of the parent (dashed) and of the fork (solid), each in its seat's
+// colour, from a little before the fork turn, which is marked; both from
+// the stored per-turn rows. The other metrics are collapsed, each fetched
+// when opened, and those all zero or the same as another not drawn, as
+// on a match page.
+func (s *server) branchCharts(ctx context.Context, b branch) (matchChartsView, error) {
 	g := b.game
 	if g == nil || len(g.Metrics) == 0 {
-		return nil, nil, nil
+		return matchChartsView{}, nil
 	}
 	metrics := make([]int, len(g.Metrics))
 	for i := range metrics {
 		metrics[i] = i
 	}
-	matches := [2]store.MatchSummary{b.parent, b.fork}
+	lines, err := s.branchLines(ctx, b, metrics...)
+	if err != nil {
+		return matchChartsView{}, err
+	}
+	both := make([][]analytics.Line, len(lines))
+	for i, l := range lines {
+		both[i] = slices.Concat(l[0], l[1])
+	}
+	return sortCharts(g, planCharts(g, both),
+		func(p metricPlan, bound int) (chartView, []string) {
+			return branchMetricChart(b, g.Metrics[p.Index], lines[p.Index], bound)
+		},
+		func(p metricPlan) moreChart {
+			md := g.Metrics[p.Index]
+			return moreChart{ID: "branch-" + md.Name, Title: md.Label, Src: branchURL(b.fork.ID) + "/charts/" + md.Name}
+		}), nil
+}
+
+// branchMetricChart draws metric md of a branch view, each line
+// downsampled to bound points, and returns the scripts it needs.
+func branchMetricChart(b branch, md sim.MetricDef, lines [2][]analytics.Line, bound int) (chartView, []string) {
 	first := max(0, b.Turn-branchLead)
-	lines := make([][2][]analytics.Line, len(g.Metrics))
-	total := 0
-	for side, m := range matches {
-		stored, err := s.db.Series(ctx, m.ID, metrics...)
-		if err != nil {
-			return nil, nil, err
-		}
-		for i, md := range g.Metrics {
-			ls := chartLines(analytics.Lines(stored[i], m.Turns), md.PerUnit)
-			for j := range ls {
-				ls[j].Values = ls[j].Values[min(first, len(ls[j].Values)):]
-			}
-			lines[i][side] = ls
-			total += len(ls)
-		}
+	line := branchChart([2]store.MatchSummary{b.parent, b.fork}, md, lines, first, b.Turn)
+	line.Validate() // prefixes the assets with echartsHost
+	return chartView{ID: line.ChartID, Title: md.Label + " per turn, parent and fork",
+		Option: line.JSON(), Data: stepData(slices.Concat(lines[0], lines[1]), first, bound)}, line.JSAssets.Values
+}
+
+// branchMetric answers one metric's chart of a branch view, which the
+// page fetches when the chart is opened, as matchChart does.
+func (s *server) branchMetric(c echo.Context) error {
+	b, err := s.branch(c)
+	if err != nil {
+		return err
 	}
-	bound := linePoints(total)
-	var (
-		views  []chartView
-		assets []string
-	)
-	for i, md := range g.Metrics {
-		line := branchChart(matches, md, lines[i], first, b.Turn)
-		line.Validate() // prefixes the assets with echartsHost
-		views = append(views, chartView{ID: line.ChartID, Title: md.Label + " per turn, parent and fork",
-			Option: line.JSON(), Data: seriesData(slices.Concat(lines[i][0], lines[i][1]), first, bound)})
-		assets = appendAssets(assets, line.JSAssets.Values)
+	i, err := metricParam(c, b.fork.Game, b.game)
+	if err != nil {
+		return err
 	}
-	return views, assets, nil
+	lines, err := s.branchLines(c.Request().Context(), b, i)
+	if err != nil {
+		return err
+	}
+	v, _ := branchMetricChart(b, b.game.Metrics[i], lines[0], linePoints(pagePoints, len(lines[0][0])+len(lines[0][1])))
+	return sendChart(c, v)
 }
 
 // branchChart draws one metric of a parent and its fork from turn first:

@@ -220,16 +220,20 @@ func TestBrowser(t *testing.T) {
 	})
 
 	// Each chart has one series per player: 1 for River Toad, 4 for the
-	// synthetic match.
+	// synthetic match. The key charts are drawn at once, the others when
+	// opened, and every metric is drawn or named as not drawn.
 	for _, tt := range []struct {
 		id     string
 		series int
 	}{{f.won, 1}, {wide.ID, 4}} {
 		t.Run(fmt.Sprintf("charts with %d series", tt.series), func(t *testing.T) {
 			b.do(t, "open match", chromedp.Navigate(srv.URL+matchURL(tt.id)), chromedp.WaitVisible(chromedp.CSS("#chart-hp canvas")))
+			later := eval[int](t, b, `document.querySelectorAll('details.more-chart[data-src]').forEach(d => d.open = true), document.querySelectorAll('details.more-chart[data-src]').length`)
+			b.do(t, "open the other charts", chromedp.Poll[chromedp.Void](`Array.from(document.querySelectorAll('details.more-chart[data-src]')).every(d => d.getAttribute('data-state') === 'drawn')`))
+			notDrawn := eval[int](t, b, `(document.querySelector('.not-drawn') || {textContent: ''}).textContent.split('), ').filter(s => s).length`)
 			got := eval[[]int](t, b, `Array.from(document.querySelectorAll('.chart')).map(el => echarts.getInstanceByDom(el).getOption().series.length)`)
-			if len(got) != len(toad.Game.Metrics) {
-				t.Fatalf("got %d charts, want one per metric (%d)", len(got), len(toad.Game.Metrics))
+			if len(got)+notDrawn != len(toad.Game.Metrics) || later == 0 {
+				t.Fatalf("got %d charts (%d drawn when opened) and %d not drawn, want one per metric (%d), some opened later", len(got), later, notDrawn, len(toad.Game.Metrics))
 			}
 			for i, n := range got {
 				if n != tt.series {
@@ -497,11 +501,11 @@ func TestBrowserBoards(t *testing.T) {
 			if tt.game == "worms" {
 				// The tables name worms as the board and the engine do, under
 				// their seat: 11 to 13 for Seat 1's, 21 to 23 for Seat 2's.
-				heads := eval[[]string](t, b, `Array.from(document.querySelectorAll('#stats thead th')).map(e => e.textContent).filter(s => s)`)
+				heads := eval[[]string](t, b, `Array.from(document.querySelectorAll('#stats tbody th')).map(e => e.textContent)`)
 				want := eval[[]string](t, b, `(() => { const ps = JSON.parse(document.getElementById('inspector-meta').textContent).players;
-					return ps.flatMap((p, s) => ['Seat ' + (s + 1) + ' · ' + p.name + ' ' + p.version].concat([1, 2, 3].map(w => 'Seat ' + (s + 1) + ' · ' + p.name + ' ' + p.version + ' · worm ' + (s + 1) + w))); })()`)
+					return ps.flatMap((p, s) => ['Seat ' + (s + 1) + ' · ' + p.name + ' ' + p.version].concat([1, 2, 3].map(w => 'worm ' + (s + 1) + w))); })()`)
 				if strings.Join(heads, "|") != strings.Join(want, "|") {
-					t.Errorf("players and units columns: got %q, want %q", heads, want)
+					t.Errorf("players and units rows: got %q, want %q", heads, want)
 				}
 				// Pointing at a cell names it.
 				got := eval[string](t, b, `(() => { const s = document.querySelector('#board svg'), r = s.getBoundingClientRect();

@@ -2,14 +2,17 @@ package web
 
 import (
 	"context"
+	"encoding/json"
 	"html/template"
 	"math"
+	"net/http"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
+	"github.com/labstack/echo/v4"
 
 	"github.com/replaylab/replaylab/analytics"
 	"github.com/replaylab/replaylab/sim"
@@ -23,22 +26,26 @@ const echartsHost = "/static/vendor/echarts/"
 // maxMarks bounds the events marked on one match's charts.
 const maxMarks = 200
 
-// The bounds of the numbers a match page carries, so that its size does
+// The bounds of the numbers a chart carries, so that a page's size does
 // not grow with the length of the match: every line gets an equal share of
 // pagePoints, from minLinePoints to maxLinePoints, and a longer line is
 // downsampled to its share (analytics.Downsample keeps each bucket's lowest
 // and highest value, with their turns). 2000 points is more than a chart is
-// wide in pixels; a page with many lines (15 snakes, 8 metrics) gets fewer
-// per line.
+// wide in pixels; a chart with many lines (15 snakes) gets fewer per line.
+// A match page embeds only its key charts, whose lines share the smaller
+// keyPoints, and fetches each other chart when it is opened: no match page
+// sends more than 150 KB of HTML.
 const (
 	pagePoints    = 40_000
+	keyPoints     = 8_000
 	maxLinePoints = 2000
 	minLinePoints = 100
 )
 
-// linePoints is the share of pagePoints of each of n lines.
-func linePoints(n int) int {
-	return min(maxLinePoints, max(minLinePoints, pagePoints/max(n, 1)))
+// linePoints is the share of points (pagePoints or keyPoints) of each of
+// n lines.
+func linePoints(points, n int) int {
+	return min(maxLinePoints, max(minLinePoints, points/max(n, 1)))
 }
 
 // chartView is one chart of a match page. Option is go-echarts' option
@@ -63,12 +70,77 @@ type chartView struct {
 	Hidden int
 }
 
-// matchCharts builds one line chart per metric of the game, with one line
-// per player (or per unit, for metrics reported per unit), the match's
-// notable events marked on them, and the script assets the charts need.
-func (s *server) matchCharts(ctx context.Context, m store.MatchSummary, g *sim.Game) ([]chartView, []string, error) {
+// matchChartsView is the charts section of a match page: the key charts
+// drawn at once, the others collapsed under their titles and fetched when
+// opened, and the charts not drawn at all, with why.
+type matchChartsView struct {
+	Key      []chartView
+	More     []moreChart
+	NotDrawn []string // "Throws (all zero)", "Score (same as HP)"
+	Assets   []string // the scripts the charts need
+}
+
+// moreChart is a chart of a match page drawn only when opened: charts.js
+// fetches its option and numbers from Src. A yes-or-no metric
+// (sim.MetricDef.Flag) is a list of the spans of turns each line holds
+// instead, on the page.
+type moreChart struct {
+	ID    string
+	Title string
+	Src   string
+	Spans []flagLine
+}
+
+// metricPlan is what a match page does with one metric's lines.
+type metricPlan struct {
+	Index int
+	Lines []analytics.Line
+	// Skip says why the metric is not drawn ("all zero", "same as HP");
+	// empty when it is.
+	Skip string
+}
+
+// planCharts decides, for each metric of g with its lines, whether the
+// page draws it: not when every line is zero all match, nor when its
+// lines are those of a metric before it.
+func planCharts(g *sim.Game, lines [][]analytics.Line) []metricPlan {
+	plans := make([]metricPlan, len(g.Metrics))
+	for i := range g.Metrics {
+		p := metricPlan{Index: i, Lines: lines[i]}
+		if !slices.ContainsFunc(p.Lines, func(l analytics.Line) bool { return !allZero(l.Values) }) {
+			p.Skip = "all zero"
+		}
+		for _, o := range plans[:i] {
+			if p.Skip == "" && o.Skip == "" && sameLines(p.Lines, o.Lines) {
+				p.Skip = "same as " + g.Metrics[o.Index].Label
+			}
+		}
+		plans[i] = p
+	}
+	return plans
+}
+
+// sameLines reports whether two charts would draw the same lines: the same
+// seats and units with the same value at every turn.
+func sameLines(a, b []analytics.Line) bool {
+	return slices.EqualFunc(a, b, func(x, y analytics.Line) bool {
+		return x.Seat == y.Seat && x.Unit == y.Unit && slices.EqualFunc(x.Values, y.Values, sameValue)
+	})
+}
+
+// sameValue reports whether two values are equal, missing (NaN) ones
+// equal to each other.
+func sameValue(x, y float64) bool {
+	return x == y || math.IsNaN(x) && math.IsNaN(y)
+}
+
+// matchCharts builds a match page's charts: a line chart of each key
+// metric of the game, with one line per player (or per unit, for metrics
+// reported per unit) and the match's notable events marked on them; a
+// collapsed entry for every other metric; and the metrics not drawn.
+func (s *server) matchCharts(ctx context.Context, m store.MatchSummary, g *sim.Game) (matchChartsView, error) {
 	if g == nil || len(g.Metrics) == 0 {
-		return nil, nil, nil
+		return matchChartsView{}, nil
 	}
 	metrics := make([]int, len(g.Metrics))
 	for i := range metrics {
@@ -76,32 +148,164 @@ func (s *server) matchCharts(ctx context.Context, m store.MatchSummary, g *sim.G
 	}
 	stored, err := s.db.Series(ctx, m.ID, metrics...)
 	if err != nil {
-		return nil, nil, err
+		return matchChartsView{}, err
+	}
+	lines := make([][]analytics.Line, len(g.Metrics))
+	for i, md := range g.Metrics {
+		lines[i] = chartLines(analytics.Lines(stored[i], m.Turns), md.PerUnit)
+	}
+	plans := planCharts(g, lines)
+	var marks []store.TurnEvent
+	if keyLines(g, plans) > 0 {
+		if marks, err = s.chartMarks(ctx, m); err != nil {
+			return matchChartsView{}, err
+		}
+	}
+	return sortCharts(g, plans,
+		func(p metricPlan, bound int) (chartView, []string) {
+			return metricChart(m, g.Metrics[p.Index], p.Lines, marks, bound)
+		},
+		func(p metricPlan) moreChart {
+			md := g.Metrics[p.Index]
+			if md.Flag {
+				return moreChart{ID: "chart-" + md.Name, Title: md.Label, Spans: flagLines(m, p.Lines)}
+			}
+			return moreChart{ID: "chart-" + md.Name, Title: md.Label, Src: matchURL(m.ID) + "/charts/" + md.Name}
+		}), nil
+}
+
+// keyLines counts the lines of the key charts drawn.
+func keyLines(g *sim.Game, plans []metricPlan) int {
+	n := 0
+	for _, p := range plans {
+		if p.Skip == "" && g.Metrics[p.Index].Key {
+			n += len(p.Lines)
+		}
+	}
+	return n
+}
+
+// sortCharts makes a page's charts of the plans: the key metrics drawn
+// (by key, their lines sharing keyPoints), the others collapsed (as later
+// makes them), and the metrics not drawn, with why.
+func sortCharts(g *sim.Game, plans []metricPlan, key func(p metricPlan, bound int) (chartView, []string), later func(p metricPlan) moreChart) matchChartsView {
+	var v matchChartsView
+	bound := linePoints(keyPoints, keyLines(g, plans))
+	for _, p := range plans {
+		md := g.Metrics[p.Index]
+		switch {
+		case p.Skip != "":
+			v.NotDrawn = append(v.NotDrawn, md.Label+" ("+p.Skip+")")
+		case md.Key:
+			cv, assets := key(p, bound)
+			v.Key = append(v.Key, cv)
+			v.Assets = appendAssets(v.Assets, assets)
+		default:
+			v.More = append(v.More, later(p))
+		}
+	}
+	if len(v.More) > 0 {
+		// The charts opened later need the same scripts.
+		v.Assets = appendAssets(v.Assets, newTurnChartAssets())
+	}
+	return v
+}
+
+// metricChart draws metric md's lines with the events marked on them, each
+// line downsampled to bound points, and returns the scripts it needs.
+func metricChart(m store.MatchSummary, md sim.MetricDef, lines []analytics.Line, marks []store.TurnEvent, bound int) (chartView, []string) {
+	// Marks take their height from the whole line, before downsampling
+	// drops the turn they sit at.
+	line, hidden := lineChart(m, md, lines, marks)
+	line.Validate() // prefixes the assets with echartsHost
+	return chartView{ID: line.ChartID, Title: md.Label + " per turn", Option: line.JSON(), Data: stepData(lines, 0, bound), Hidden: hidden}, line.JSAssets.Values
+}
+
+// newTurnChartAssets are the scripts every turn chart needs, for a page
+// that draws its charts later.
+func newTurnChartAssets() []string {
+	c := newTurnChart("assets", sim.MetricDef{}, 0, 1, plainLegend(nil, nil), "")
+	c.Validate() // prefixes the assets with echartsHost
+	return c.JSAssets.Values
+}
+
+// maxSpans bounds the spans of turns a yes-or-no line lists.
+const maxSpans = 20
+
+// flagLine is a yes-or-no metric's line of a match page: the turns it is
+// yes, as spans of consecutive turns.
+type flagLine struct {
+	Match string // the match's id, for the links to its turns
+	Seat  int
+	Name  string
+	Held  int // turns it is yes
+	Turns int // turns of the match
+	Spans []turnSpan
+	More  int // spans left out, past maxSpans
+}
+
+// turnSpan is the turns From to To, both included.
+type turnSpan struct{ From, To int }
+
+// flagLines lists the spans of turns each line is not zero.
+func flagLines(m store.MatchSummary, lines []analytics.Line) []flagLine {
+	out := make([]flagLine, len(lines))
+	for i, l := range lines {
+		f := flagLine{Match: m.ID, Seat: l.Seat, Name: lineName(m, l), Turns: m.Turns}
+		for t := 0; t < len(l.Values); t++ {
+			if l.Values[t] == 0 || math.IsNaN(l.Values[t]) {
+				continue
+			}
+			from := t
+			for t+1 < len(l.Values) && l.Values[t+1] != 0 && !math.IsNaN(l.Values[t+1]) {
+				t++
+			}
+			f.Held += t - from + 1
+			if len(f.Spans) < maxSpans {
+				f.Spans = append(f.Spans, turnSpan{from, t})
+			} else {
+				f.More++
+			}
+		}
+		out[i] = f
+	}
+	return out
+}
+
+// matchChart answers the option and numbers of one metric's chart of a
+// match, which its match page fetches when the chart is opened, as the
+// JSON object {"option": ..., "data": ...}.
+func (s *server) matchChart(c echo.Context) error {
+	m, g, i, err := s.matchMetric(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	stored, err := s.db.Series(ctx, m.ID, i)
+	if err != nil {
+		return err
 	}
 	marks, err := s.chartMarks(ctx, m)
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
-	lines := make([][]analytics.Line, len(g.Metrics))
-	total := 0
-	for i, md := range g.Metrics {
-		lines[i] = chartLines(analytics.Lines(stored[i], m.Turns), md.PerUnit)
-		total += len(lines[i])
+	md := g.Metrics[i]
+	lines := chartLines(analytics.Lines(stored[0], m.Turns), md.PerUnit)
+	v, _ := metricChart(m, md, lines, marks, linePoints(pagePoints, len(lines)))
+	return sendChart(c, v)
+}
+
+// sendChart answers a chart's option and numbers as the JSON object
+// {"option": ..., "data": ...}.
+func sendChart(c echo.Context, v chartView) error {
+	option, err := json.Marshal(v.Option)
+	if err != nil {
+		return err
 	}
-	bound := linePoints(total)
-	var (
-		views  []chartView
-		assets []string
-	)
-	for i, md := range g.Metrics {
-		// Marks take their height from the whole line, before
-		// downsampling drops the turn they sit at.
-		line, hidden := lineChart(m, md, lines[i], marks)
-		line.Validate() // prefixes the assets with echartsHost
-		views = append(views, chartView{ID: line.ChartID, Title: md.Label + " per turn", Option: line.JSON(), Data: seriesData(lines[i], 0, bound), Hidden: hidden})
-		assets = appendAssets(assets, line.JSAssets.Values)
-	}
-	return views, assets, nil
+	b := make([]byte, 0, len(option)+len(v.Data)+32)
+	b = append(append(append(b, `{"option":`...), option...), `,"data":`...)
+	b = append(append(b, v.Data...), '}')
+	return c.Blob(http.StatusOK, echo.MIMEApplicationJSONCharsetUTF8, b)
 }
 
 // appendAssets appends the scripts of more that assets lacks.
@@ -289,6 +493,19 @@ func allZero(values []float64) bool {
 // output holds only digits, signs, points, exponents, commas, brackets and
 // null, so it is safe in a JSON script block as it is.
 func seriesData(lines []analytics.Line, from, bound int) template.JS {
+	return writeSeries(lines, from, bound, false)
+}
+
+// stepData is seriesData for a chart that draws steps, a value held until
+// the next point: a point whose value repeats the one before adds nothing
+// and is left out (the last is kept, to reach the end), so a line that
+// changes rarely is a few [turn, value] pairs.
+func stepData(lines []analytics.Line, from, bound int) template.JS {
+	return writeSeries(lines, from, bound, true)
+}
+
+// writeSeries writes seriesData, or stepData when steps is true.
+func writeSeries(lines []analytics.Line, from, bound int, steps bool) template.JS {
 	b := make([]byte, 0, 2+len(lines)*bound*8)
 	b = append(b, '[')
 	for i, l := range lines {
@@ -296,24 +513,49 @@ func seriesData(lines []analytics.Line, from, bound int) template.JS {
 			b = append(b, ',')
 		}
 		d := analytics.Downsample(l, bound)
-		if d.Turns == nil && from == 0 {
+		points := allPoints(d.Values)
+		if steps {
+			points = stepPoints(d.Values)
+		}
+		if d.Turns == nil && from == 0 && 2*len(points) > len(d.Values) {
 			b = appendValues(b, d.Values)
 			continue
 		}
 		b = append(b, '[')
-		for j, v := range d.Values {
+		for j, k := range points {
 			if j > 0 {
 				b = append(b, ',')
 			}
-			turn := j
+			turn := k
 			if d.Turns != nil {
-				turn = d.Turns[j]
+				turn = d.Turns[k]
 			}
-			b = appendPair(b, float64(from+turn), v)
+			b = appendPair(b, float64(from+turn), d.Values[k])
 		}
 		b = append(b, ']')
 	}
 	return template.JS(append(b, ']'))
+}
+
+// allPoints returns the indexes of all values.
+func allPoints(values []float64) []int {
+	all := make([]int, len(values))
+	for i := range all {
+		all[i] = i
+	}
+	return all
+}
+
+// stepPoints returns the indexes of the values a step line needs: the
+// first, each that differs from the one before, and the last.
+func stepPoints(values []float64) []int {
+	var keep []int
+	for i, v := range values {
+		if i == 0 || i == len(values)-1 || !sameValue(v, values[i-1]) {
+			keep = append(keep, i)
+		}
+	}
+	return keep
 }
 
 // appendPair appends the JSON array [x, y].

@@ -3,6 +3,7 @@ package web
 import (
 	"encoding/json"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
@@ -216,5 +217,71 @@ func TestLineChartMarks(t *testing.T) {
 	}
 	if mp.Label.Show {
 		t.Errorf("got mark labels shown, want them in the tooltip only")
+	}
+}
+
+// TestPlanCharts checks which metrics a match page leaves undrawn: those
+// whose lines are all zero (or missing), and those whose lines are the
+// same as an earlier metric's.
+func TestPlanCharts(t *testing.T) {
+	nan := math.NaN()
+	g := &sim.Game{Metrics: []sim.MetricDef{{Label: "HP"}, {Label: "Zero"}, {Label: "Score"}, {Label: "Gone"}, {Label: "Other"}, {Label: "Unit HP"}}}
+	line := func(unit int, vs ...float64) analytics.Line { return analytics.Line{Seat: 0, Unit: unit, Values: vs} }
+	lines := [][]analytics.Line{
+		{line(sim.NoUnit, 3, 2, nan)},
+		{line(sim.NoUnit, 0, 0, 0)},
+		{line(sim.NoUnit, 3, 2, nan)},
+		{line(sim.NoUnit, 0, nan, nan)},
+		{line(sim.NoUnit, 3, 2, 1)},
+		{line(0, 3, 2, nan)}, // a unit's line is not its player's
+	}
+	want := []string{"", "all zero", "same as HP", "all zero", "", ""}
+	for i, p := range planCharts(g, lines) {
+		if p.Skip != want[i] {
+			t.Errorf("metric %s: got skip %q, want %q", g.Metrics[i].Label, p.Skip, want[i])
+		}
+	}
+}
+
+// TestStepData checks that a step line keeps the points where its value
+// changes, and its last, and that a line changing at most turns keeps its
+// plain values.
+func TestStepData(t *testing.T) {
+	nan := math.NaN()
+	for _, tt := range []struct {
+		name   string
+		values []float64
+		from   int
+		want   string
+	}{
+		{"rare changes", []float64{1, 1, 1, 1, 2, 2, 2, 2}, 0, "[[[0,1],[4,2],[7,2]]]"},
+		{"missing turns", []float64{nan, nan, nan, 5, 5, 5, 5, 5}, 0, "[[[0,null],[3,5],[7,5]]]"},
+		{"from a turn", []float64{1, 1, 1, 1}, 10, "[[[10,1],[13,1]]]"},
+		{"every turn", []float64{1, 2, 3, 4}, 0, "[[1,2,3,4]]"},
+	} {
+		l := analytics.Line{Values: tt.values}
+		if got := string(stepData([]analytics.Line{l}, tt.from, 100)); got != tt.want {
+			t.Errorf("%s: got %s, want %s", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestFlagLines checks the spans of turns a yes-or-no line lists, and
+// that past maxSpans it counts the rest.
+func TestFlagLines(t *testing.T) {
+	m := store.MatchSummary{ID: "ab", Turns: 7}
+	l := analytics.Line{Values: []float64{0, 1, 1, 0, 1, math.NaN(), 1, 1}}
+	got := flagLines(m, []analytics.Line{l})[0]
+	want := []turnSpan{{1, 2}, {4, 4}, {6, 7}}
+	if got.Held != 5 || !slices.Equal(got.Spans, want) || got.More != 0 {
+		t.Errorf("got %d turns held in %v and %d more, want 5 in %v", got.Held, got.Spans, got.More, want)
+	}
+	many := make([]float64, 4*maxSpans)
+	for i := range many {
+		many[i] = float64(i % 2)
+	}
+	got = flagLines(m, []analytics.Line{{Values: many}})[0]
+	if len(got.Spans) != maxSpans || got.More != maxSpans {
+		t.Errorf("alternating line: got %d spans and %d more, want %d and %d", len(got.Spans), got.More, maxSpans, maxSpans)
 	}
 }

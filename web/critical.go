@@ -91,7 +91,7 @@ func criticalSection(m store.MatchSummary, stored []store.StoredSweep) (critical
 		}
 		c, lines := decisiveChart(m, i, turns)
 		c.Validate() // prefixes the assets with echartsHost
-		v.Chart = chartView{ID: c.ChartID, Title: "Decisive turns of " + v.Label, Option: c.JSON(), Data: seriesData(lines, 0, linePoints(len(lines)*len(sweeps)))}
+		v.Chart = chartView{ID: c.ChartID, Title: "Decisive turns of " + v.Label, Option: c.JSON(), Data: seriesData(lines, 0, linePoints(pagePoints, len(lines)*len(sweeps)))}
 		d.Sweeps = append(d.Sweeps, v)
 		assets = appendAssets(assets, c.JSAssets.Values)
 	}

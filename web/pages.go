@@ -144,7 +144,7 @@ type matchData struct {
 	Match     store.MatchSummary
 	GameTitle string
 	Config    string // the setup config, cut to maxConfigShown bytes
-	Charts    []chartView
+	Charts    matchChartsView
 	Trouble   []troubleView // the banner's lines, one per seat with trouble
 	Lineage   store.Lineage
 	Critical  criticalData // the decisive turns of the stored sweeps
@@ -248,10 +248,11 @@ func (s *server) matchPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	charts, assets, err := s.matchCharts(c.Request().Context(), m, g)
+	charts, err := s.matchCharts(c.Request().Context(), m, g)
 	if err != nil {
 		return err
 	}
+	assets := charts.Assets
 	lin, err := s.db.Lineage(c.Request().Context(), m.ID)
 	if err != nil {
 		return err

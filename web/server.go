@@ -213,6 +213,8 @@ func (s *server) routes(e *echo.Echo) {
 	e.GET("/matches/:id/duplicate", s.duplicatePage)
 	e.GET("/matches/:id/turns/:n", s.inspectorPage)
 	e.GET("/matches/:id/branch", s.branchPage)
+	e.GET("/matches/:id/charts/:metric", s.matchChart)
+	e.GET("/matches/:id/branch/charts/:metric", s.branchMetric)
 	e.GET("/bots", s.botsPage)
 	e.GET("/bots/:game/:name", s.botPage)
 	e.GET("/headtohead/:game/:ruleset", s.h2hPage)

@@ -35,10 +35,14 @@ type metricJSON struct {
 	Integer bool   `json:"integer"`
 	// Resolution is the step the stored values are rounded to; 0: exact.
 	Resolution float64 `json:"resolution"`
+	// Short is the label of a table column (Label when the game gives
+	// none); Key marks the metrics a match page draws first.
+	Short string `json:"short"`
+	Key   bool   `json:"key"`
 }
 
 func newMetricJSON(m sim.MetricDef) metricJSON {
-	return metricJSON{m.Name, m.Label, m.Unit, m.PerUnit, m.Kind.String(), m.Integer, m.Resolution}
+	return metricJSON{m.Name, m.Label, m.Unit, m.PerUnit, m.Kind.String(), m.Integer, m.Resolution, m.ShortLabel(), m.Key}
 }
 
 type botDefJSON struct {

@@ -45,6 +45,33 @@ func TestResolutions(t *testing.T) {
 	}
 }
 
+// maxShortLabel is the longest short label of a metric, in characters: a
+// table of FoodFight's 19 metrics must fit 1280 pixels.
+const maxShortLabel = 10
+
+// TestMetricLabels checks what a match page and the inspector's table need
+// of every game's metrics: a few key ones to draw first, short labels that
+// fit a narrow column, and yes-or-no flags only on whole numbers.
+func TestMetricLabels(t *testing.T) {
+	for _, g := range games.All() {
+		keys := 0
+		for _, md := range g.Metrics {
+			if md.Key {
+				keys++
+			}
+			if n := len([]rune(md.ShortLabel())); n > maxShortLabel {
+				t.Errorf("%s: metric %s has short label %q of %d characters, want at most %d", g.Name, md.Name, md.ShortLabel(), n, maxShortLabel)
+			}
+			if md.Flag && !md.Integer {
+				t.Errorf("%s: metric %s is a Flag but not Integer", g.Name, md.Name)
+			}
+		}
+		if keys == 0 || keys > 3 {
+			t.Errorf("%s: %d key metrics, want 1 to 3", g.Name, keys)
+		}
+	}
+}
+
 // TestViewDocs checks that every game explains its bot view, which each
 // game's own TestViewDoc holds to real views: a new game cannot leave bot
 // authors without it.

@@ -135,11 +135,11 @@ var Game = &sim.Game{
 	},
 	// In the order of the metric indexes below.
 	Metrics: []sim.MetricDef{
-		{Name: "score", Label: "Score", Unit: "points", Kind: sim.Gauge, Integer: true},
-		{Name: "collisions", Label: "Collisions (head-ons + bites given or taken + deaths)", Kind: sim.Counter, Integer: true},
-		{Name: "length", Label: "Length", Unit: "cells", Kind: sim.Gauge, Integer: true},
-		{Name: "stones", Label: "Stones carried", Kind: sim.Gauge, Integer: true},
-		{Name: "fury", Label: "Fury ticks left", Unit: "ticks", Kind: sim.Gauge, Integer: true},
+		{Name: "score", Label: "Score", Unit: "points", Kind: sim.Gauge, Integer: true, Key: true},
+		{Name: "collisions", Label: "Collisions (head-ons + bites given or taken + deaths)", Kind: sim.Counter, Integer: true, Short: "Collisions"},
+		{Name: "length", Label: "Length", Unit: "cells", Kind: sim.Gauge, Integer: true, Key: true},
+		{Name: "stones", Label: "Stones carried", Kind: sim.Gauge, Integer: true, Short: "Stones"},
+		{Name: "fury", Label: "Fury ticks left", Unit: "ticks", Kind: sim.Gauge, Integer: true, Short: "Fury"},
 		{Name: "kills", Label: "Kills", Kind: sim.Counter, Integer: true},
 		{Name: "deaths", Label: "Deaths", Kind: sim.Counter, Integer: true},
 		{Name: "round", Label: "Round", Kind: sim.Gauge, Integer: true},

@@ -117,13 +117,13 @@ var Game = &sim.Game{
 	Alphabet:       []string{"A", "S", "D", "F", "G"},
 	// In the order of the metric indexes below.
 	Metrics: []sim.MetricDef{
-		{Name: "hp", Label: "HP", Unit: "HP", Kind: sim.Gauge, Integer: true},
-		{Name: "score", Label: "Score (HP, 0 once dead)", Unit: "points", Kind: sim.Gauge, Integer: true},
-		{Name: "collisions", Label: "Caught by a snake", Kind: sim.Counter, Integer: true},
-		{Name: "flies", Label: "Flies eaten", Kind: sim.Counter, Integer: true},
-		{Name: "snakes", Label: "Snakes on the board", Kind: sim.Gauge, Integer: true},
-		{Name: "danger", Label: "Columns to the nearest snake about to land", Unit: "columns", Kind: sim.Gauge, Integer: true},
-		{Name: "hp_spent", Label: "HP spent on moves", Unit: "HP", Kind: sim.Counter, Integer: true},
+		{Name: "hp", Label: "HP", Unit: "HP", Kind: sim.Gauge, Integer: true, Key: true},
+		{Name: "score", Label: "Score (HP, 0 once dead)", Unit: "points", Kind: sim.Gauge, Integer: true, Short: "Score", Key: true},
+		{Name: "collisions", Label: "Caught by a snake", Kind: sim.Counter, Integer: true, Short: "Caught"},
+		{Name: "flies", Label: "Flies eaten", Kind: sim.Counter, Integer: true, Short: "Flies"},
+		{Name: "snakes", Label: "Snakes on the board", Kind: sim.Gauge, Integer: true, Short: "Snakes"},
+		{Name: "danger", Label: "Columns to the nearest snake about to land", Unit: "columns", Kind: sim.Gauge, Integer: true, Short: "Danger", Key: true},
+		{Name: "hp_spent", Label: "HP spent on moves", Unit: "HP", Kind: sim.Counter, Integer: true, Short: "HP spent"},
 	},
 	Bots: []sim.BotDef{
 		{Name: "random", Description: "a uniformly random move that stays in the river", New: newRandom},

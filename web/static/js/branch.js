@@ -104,17 +104,21 @@
     actions[action]();
   });
 
-  // A click in a chart's plot shows the turn under the pointer.
-  document.querySelectorAll('.charts .chart').forEach(function (el) {
-    var chart = window.echarts && window.echarts.getInstanceByDom(el);
-    if (!chart) return;
+  // A click in a chart's plot shows the turn under the pointer: the
+  // charts drawn already, and those drawn when opened.
+  function onClick(chart) {
     chart.getZr().on('click', function (e) {
       var at = [e.offsetX, e.offsetY];
       if (!chart.containPixel('grid', at)) return;
       show(Math.round(chart.convertFromPixel({ gridIndex: 0 }, at)[0]));
       root.scrollIntoView({ block: 'nearest' });
     });
+  }
+  document.querySelectorAll('.charts .chart').forEach(function (el) {
+    var chart = window.echarts && window.echarts.getInstanceByDom(el);
+    if (chart) onClick(chart);
   });
+  document.addEventListener('chartdrawn', function (e) { onClick(e.detail); });
 
   show(current);
 })();

@@ -1,8 +1,11 @@
 // charts.js draws the charts of a match page (or a bot page's rating
 // charts) from their JSON blocks: the
 // option built by go-echarts on the server and, apart, the numbers of its
-// series (one array per series: the values of turns 0, 1, 2..., or, for a
-// long match downsampled on the server, [turn, value] pairs). It keeps the charts sized to their boxes,
+// series (one array per series: the values of turns 0, 1, 2..., or [turn,
+// value] pairs, for a long match downsampled on the server or a step line
+// that keeps only its changes). A chart collapsed under its title
+// (details.more-chart) is fetched from its data-src and drawn when opened.
+// It keeps the charts sized to their boxes,
 // zooms them together (with the slider, or the wheel with Ctrl or Shift),
 // shows the lines hidden as zero all match on request, opens the
 // inspector at the turn a click on a chart lands on, and draws them in the
@@ -19,19 +22,50 @@
   document.querySelectorAll('script.chart-option').forEach(function (block) {
     var el = document.getElementById(block.getAttribute('data-chart'));
     if (!el) return;
-    var option = JSON.parse(block.textContent);
-    var data = JSON.parse(document.getElementById(el.id + '-data').textContent);
+    draw(el, JSON.parse(block.textContent), JSON.parse(document.getElementById(el.id + '-data').textContent));
+  });
+  // For a test to read when the page's own charts were drawn.
+  if (window.performance && performance.mark) performance.mark('replaylab-charts-drawn');
+  document.querySelectorAll('details.more-chart[data-src]').forEach(function (box) {
+    box.addEventListener('toggle', function () {
+      if (!box.open || box.getAttribute('data-state')) return;
+      box.setAttribute('data-state', 'loading');
+      var el = box.querySelector('.chart-later');
+      fetch(box.getAttribute('data-src'), { headers: { Accept: 'application/json' } }).then(function (r) {
+        if (!r.ok) throw new Error('HTTP ' + r.status);
+        return r.json();
+      }).then(function (got) {
+        draw(el, got.option, got.data);
+        box.setAttribute('data-state', 'drawn');
+      }).catch(function (err) {
+        el.textContent = 'The chart could not be loaded (' + err.message + '); reload the page to try again.';
+        el.classList.add('chart-failed');
+        box.setAttribute('data-state', 'failed');
+      });
+    });
+  });
+  // draw draws a chart into el from its option and numbers.
+  function draw(el, option, data) {
+    el.classList.add('chart'); // a collapsed chart's box gets its size now
     // The x axis is a value axis of turns: a value alone is at the turn
     // of its index.
-    option.series.forEach(function (s, i) {
-      s.data = data[i].map(function (v, turn) { return Array.isArray(v) ? v : [turn, v]; });
+    var lines = option.series.map(function (s, i) {
+      s.data = [];
+      return { data: data[i].map(function (v, turn) { return Array.isArray(v) ? v : [turn, v]; }) };
     });
     listEvents(option);
+    // Every setOption draws the chart again: the colours and the legend's
+    // room are set on the chart without its lines, which come last, so
+    // the lines are drawn once.
+    // No animation: a page draws several charts as it loads, and each
+    // setOption would start transitions the eye never follows.
+    option.animation = false;
     var chart = echarts.init(el);
     chart.setOption(option);
     paint(chart, el);
     var fit = fitLegend(chart, el, option);
     fit();
+    chart.setOption({ series: lines });
     // A click anywhere in the plot, not only on a point (lines are drawn
     // without symbols), picks the turn under the pointer.
     // Charts of a section without an inspector (a bot's ratings) are not
@@ -44,9 +78,23 @@
     });
     zoomOnModifiedWheel(chart, el);
     showAllButton(chart, el);
-    if (window.ResizeObserver) new ResizeObserver(function () { chart.resize(); fit(); }).observe(el);
+    // A ResizeObserver reports the size it starts with too, which the
+    // chart has already.
+    var size = el.clientWidth + 'x' + el.clientHeight;
+    if (window.ResizeObserver) new ResizeObserver(function () {
+      var now = el.clientWidth + 'x' + el.clientHeight;
+      if (now === size) return;
+      size = now;
+      chart.resize();
+      fit();
+    }).observe(el);
+    // Charts of one group zoom together, those drawn later too.
+    chart.group = 'replaylab';
     charts.push({ chart: chart, el: el });
-  });
+    el.setAttribute('data-drawn', '');
+    // For the page's own script (branch.js) to handle a chart drawn late.
+    el.dispatchEvent(new CustomEvent('chartdrawn', { bubbles: true, detail: chart }));
+  }
   window.ReplayLabScheme.onChange(function () {
     charts.forEach(function (c) { paint(c.chart, c.el); });
   });
@@ -159,5 +207,5 @@
   if (!window.ResizeObserver) {
     window.addEventListener('resize', function () { charts.forEach(function (c) { c.chart.resize(); }); });
   }
-  echarts.connect(charts.map(function (c) { return c.chart; }));
+  echarts.connect('replaylab');
 })();

@@ -118,31 +118,52 @@
 
     renderOutput(t.output);
 
-    // One column per player or unit and one row per metric: metric labels
-    // are long and most games have few players.
+    // One row per player, its units' rows under it, and one column per
+    // metric under its short label (the full one on hover): a game has
+    // up to 19 metrics, which fit the page's width as columns and, on a
+    // phone, a card per row (the stylesheet's; each cell carries its label).
+    // A unit's row leaves the metrics the game reports per player empty.
     var head = document.querySelector('#stats thead');
     var hr = document.createElement('tr');
-    hr.appendChild(document.createElement('th'));
-    t.stats.forEach(function (s) {
+    var corner = document.createElement('th');
+    corner.textContent = meta.unit.noun === 'unit' ? 'Seat' : 'Seat, ' + meta.unit.noun;
+    hr.appendChild(corner);
+    var columns = [{ short: 'Alive', label: 'Alive', value: function (s) { return s.alive ? 'yes' : 'no'; } }];
+    meta.metrics.forEach(function (m, i) {
+      columns.push({ short: m.short || m.label, label: m.label + (m.unit ? ' (' + m.unit + ')' : ''), perUnit: m.per_unit, value: function (s) { return metricText(m, s.values[i]); } });
+    });
+    columns.forEach(function (c) {
       var th = document.createElement('th');
       th.className = 'num';
-      th.textContent = seatLabel(s.seat) + (s.unit < 0 ? '' : ' · ' + unitLabel(s.seat, s.unit));
+      th.scope = 'col';
+      th.textContent = c.short;
+      th.title = c.label;
       hr.appendChild(th);
     });
     head.replaceChildren(hr);
     var body = document.querySelector('#stats tbody');
     body.replaceChildren();
-    var rows = [{ label: 'Alive', value: function (s) { return s.alive ? 'yes' : 'no'; } }];
-    meta.metrics.forEach(function (m, i) {
-      rows.push({ label: m.label, value: function (s) { return metricText(m, s.values[i]); } });
-    });
-    rows.forEach(function (r) {
+    t.stats.forEach(function (s) {
       var row = document.createElement('tr');
       var th = document.createElement('th');
       th.scope = 'row';
-      th.textContent = r.label;
+      if (s.unit < 0) {
+        var swatch = document.createElement('span');
+        swatch.className = 'swatch';
+        swatch.style.background = meta.players[s.seat] ? meta.players[s.seat].color : '';
+        th.append(swatch, seatLabel(s.seat));
+      } else {
+        row.className = 'unit';
+        th.textContent = unitLabel(s.seat, s.unit);
+        th.title = seatLabel(s.seat) + ' · ' + unitLabel(s.seat, s.unit);
+      }
       row.appendChild(th);
-      t.stats.forEach(function (s) { cell(row, r.value(s), 'num'); });
+      columns.forEach(function (c, i) {
+        var td = cell(row, i > 0 && s.unit >= 0 && !c.perUnit ? '' : c.value(s), 'num');
+        td.setAttribute('data-label', c.short);
+        td.title = c.label;
+        if (td.textContent === '') td.classList.add('none');
+      });
       body.appendChild(row);
     });
 
