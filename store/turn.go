@@ -74,11 +74,17 @@ func (db *DB) Events(ctx context.Context, matchID string, q EventQuery) (EventPa
 }
 
 // matchEvents reads and decodes the events of a match in their order,
-// or finds them decoded already (db.events); a match that is not stored
-// is ErrNotFound. The events returned must not be modified.
+// or finds them decoded already (db.events) once the match is found still
+// stored; a match that is not stored is ErrNotFound. The events returned
+// must not be modified.
 func (db *DB) matchEvents(ctx context.Context, matchID string) ([]packedEvent, error) {
 	if evs, ok := db.events.get(matchID); ok {
-		return evs, nil
+		var one int
+		err := db.read.QueryRowContext(ctx, `SELECT 1 FROM matches WHERE id = ?`, matchID).Scan(&one)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, notFoundf("match %s not found", matchID)
+		}
+		return evs, err
 	}
 	var data []byte
 	err := db.read.QueryRowContext(ctx, `

@@ -182,3 +182,24 @@ func TestEventCountsAndKinds(t *testing.T) {
 		}
 	})
 }
+
+// TestEventsOfDeletedMatch reads a match's events, which keeps them
+// decoded, then deletes the match: its events are not found any more.
+func TestEventsOfDeletedMatch(t *testing.T) {
+	db := openTest(t)
+	ctx := context.Background()
+	rec := makeRecord(t, recordSpec{id: testID(1), turns: 30, winner: 0})
+	mustIngest(t, db, rec)
+	if page, err := db.Events(ctx, rec.ID, EventQuery{From: 0, To: 30}); err != nil || len(page.Events) != len(rec.Events) {
+		t.Fatalf("Events: got %d events, %v; want %d", len(page.Events), err, len(rec.Events))
+	}
+	if _, err := db.DeleteMatches(ctx, []string{rec.ID}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Events(ctx, rec.ID, EventQuery{From: 0, To: 30}); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Events of the deleted match: got %v, want ErrNotFound", err)
+	}
+	if _, err := db.EventCounts(ctx, rec.ID); !errors.Is(err, ErrNotFound) {
+		t.Errorf("EventCounts of the deleted match: got %v, want ErrNotFound", err)
+	}
+}
