@@ -27,8 +27,10 @@ const (
 	packDeflated = 2 // uvarint length, then a layout above (its first byte included) compressed by DEFLATE
 )
 
-// maxPackBytes bounds what a compressed pack may inflate to: a 2000-turn
-// match of many units packs to a few hundred kilobytes.
+// maxPackBytes bounds what a compressed pack may inflate to, so a damaged
+// length cannot ask for memory without end: a 2000-turn match of many
+// units packs to a few hundred kilobytes, and a longer pack than this is
+// stored uncompressed.
 const maxPackBytes = 64 << 20
 
 // deflaters keeps DEFLATE's compressors, which are large to set up, for
@@ -39,11 +41,15 @@ var deflaters = sync.Pool{New: func() any {
 }}
 
 // compressPack returns pack compressed (packDeflated) when that is
-// shorter, else pack itself. Steps and values repeat across a match's
-// lines (units standing still, counters moving together) and kinds,
-// seats and places across its events, which a line or an event alone
-// cannot see: compressed, a pack takes a third to two thirds less.
+// shorter and pack is not too long to read back (maxPackBytes), else
+// pack itself. Steps and values repeat across a match's lines (units
+// standing still, counters moving together) and kinds, seats and places
+// across its events, which a line or an event alone cannot see:
+// compressed, a pack takes a third to two thirds less.
 func compressPack(pack []byte) []byte {
+	if len(pack) > maxPackBytes {
+		return pack
+	}
 	var b bytes.Buffer
 	b.WriteByte(packDeflated)
 	b.Write(binary.AppendUvarint(nil, uint64(len(pack))))
