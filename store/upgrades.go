@@ -608,13 +608,14 @@ var upgrades = []string{
 const packedVersion = 17
 
 // packStoredRows moves the rows of series and events, the tables before
-// packedVersion, into match_lines and match_events, a match at a time,
-// and drops the old tables. A line's blob is kept as it was written:
-// its first byte names its encoding. Events keep their order (turn, then
-// position), which is all their position meant.
+// packedVersion, into match_lines and match_events, a match at a time
+// (only the matches that have any: a database of summaries alone is
+// upgraded at once), and drops the old tables. A line's blob is kept as
+// it was written: its first byte names its encoding. Events keep their
+// order (turn, then position), which is all their position meant.
 func packStoredRows(ctx context.Context, tx *sql.Tx) error {
 	var seqs []int64
-	rows, err := tx.QueryContext(ctx, `SELECT seq FROM matches ORDER BY seq`)
+	rows, err := tx.QueryContext(ctx, `SELECT match_seq FROM series UNION SELECT match_seq FROM events ORDER BY 1`)
 	if err != nil {
 		return err
 	}
