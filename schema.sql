@@ -1,7 +1,7 @@
--- replaylab SQLite schema, version 16.
+-- replaylab SQLite schema, version 17.
 --
 -- store.Open applies this file to a fresh database inside one transaction
--- and then sets PRAGMA user_version to 16 and PRAGMA application_id to
+-- and then sets PRAGMA user_version to 17 and PRAGMA application_id to
 -- 0x52504c42 ("RPLB"), which marks the file as replaylab's: Open refuses an
 -- SQLite file with another application_id and tables of its own. A schema
 -- change edits this file and appends to store/upgrades.go the statements
@@ -216,44 +216,35 @@ CREATE TABLE match_entries (
 -- last entries of its range.
 CREATE INDEX match_entries_by_bot ON match_entries (bot_id, match_seq);
 
--- Per-turn numbers, one row per line: one metric of one player (unit -1)
--- or unit over the whole match. metric is the metric's index in the list
--- its game declares (sim.Game.Metrics), or -1 for whether the player or
--- unit is alive; storage never names a metric or a game's fields. data
--- holds the line's value at every turn 0..turns (store.encodeLine: runs of
--- equal steps, or packed blocks of varying steps, between whole values or
--- decimals of a few digits, a metric rounded to its resolution;
--- bit-exact runs otherwise; the first byte says which), so a chart reads
--- one row per line instead of one per turn, and a line that rarely
--- changes costs a few bytes. WITHOUT ROWID: rows are small and always read
--- by their key.
-CREATE TABLE series (
-    match_seq INTEGER NOT NULL REFERENCES matches (seq) ON DELETE CASCADE,
-    metric    INTEGER NOT NULL CHECK (metric >= -1),
-    seat      INTEGER NOT NULL CHECK (seat >= 0),
-    unit      INTEGER NOT NULL CHECK (unit >= -1),
-    data      BLOB    NOT NULL,
-    PRIMARY KEY (match_seq, metric, seat, unit)
-) STRICT, WITHOUT ROWID;
+-- Per-turn numbers: the lines of a match, one per metric of each player
+-- (unit -1) or unit, packed into one blob (store.packLines), one row per
+-- match that has any. metric is the metric's index in the list its game
+-- declares (sim.Game.Metrics), or -1 for whether the player or unit is
+-- alive; storage never names a metric or a game's fields. Each line holds
+-- its value at every turn 0..turns (store.encodeLine: runs of equal steps,
+-- or packed blocks of varying steps, between whole values or decimals of a
+-- few digits, a metric rounded to its resolution; bit-exact runs
+-- otherwise; the first byte says which), so a line that rarely changes
+-- costs a few bytes. One row a match, not one a line: a row and its index
+-- entry cost more than most lines (over 100 bytes on PostgreSQL), and
+-- every reader wants a match's lines together. A rowid table: SQLite
+-- stores a long blob in whole overflow pages, where an index's (WITHOUT
+-- ROWID) leaves most of its last overflow page empty.
+CREATE TABLE match_lines (
+    match_seq INTEGER PRIMARY KEY REFERENCES matches (seq) ON DELETE CASCADE,
+    data      BLOB    NOT NULL
+) STRICT;
 
--- What happened in each turn. pos is the event's position among the
--- events of its turn (of the match, for events stored before replaylab
--- counted them by turn: the order is the same), so events keep the order
--- the game emitted them in; the key serves turn-range reads directly.
-CREATE TABLE events (
-    match_seq INTEGER NOT NULL REFERENCES matches (seq) ON DELETE CASCADE,
-    turn      INTEGER NOT NULL CHECK (turn >= 0),
-    pos       INTEGER NOT NULL,
-    seat      INTEGER NOT NULL CHECK (seat >= -1), -- -1: the game itself
-    unit      INTEGER NOT NULL CHECK (unit >= -1),
-    kind      TEXT    NOT NULL CHECK (kind <> ''),
-    target    INTEGER NOT NULL CHECK (target >= -1),
-    amount    REAL    NOT NULL,
-    x         INTEGER NOT NULL,
-    y         INTEGER NOT NULL,
-    detail    TEXT    NOT NULL,
-    PRIMARY KEY (match_seq, turn, pos)
-) STRICT, WITHOUT ROWID;
+-- What happened in each turn: the events of a match in the order the game
+-- emitted them, by turn, packed into one blob (store.packEvents: each kind
+-- and detail once, then each event as varints), one row per match that
+-- has any. An event is its turn, seat (-1: the game itself), unit, kind,
+-- target, amount, x, y and detail; pages of events (store.Events) count
+-- an event by its turn and its position in the turn.
+CREATE TABLE match_events (
+    match_seq INTEGER PRIMARY KEY REFERENCES matches (seq) ON DELETE CASCADE,
+    data      BLOB    NOT NULL
+) STRICT;
 
 -- What went wrong for the bot of a seat (store.Troubles): the turn its
 -- process exited (0: it did not), how many time-outs, commands the game

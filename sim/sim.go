@@ -192,9 +192,11 @@ type MetricDef struct {
 	// Integer is true when every value is a whole number.
 	Integer bool
 	// Resolution is the step a fractional metric's values are stored,
-	// charted, listed and exported at: a power of ten from 0.1 down to
+	// charted, listed and exported at: a power of ten from 1 down to
 	// 1e-9, no finer than a chart or table shows (FoodFight's energy:
-	// 0.01, the inspector's two decimals). Storage rounds each value to
+	// 0.01, the inspector's two decimals; its distances: whole pixels,
+	// as a position drawn at random each turn costs a byte a turn more
+	// at 0.01 than it shows). Storage rounds each value to
 	// it (Round) and keeps whole steps, a few bits a turn, where a float
 	// off by its rounding error (99.96000000000001) takes up to nine bytes.
 	// 0 keeps the values exact. The inspector's board is regenerated,

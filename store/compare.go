@@ -95,26 +95,33 @@ func (db *DB) SeatLines(ctx context.Context, seats []MatchSeat, fn func(i int, l
 		return err
 	}
 	defer tx.Rollback()
-	// The series key starts with match_seq, so each seat reads its
-	// match's lines and nothing more. Prepared once: a comparison reads
-	// hundreds of seats.
+	// A match's lines are one row; each seat reads its match's row.
+	// Prepared once: a comparison reads hundreds of seats.
 	stmt, err := tx.PrepareContext(ctx, `
-		SELECT s.metric, s.data, m.turns FROM matches m JOIN series s ON s.match_seq = m.seq
-		WHERE m.id = ? AND s.seat = ? AND s.unit = ? AND s.metric >= 0
-		ORDER BY s.metric`)
+		SELECT l.data, m.turns FROM matches m JOIN match_lines l ON l.match_seq = m.seq WHERE m.id = ?`)
 	if err != nil {
 		return fmt.Errorf("seat lines: %w", err)
 	}
 	defer stmt.Close()
-	var buf []float64
+	var (
+		buf   []float64
+		data  []byte
+		turns int
+	)
 	for i, s := range seats {
-		rows, err := stmt.QueryContext(ctx, s.MatchID, s.Seat, sim.NoUnit)
+		err := stmt.QueryRowContext(ctx, s.MatchID).Scan(&data, &turns)
+		if errors.Is(err, sql.ErrNoRows) {
+			continue
+		}
 		if err != nil {
 			return fmt.Errorf("lines of %s seat %d: %w", s.MatchID, s.Seat, err)
 		}
-		err = eachSeatLine(rows, s, func(l Line, data []byte, turns int) error {
+		err = eachPackedLine(data, func(l Line, enc []byte) error {
+			if l.Seat != s.Seat || l.Unit != sim.NoUnit || l.Metric < 0 {
+				return nil
+			}
 			var err error
-			if buf, err = decodeLine(buf[:0], data, turns+1); err != nil {
+			if buf, err = decodeLine(buf[:0], enc, turns+1); err != nil {
 				return fmt.Errorf("lines of %s seat %d, metric %d: %w", s.MatchID, s.Seat, l.Metric, err)
 			}
 			l.Values = buf
@@ -125,24 +132,6 @@ func (db *DB) SeatLines(ctx context.Context, seats []MatchSeat, fn func(i int, l
 		}
 	}
 	return nil
-}
-
-// eachSeatLine calls fn with each row of a SeatLines query and closes
-// the rows.
-func eachSeatLine(rows *sql.Rows, s MatchSeat, fn func(l Line, data []byte, turns int) error) error {
-	defer rows.Close()
-	var data sql.RawBytes // fn decodes it before the next row overwrites it
-	for rows.Next() {
-		l := Line{Seat: s.Seat, Unit: sim.NoUnit}
-		var turns int
-		if err := rows.Scan(&l.Metric, &data, &turns); err != nil {
-			return err
-		}
-		if err := fn(l, data, turns); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
 }
 
 // Lineup is a stored match as pairing two bots' matches reads it: its

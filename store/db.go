@@ -47,7 +47,8 @@ type DB struct {
 	ingest *ingestStmts
 	// jobStmts holds the statements of ClaimJob, prepared on the writer.
 	jobStmts stmtCache
-	stats    statsCache
+	stats    matchCache[[]*statRow]
+	events   matchCache[[]packedEvent]
 }
 
 // busyTimeout is how long a statement waits for a lock another connection
@@ -354,6 +355,9 @@ func (db *DB) migrate(ctx context.Context, path string) error {
 	for i := v; i < schemaVersion; i++ {
 		if _, err := tx.ExecContext(ctx, upgrades[i-1]); err != nil {
 			return fmt.Errorf("migrate schema to version %d: %w", i+1, err)
+		}
+		if err := upgradeInGo(ctx, tx, i+1); err != nil {
+			return err
 		}
 	}
 	// PRAGMA takes no parameters; the values are constants of ours, not input.

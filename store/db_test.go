@@ -531,8 +531,8 @@ func TestOpenUpgradesVersion1(t *testing.T) {
 		INSERT INTO events VALUES (1, 1, 0, 0, -1, 'spawn', -1, 0, 0, 0, '');
 		INSERT INTO frames VALUES (1, 0, 1, x'00');`)
 	db := openUpgraded(t, path)
-	counts := countRows(t, db, "replays", "matches", "events")
-	if want := map[string]int{"replays": 1, "matches": 0, "events": 0}; !reflect.DeepEqual(counts, want) {
+	counts := countRows(t, db, "replays", "matches", "match_events")
+	if want := map[string]int{"replays": 1, "matches": 0, "match_events": 0}; !reflect.DeepEqual(counts, want) {
 		t.Errorf("after the upgrade: %v, want the replay kept and nothing derived from it (%v)", counts, want)
 	}
 	if ids, err := db.UnmatchedReplays(ctx); err != nil || !reflect.DeepEqual(ids, []string{testID(1)}) {
@@ -552,8 +552,8 @@ func TestOpenUpgradesVersion2(t *testing.T) {
 		INSERT INTO events VALUES (1, 1, 0, 0, -1, 'spawn', -1, 0, 0, 0, '');
 		INSERT INTO frames VALUES (1, 0, 1, x'00');`)
 	db := openUpgraded(t, path)
-	counts := countRows(t, db, "replays", "matches", "series", "events")
-	if want := map[string]int{"replays": 1, "matches": 1, "series": 1, "events": 1}; !reflect.DeepEqual(counts, want) {
+	counts := countRows(t, db, "replays", "matches", "match_lines", "match_events")
+	if want := map[string]int{"replays": 1, "matches": 1, "match_lines": 1, "match_events": 1}; !reflect.DeepEqual(counts, want) {
 		t.Errorf("after the upgrade: %v, want everything but the frames kept (%v)", counts, want)
 	}
 }

@@ -30,8 +30,8 @@ var contentQueries = []struct{ name, query string }{
 		SELECT m.id, b.name, b.version, e.seat, e.seats, e.team, e.score, e.rank, e.outcome
 		FROM match_entries e JOIN matches m ON m.seq = e.match_seq JOIN bots b ON b.id = e.bot_id
 		ORDER BY m.id, b.name, b.version`},
-	{"series", `SELECT m.id, s.metric, s.seat, s.unit, s.data FROM series s JOIN matches m ON m.seq = s.match_seq ORDER BY 1, 2, 3, 4`},
-	{"events", `SELECT m.id, e.turn, e.pos, e.kind, e.detail FROM events e JOIN matches m ON m.seq = e.match_seq ORDER BY 1, 2, 3`},
+	{"match_lines", `SELECT m.id, l.data FROM match_lines l JOIN matches m ON m.seq = l.match_seq ORDER BY 1`},
+	{"match_events", `SELECT m.id, e.data FROM match_events e JOIN matches m ON m.seq = e.match_seq ORDER BY 1`},
 	{"bot_output", `SELECT m.id, o.turn, o.seat, o.stream, o.text FROM bot_output o JOIN matches m ON m.seq = o.match_seq ORDER BY 1, 2, 3, 4`},
 	{"bot_records", `
 		SELECT b.game, r.ruleset, b.name, b.version, r.matches, r.seats, r.wins, r.draws, r.losses, r.score_sum
@@ -267,9 +267,9 @@ func TestDeleteWhileUploading(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := map[bool][]int{false: {0, 0, 0, 0, 0, 0}, true: {1, 1, len(rec.Players), len(rec.Lines), len(rec.Events), len(rec.Output)}}[stored]
+		want := map[bool][]int{false: {0, 0, 0, 0, 0, 0}, true: {1, 1, len(rec.Players), 1, 1, len(rec.Output)}}[stored]
 		var got []int
-		for _, table := range []string{"replays", "matches", "match_players", "series", "events", "bot_output"} {
+		for _, table := range []string{"replays", "matches", "match_players", "match_lines", "match_events", "bot_output"} {
 			var n int
 			q := `SELECT count(*) FROM ` + table + ` WHERE match_seq = (SELECT seq FROM matches WHERE id = ?)`
 			if table == "replays" || table == "matches" {
@@ -281,7 +281,7 @@ func TestDeleteWhileUploading(t *testing.T) {
 			got = append(got, n)
 		}
 		if !slices.Equal(got, want) {
-			t.Errorf("rows of the match (stored: %v) in replays, matches, match_players, series, events, bot_output: got %v, want %v", stored, got, want)
+			t.Errorf("rows of the match (stored: %v) in replays, matches, match_players, match_lines, match_events, bot_output: got %v, want %v", stored, got, want)
 		}
 	})
 }

@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/replaylab/replaylab/sim"
@@ -150,9 +148,15 @@ func (rec *Record) check() error {
 		return invalidf("record %s: %d turns", rec.ID, rec.Turns)
 	}
 	for _, l := range rec.Lines {
-		if len(l.Values) != rec.Turns+1 || l.Metric < Alive {
+		if len(l.Values) != rec.Turns+1 || l.Metric < Alive || l.Seat < 0 || l.Unit < sim.NoUnit {
 			return invalidf("record %s: line of metric %d, seat %d, unit %d holds %d values, want one per turn 0..%d",
 				rec.ID, l.Metric, l.Seat, l.Unit, len(l.Values), rec.Turns)
+		}
+	}
+	for i, e := range rec.Events {
+		if e.Turn < 0 || e.Seat < -1 || e.Unit < sim.NoUnit || e.Kind == "" || e.Target < -1 {
+			return invalidf("record %s: event %d (turn %d, seat %d, unit %d, kind %q, target %d) is out of range",
+				rec.ID, i, e.Turn, e.Seat, e.Unit, e.Kind, e.Target)
 		}
 	}
 	return rec.checkOutput()
@@ -163,25 +167,13 @@ func (rec *Record) check() error {
 // the triggers it fires (the aggregates' of schema.sql), which costs as
 // much as running it for a match of a few turns.
 type ingestStmts struct {
-	exists, replay, match, parent, player, entry, findBot, addBot, trouble *sql.Stmt
-	series, events                                                         batchStmts
+	exists, replay, match, parent, player, entry, findBot, addBot, trouble, lines, events *sql.Stmt
 }
-
-// batchStmts insert the rows of a batch: full a whole one, one a row.
-type batchStmts struct {
-	full, one *sql.Stmt
-	cols      []string
-}
-
-// seriesColumns are the columns of a series row after its match.
-var seriesColumns = []string{"metric", "seat", "unit", "data"}
-
-var eventColumns = []string{"turn", "pos", "seat", "unit", "kind", "target", "amount", "x", "y", "detail"}
 
 // prepareIngest prepares the statements of ingest on the writer pool,
 // which must be idle: it has one connection.
 func prepareIngest(ctx context.Context, w *sql.DB) (*ingestStmts, error) {
-	st := &ingestStmts{series: batchStmts{cols: seriesColumns}, events: batchStmts{cols: eventColumns}}
+	st := &ingestStmts{}
 	for _, p := range []struct {
 		s     **sql.Stmt
 		query string
@@ -208,10 +200,8 @@ func prepareIngest(ctx context.Context, w *sql.DB) (*ingestStmts, error) {
 			INSERT INTO seat_trouble (match_seq, seat, bot_id, crash_turn, timeouts, first_timeout,
 				invalid, first_invalid, oversize, first_oversize)
 			VALUES (?1, ?2, (SELECT bot_id FROM match_players WHERE match_seq = ?1 AND seat = ?2), ?3, ?4, ?5, ?6, ?7, ?8, ?9)`},
-		{&st.series.full, insertSQL("series", seriesColumns, batchRows)},
-		{&st.series.one, insertSQL("series", seriesColumns, 1)},
-		{&st.events.full, insertSQL("events", eventColumns, batchRows)},
-		{&st.events.one, insertSQL("events", eventColumns, 1)},
+		{&st.lines, `INSERT INTO match_lines (match_seq, data) VALUES (?, ?)`},
+		{&st.events, `INSERT INTO match_events (match_seq, data) VALUES (?, ?)`},
 	} {
 		var err error
 		if *p.s, err = w.PrepareContext(ctx, p.query); err != nil {
@@ -224,8 +214,7 @@ func prepareIngest(ctx context.Context, w *sql.DB) (*ingestStmts, error) {
 // close closes the statements prepared so far.
 func (st *ingestStmts) close() error {
 	var errs []error
-	for _, s := range []*sql.Stmt{st.exists, st.replay, st.match, st.parent, st.player, st.entry, st.findBot, st.addBot, st.trouble,
-		st.series.full, st.series.one, st.events.full, st.events.one} {
+	for _, s := range []*sql.Stmt{st.exists, st.replay, st.match, st.parent, st.player, st.entry, st.findBot, st.addBot, st.trouble, st.lines, st.events} {
 		if s != nil {
 			errs = append(errs, s.Close())
 		}
@@ -256,10 +245,10 @@ func (st *ingestStmts) ingest(ctx context.Context, tx *sql.Tx, rec *Record, now 
 	if err := st.insertPlayers(ctx, tx, rec, seq); err != nil {
 		return false, err
 	}
-	if err := insertSeries(ctx, tx, st.series, rec, seq); err != nil {
+	if err := st.insertLines(ctx, tx, rec, seq); err != nil {
 		return false, err
 	}
-	if err := insertEvents(ctx, tx, st.events, rec, seq); err != nil {
+	if err := st.insertEvents(ctx, tx, rec, seq); err != nil {
 		return false, err
 	}
 	if err := st.insertTrouble(ctx, tx, rec, seq); err != nil {
@@ -383,150 +372,34 @@ func (st *ingestStmts) upsertBot(ctx context.Context, tx *sql.Tx, game string, p
 	return id, err
 }
 
-// insertSeries writes one row per line, its values encoded into one blob
-// (encodeLine). The blobs of a match share one buffer: each is bound as a
-// slice of it, which the driver copies into SQLite.
-func insertSeries(ctx context.Context, tx *sql.Tx, bs batchStmts, rec *Record, seq int64) error {
-	b := newBatch(ctx, tx, bs, seq)
-	defer b.close()
-	var buf []byte
-	for i := range rec.Lines {
-		l := &rec.Lines[i]
-		r, err := b.row(ctx)
-		if err != nil {
-			return fmt.Errorf("series: %w", err)
+// insertLines writes the lines of a match as one row (packLines,
+// compressed when that is shorter), none when it has no lines.
+func (st *ingestStmts) insertLines(ctx context.Context, tx *sql.Tx, rec *Record, seq int64) error {
+	if len(rec.Lines) == 0 {
+		return nil
+	}
+	data, err := packLines(nil, rec.Lines)
+	if err != nil {
+		return err
+	}
+	return inTx(ctx, tx, st.lines, func(s *sql.Stmt) error {
+		if _, err := s.ExecContext(ctx, seq, compressPack(data)); err != nil {
+			return fmt.Errorf("lines: %w", err)
 		}
-		start := len(buf)
-		buf = encodeLine(buf, l.Values)
-		r[0], r[1], r[2], r[3] = l.Metric, l.Seat, l.Unit, buf[start:len(buf):len(buf)]
-	}
-	if err := b.flush(ctx); err != nil {
-		return fmt.Errorf("series: %w", err)
-	}
-	return nil
+		return nil
+	})
 }
 
-// insertEvents writes the events of a match, each with its position among
-// the events of its turn: the key (turn, pos) keeps the order the game
-// emitted them in, and a position within a turn is a small number, most
-// often 0 or 1, which SQLite stores in no byte at all, where a position
-// in a long match took two or three bytes of each of its events.
-func insertEvents(ctx context.Context, tx *sql.Tx, bs batchStmts, rec *Record, seq int64) error {
-	b := newBatch(ctx, tx, bs, seq)
-	defer b.close()
-	next := map[int]int{} // the position of the next event of each turn
-	for i := range rec.Events {
-		e := &rec.Events[i]
-		r, err := b.row(ctx)
-		if err != nil {
+// insertEvents writes the events of a match as one row (packEvents,
+// compressed when that is shorter), none when it has no events.
+func (st *ingestStmts) insertEvents(ctx context.Context, tx *sql.Tx, rec *Record, seq int64) error {
+	if len(rec.Events) == 0 {
+		return nil
+	}
+	return inTx(ctx, tx, st.events, func(s *sql.Stmt) error {
+		if _, err := s.ExecContext(ctx, seq, compressPack(packEvents(nil, rec.Events))); err != nil {
 			return fmt.Errorf("events: %w", err)
 		}
-		pos := next[e.Turn]
-		next[e.Turn]++
-		r[0], r[1], r[2], r[3], r[4] = e.Turn, pos, e.Seat, e.Unit, e.Kind
-		r[5], r[6], r[7], r[8], r[9] = e.Target, e.Amount, e.X, e.Y, e.Detail
-	}
-	if err := b.flush(ctx); err != nil {
-		return fmt.Errorf("events: %w", err)
-	}
-	return nil
-}
-
-// batchRows is how many rows one multi-row INSERT carries. Each statement
-// execution costs a round through database/sql and the driver (argument
-// conversion, a goroutine watching ctx); sharing it among many rows is what
-// makes bulk ingest fast. 64 rows of events bind under 1,000 parameters,
-// far below SQLite's limit.
-const batchRows = 64
-
-// batch inserts rows of one match into one table with the multi-row
-// INSERT, and the single-row INSERT for the remainder, each bound to the
-// transaction at its first use. The argument slices are reused from batch
-// to batch.
-type batch struct {
-	tx        *sql.Tx
-	stmts     batchStmts
-	full, one *sql.Stmt // bound to tx; nil until used
-	args      []any     // args[0] is the match seq (?1 in every row), then the rows
-	oneArgs   []any
-	n         int // rows filled in args
-}
-
-func newBatch(ctx context.Context, tx *sql.Tx, bs batchStmts, seq int64) *batch {
-	b := &batch{tx: tx, stmts: bs}
-	b.args = make([]any, 1+batchRows*len(bs.cols))
-	b.oneArgs = make([]any, 1+len(bs.cols))
-	b.args[0], b.oneArgs[0] = seq, seq
-	return b
-}
-
-// row returns the argument slots of the next row, executing the batch
-// first when it is full.
-func (b *batch) row(ctx context.Context) ([]any, error) {
-	if b.n == batchRows {
-		if err := b.execFull(ctx); err != nil {
-			return nil, err
-		}
-	}
-	w := len(b.stmts.cols)
-	start := 1 + b.n*w
-	b.n++
-	return b.args[start : start+w], nil
-}
-
-func (b *batch) execFull(ctx context.Context) error {
-	if b.full == nil {
-		b.full = b.tx.StmtContext(ctx, b.stmts.full)
-	}
-	_, err := b.full.ExecContext(ctx, b.args...)
-	b.n = 0
-	return err
-}
-
-// flush writes the rows of a partly filled batch one by one.
-func (b *batch) flush(ctx context.Context) error {
-	if b.n == batchRows {
-		return b.execFull(ctx)
-	}
-	if b.n > 0 && b.one == nil {
-		b.one = b.tx.StmtContext(ctx, b.stmts.one)
-	}
-	w := len(b.stmts.cols)
-	for i := range b.n {
-		copy(b.oneArgs[1:], b.args[1+i*w:1+(i+1)*w])
-		if _, err := b.one.ExecContext(ctx, b.oneArgs...); err != nil {
-			return err
-		}
-	}
-	b.n = 0
-	return nil
-}
-
-func (b *batch) close() {
-	for _, s := range []*sql.Stmt{b.full, b.one} {
-		if s != nil {
-			s.Close()
-		}
-	}
-}
-
-// insertSQL builds "INSERT INTO table (match_seq, cols...) VALUES (?1, ?2,
-// ...), (?1, ...)" for rows rows. Table and column names come from the
-// constants above, never from input.
-func insertSQL(table string, cols []string, rows int) string {
-	var sb strings.Builder
-	sb.WriteString("INSERT INTO " + table + " (match_seq, " + strings.Join(cols, ", ") + ") VALUES ")
-	p := 2
-	for r := range rows {
-		if r > 0 {
-			sb.WriteString(", ")
-		}
-		sb.WriteString("(?1")
-		for range cols {
-			sb.WriteString(", ?" + strconv.Itoa(p))
-			p++
-		}
-		sb.WriteString(")")
-	}
-	return sb.String()
+		return nil
+	})
 }

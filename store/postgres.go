@@ -83,6 +83,18 @@ var postgresUpgrades = []string{
 	);
 	CREATE INDEX jobs_by_state ON jobs (state, lease_expires, id);
 	CREATE INDEX jobs_by_tournament ON jobs (tournament, state, id);`,
+	// Version 17: a match's lines and events as one row each (upgrades'
+	// version 17; packStoredRows moves the old rows and drops their
+	// tables).
+	`
+	CREATE TABLE match_lines (
+	    match_seq BIGINT PRIMARY KEY REFERENCES matches (seq) ON DELETE CASCADE,
+	    data      BYTEA  NOT NULL
+	);
+	CREATE TABLE match_events (
+	    match_seq BIGINT PRIMARY KEY REFERENCES matches (seq) ON DELETE CASCADE,
+	    data      BYTEA  NOT NULL
+	);`,
 }
 
 // postgresApplication is what the marker table's application column holds
@@ -245,6 +257,9 @@ func migratePostgres(ctx context.Context, tx *sql.Tx, v int) error {
 	for i := v; i < schemaVersion; i++ {
 		if _, err := tx.ExecContext(ctx, postgresUpgrades[i-postgresBase]); err != nil {
 			return fmt.Errorf("migrate schema to version %d: %w", i+1, err)
+		}
+		if err := upgradeInGo(ctx, tx, i+1); err != nil {
+			return err
 		}
 	}
 	_, err := tx.ExecContext(ctx, `UPDATE replaylab_schema SET version = ? WHERE id = 1`, schemaVersion)

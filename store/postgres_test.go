@@ -202,7 +202,7 @@ func TestLostConnectionMidWrite(t *testing.T) {
 	}{
 		{"ingest", func(*DB) {},
 			func(db *DB, tx *sql.Tx) error { _, err := db.ingest.ingest(ctx, tx, rec, time.Now()); return err },
-			[]string{"replays", "matches", "match_players", "series", "events", "bot_records", "data_version"},
+			[]string{"replays", "matches", "match_players", "match_lines", "match_events", "bot_records", "data_version"},
 			func(db *DB) error { _, err := db.Ingest(ctx, rec); return err }},
 		{"save ratings", func(db *DB) { mustIngest(t, db, rec) },
 			func(db *DB, tx *sql.Tx) error { return saveRatings(ctx, tx, fit(db)) },

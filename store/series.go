@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"sync"
 )
 
@@ -72,43 +71,46 @@ func (db *DB) StatsAt(ctx context.Context, matchID string, turn int) ([]TurnStat
 	return out, nil
 }
 
-// statsCacheSize bounds the matches whose lines StatsAt keeps decoded: a
-// 2000-turn match of 4 players with 10 metrics takes about 0.7 MB.
-const statsCacheSize = 8
+// matchCacheSize bounds the matches whose lines StatsAt, and whose
+// events Events, keep decoded: a 2000-turn match of 4 players with 10
+// metrics takes about 0.7 MB.
+const matchCacheSize = 8
 
-// statsCache keeps the decoded lines of the matches StatsAt read last, as
-// rows. The inspector steps through one match turn by turn, and reading
-// and decoding every line of a long match for each turn cost more than
-// the rest of the answer. A stored match never changes (its id is its
-// replay's hash), so an entry cannot go stale; the oldest leaves first.
-type statsCache struct {
+// matchCache keeps what was decoded from the matches read last. The
+// inspector steps through one match turn by turn, and reading and
+// decoding every line or event of a long match for each turn cost more
+// than the rest of the answer. A stored match never changes (its id is
+// its replay's hash), so an entry cannot go stale; the oldest leaves
+// first. What it keeps is never modified, so it may be shared between
+// goroutines.
+type matchCache[T any] struct {
 	mu   sync.Mutex
 	ids  []string // oldest first
-	rows map[string][]*statRow
+	vals map[string]T
 }
 
-func (c *statsCache) get(id string) ([]*statRow, bool) {
+func (c *matchCache[T]) get(id string) (T, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	rows, ok := c.rows[id]
-	return rows, ok
+	v, ok := c.vals[id]
+	return v, ok
 }
 
-func (c *statsCache) put(id string, rows []*statRow) {
+func (c *matchCache[T]) put(id string, v T) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if _, ok := c.rows[id]; ok {
+	if _, ok := c.vals[id]; ok {
 		return
 	}
-	if c.rows == nil {
-		c.rows = make(map[string][]*statRow)
+	if c.vals == nil {
+		c.vals = make(map[string]T)
 	}
-	if len(c.ids) == statsCacheSize {
-		delete(c.rows, c.ids[0])
+	if len(c.ids) == matchCacheSize {
+		delete(c.vals, c.ids[0])
 		c.ids = c.ids[1:]
 	}
 	c.ids = append(c.ids, id)
-	c.rows[id] = rows
+	c.vals[id] = v
 }
 
 // TurnStats calls fn with the numbers of every player and unit of a match
@@ -167,30 +169,24 @@ func scanLines(ctx context.Context, tx *sql.Tx, matchID string, metrics []int, f
 	if err != nil {
 		return 0, err
 	}
-	query := `SELECT metric, seat, unit, data FROM series WHERE match_seq = ?`
-	args := []any{seq}
-	if metrics != nil {
-		query += ` AND metric IN (?` + strings.Repeat(`, ?`, len(metrics)-1) + `)`
-		for _, m := range metrics {
-			args = append(args, m)
-		}
+	var data []byte
+	err = tx.QueryRowContext(ctx, `SELECT data FROM match_lines WHERE match_seq = ?`, seq).Scan(&data)
+	if errors.Is(err, sql.ErrNoRows) {
+		return turns, nil
 	}
-	rows, err := tx.QueryContext(ctx, query+` ORDER BY metric, seat, unit`, args...)
 	if err != nil {
 		return 0, err
 	}
-	defer rows.Close()
-	var data sql.RawBytes // fn decodes it before the next row overwrites it
-	for rows.Next() {
-		var l Line
-		if err := rows.Scan(&l.Metric, &l.Seat, &l.Unit, &data); err != nil {
-			return 0, err
+	err = eachPackedLine(data, func(l Line, enc []byte) error {
+		if metrics != nil && !slices.Contains(metrics, l.Metric) {
+			return nil
 		}
-		if err := fn(l, data, turns+1); err != nil {
-			return 0, fmt.Errorf("line of metric %d, seat %d, unit %d: %w", l.Metric, l.Seat, l.Unit, err)
+		if err := fn(l, enc, turns+1); err != nil {
+			return fmt.Errorf("line of metric %d, seat %d, unit %d: %w", l.Metric, l.Seat, l.Unit, err)
 		}
-	}
-	return turns, rows.Err()
+		return nil
+	})
+	return turns, err
 }
 
 // statRow is one player or unit with its lines, by metric number; alive is

@@ -183,7 +183,7 @@ func TestOpenUpgradesVersion11(t *testing.T) {
 	for _, rec := range recs {
 		mustIngest(t, fresh, rec)
 	}
-	// A version 11 database is this one without what upgrades 12 to 16
+	// A version 11 database is this one without what upgrades 12 to 17
 	// add.
 	func() {
 		db, err := Open(ctx, path)
@@ -194,6 +194,7 @@ func TestOpenUpgradesVersion11(t *testing.T) {
 		for _, rec := range recs {
 			mustIngest(t, db, rec)
 		}
+		unpackToVersion16(t, db)
 	}()
 	rawExec(t, path, `
 		DROP TRIGGER seat_trouble_count; DROP TRIGGER seat_trouble_uncount; DROP TRIGGER matches_uncount_trouble;

@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -35,10 +36,10 @@ type EventPage struct {
 }
 
 // Events returns a page of the events of turns q.From..q.To (inclusive) of
-// a match, in the order the game emitted them. Pages follow the key of the
-// events table (turn, then position in the match), so a later page costs
-// the same as the first however far into a long match it is; an offset
-// would make SQLite step over every earlier event.
+// a match, in the order the game emitted them. Pages follow the events'
+// key (turn, then position in the turn) rather than an offset, so a page
+// stays the same while its match is read; a match's events are one blob
+// (packEvents), decoded whole for any page.
 func (db *DB) Events(ctx context.Context, matchID string, q EventQuery) (EventPage, error) {
 	var page EventPage
 	if q.From > q.To {
@@ -52,61 +53,67 @@ func (db *DB) Events(ctx context.Context, matchID string, q EventQuery) (EventPa
 	if err != nil {
 		return page, err
 	}
-	tx, err := db.readTx(ctx)
-	if err != nil {
-		return page, err
-	}
-	defer tx.Rollback()
-	// One row past the page tells whether another page follows. The turn
-	// range starts at the cursor's turn so that SQLite seeks there in the
-	// key; it does not narrow a range by a row-value comparison alone.
-	rows, err := tx.QueryContext(ctx, `
-		SELECT `+eventColumnList+` FROM events
-		WHERE match_seq = (SELECT seq FROM matches WHERE id = ?) AND turn BETWEEN ? AND ?
-			AND (turn, pos) > (?, ?)
-		ORDER BY turn, pos LIMIT ?`, matchID, max(q.From, after.turn), q.To, after.turn, after.pos, limit+1)
+	evs, err := db.matchEvents(ctx, matchID)
 	if err != nil {
 		return page, fmt.Errorf("events of %s: %w", matchID, err)
 	}
-	defer rows.Close()
 	page.Events = []TurnEvent{}
 	var last eventCursor
-	for rows.Next() {
+	for _, e := range evs {
+		if e.Turn < q.From || e.Turn > q.To || !(eventCursor{e.Turn, e.pos}).after(after) {
+			continue
+		}
 		if len(page.Events) == limit {
 			page.Next = last.String()
 			break
 		}
-		e, pos, err := scanEvent(rows)
-		if err != nil {
-			return page, fmt.Errorf("events of %s: %w", matchID, err)
-		}
-		last = eventCursor{e.Turn, pos}
-		page.Events = append(page.Events, e)
-	}
-	if err := rows.Err(); err != nil {
-		return page, fmt.Errorf("events of %s: %w", matchID, err)
-	}
-	if len(page.Events) == 0 {
-		if err := checkMatch(ctx, tx, matchID); err != nil {
-			return page, err
-		}
+		last = eventCursor{e.Turn, e.pos}
+		page.Events = append(page.Events, e.TurnEvent)
 	}
 	return page, nil
 }
 
-// eventColumnList are the columns scanEvent reads, in its order.
-var eventColumnList = strings.Join(eventColumns, ", ")
-
-// scanEvent reads one row of eventColumnList: the event and its position.
-func scanEvent(rows *sql.Rows) (e TurnEvent, pos int, err error) {
-	err = rows.Scan(&e.Turn, &pos, &e.Seat, &e.Unit, &e.Kind, &e.Target, &e.Amount, &e.X, &e.Y, &e.Detail)
-	return e, pos, err
+// matchEvents reads and decodes the events of a match in their order,
+// or finds them decoded already (db.events) once the match is found still
+// stored; a match that is not stored is ErrNotFound. The events returned
+// must not be modified.
+func (db *DB) matchEvents(ctx context.Context, matchID string) ([]packedEvent, error) {
+	if evs, ok := db.events.get(matchID); ok {
+		var one int
+		err := db.read.QueryRowContext(ctx, `SELECT 1 FROM matches WHERE id = ?`, matchID).Scan(&one)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, notFoundf("match %s not found", matchID)
+		}
+		return evs, err
+	}
+	var data []byte
+	err := db.read.QueryRowContext(ctx, `
+		SELECT e.data FROM matches m LEFT JOIN match_events e ON e.match_seq = m.seq WHERE m.id = ?`, matchID).Scan(&data)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil, notFoundf("match %s not found", matchID)
+	case err != nil:
+		return nil, err
+	}
+	var evs []packedEvent
+	if data != nil {
+		if evs, err = unpackEvents(data); err != nil {
+			return nil, err
+		}
+	}
+	db.events.put(matchID, evs)
+	return evs, nil
 }
 
 // eventCursor is the key of the last event of a page: its turn and its
 // position in the match. The start of a match is (-1, -1), before every
 // event.
 type eventCursor struct{ turn, pos int }
+
+// after reports whether c comes after d.
+func (c eventCursor) after(d eventCursor) bool {
+	return c.turn > d.turn || c.turn == d.turn && c.pos > d.pos
+}
 
 // String writes c as "TURN.POS".
 func (c eventCursor) String() string { return strconv.Itoa(c.turn) + "." + strconv.Itoa(c.pos) }
@@ -129,35 +136,13 @@ func parseEventCursor(s string) (eventCursor, error) {
 
 // EventCounts returns how many events of each kind a match has.
 func (db *DB) EventCounts(ctx context.Context, matchID string) (map[string]int, error) {
-	tx, err := db.readTx(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
-	rows, err := tx.QueryContext(ctx, `SELECT kind, count(*) FROM events
-		WHERE match_seq = (SELECT seq FROM matches WHERE id = ?) GROUP BY kind`, matchID)
+	evs, err := db.matchEvents(ctx, matchID)
 	if err != nil {
 		return nil, fmt.Errorf("event counts of %s: %w", matchID, err)
 	}
-	defer rows.Close()
 	counts := map[string]int{}
-	for rows.Next() {
-		var (
-			kind string
-			n    int
-		)
-		if err := rows.Scan(&kind, &n); err != nil {
-			return nil, fmt.Errorf("event counts of %s: %w", matchID, err)
-		}
-		counts[kind] = n
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("event counts of %s: %w", matchID, err)
-	}
-	if len(counts) == 0 {
-		if err := checkMatch(ctx, tx, matchID); err != nil {
-			return nil, err
-		}
+	for _, e := range evs {
+		counts[e.Kind]++
 	}
 	return counts, nil
 }
@@ -169,33 +154,17 @@ func (db *DB) EventsOfKinds(ctx context.Context, matchID string, kinds []string,
 	if len(kinds) == 0 || limit <= 0 {
 		return evs, nil
 	}
-	tx, err := db.readTx(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
-	args := []any{matchID}
-	for _, k := range kinds {
-		args = append(args, k)
-	}
-	args = append(args, limit)
-	rows, err := tx.QueryContext(ctx, `
-		SELECT `+eventColumnList+` FROM events
-		WHERE match_seq = (SELECT seq FROM matches WHERE id = ?) AND kind IN (?`+strings.Repeat(", ?", len(kinds)-1)+`)
-		ORDER BY turn, pos LIMIT ?`, args...)
+	all, err := db.matchEvents(ctx, matchID)
 	if err != nil {
 		return nil, fmt.Errorf("events of %s: %w", matchID, err)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		e, _, err := scanEvent(rows)
-		if err != nil {
-			return nil, fmt.Errorf("events of %s: %w", matchID, err)
+	for _, e := range all {
+		if len(evs) == limit {
+			break
 		}
-		evs = append(evs, e)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("events of %s: %w", matchID, err)
+		if slices.Contains(kinds, e.Kind) {
+			evs = append(evs, e.TurnEvent)
+		}
 	}
 	return evs, nil
 }

@@ -24,22 +24,18 @@ func TestEventPositions(t *testing.T) {
 	for _, e := range rec.Events {
 		want[e.Turn]++
 	}
-	rows, err := db.read.QueryContext(ctx, `SELECT turn, count(*), min(pos), max(pos) FROM events GROUP BY turn`)
+	evs, err := db.matchEvents(ctx, rec.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var turn, n, lo, hi int
-		if err := rows.Scan(&turn, &n, &lo, &hi); err != nil {
-			t.Fatal(err)
-		}
-		if n != want[turn] || lo != 0 || hi != n-1 {
-			t.Errorf("turn %d: %d events at positions %d to %d, want %d at 0 to %d", turn, n, lo, hi, want[turn], want[turn]-1)
-		}
+	got := map[int][]int{} // positions per turn
+	for _, e := range evs {
+		got[e.Turn] = append(got[e.Turn], e.pos)
 	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
+	for turn, pos := range got {
+		if n := len(pos); n != want[turn] || pos[0] != 0 || pos[n-1] != n-1 {
+			t.Errorf("turn %d: %d events at positions %v, want %d at 0 to %d", turn, n, pos, want[turn], want[turn]-1)
+		}
 	}
 	page, err := db.Events(ctx, rec.ID, EventQuery{From: 3, To: 3})
 	if err != nil {
@@ -185,4 +181,25 @@ func TestEventCountsAndKinds(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestEventsOfDeletedMatch reads a match's events, which keeps them
+// decoded, then deletes the match: its events are not found any more.
+func TestEventsOfDeletedMatch(t *testing.T) {
+	db := openTest(t)
+	ctx := context.Background()
+	rec := makeRecord(t, recordSpec{id: testID(1), turns: 30, winner: 0})
+	mustIngest(t, db, rec)
+	if page, err := db.Events(ctx, rec.ID, EventQuery{From: 0, To: 30}); err != nil || len(page.Events) != len(rec.Events) {
+		t.Fatalf("Events: got %d events, %v; want %d", len(page.Events), err, len(rec.Events))
+	}
+	if _, err := db.DeleteMatches(ctx, []string{rec.ID}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Events(ctx, rec.ID, EventQuery{From: 0, To: 30}); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Events of the deleted match: got %v, want ErrNotFound", err)
+	}
+	if _, err := db.EventCounts(ctx, rec.ID); !errors.Is(err, ErrNotFound) {
+		t.Errorf("EventCounts of the deleted match: got %v, want ErrNotFound", err)
+	}
 }

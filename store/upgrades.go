@@ -1,5 +1,11 @@
 package store
 
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
 // upgrades[i] takes a database from user_version i+1 to i+2. A schema
 // change edits schema.sql, which fresh databases get whole, and appends
 // here the statements that bring a database of the previous version to
@@ -581,4 +587,126 @@ var upgrades = []string{
 	) STRICT;
 	CREATE INDEX jobs_by_state ON jobs (state, lease_expires, id);
 	CREATE INDEX jobs_by_tournament ON jobs (tournament, state);`,
+	// Version 17 keeps a match's lines and its events as one row each
+	// (match_lines, match_events; see schema.sql) instead of a row per
+	// line and per event. Packing the stored rows needs Go
+	// (packStoredRows), which Open runs after this, in the same
+	// transaction, and which drops the old tables.
+	`
+	CREATE TABLE match_lines (
+	    match_seq INTEGER PRIMARY KEY REFERENCES matches (seq) ON DELETE CASCADE,
+	    data      BLOB    NOT NULL
+	) STRICT;
+	CREATE TABLE match_events (
+	    match_seq INTEGER PRIMARY KEY REFERENCES matches (seq) ON DELETE CASCADE,
+	    data      BLOB    NOT NULL
+	) STRICT;`,
+}
+
+// packedVersion is the schema version whose upgrade packStoredRows
+// completes.
+const packedVersion = 17
+
+// packStoredRows moves the rows of series and events, the tables before
+// packedVersion, into match_lines and match_events, a match at a time
+// (only the matches that have any: a database of summaries alone is
+// upgraded at once), and drops the old tables. A line's blob is kept as
+// it was written: its first byte names its encoding. Events keep their
+// order (turn, then position), which is all their position meant.
+func packStoredRows(ctx context.Context, tx *sql.Tx) error {
+	var seqs []int64
+	rows, err := tx.QueryContext(ctx, `SELECT match_seq FROM series UNION SELECT match_seq FROM events ORDER BY 1`)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var seq int64
+		if err := rows.Scan(&seq); err != nil {
+			rows.Close()
+			return err
+		}
+		seqs = append(seqs, seq)
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, seq := range seqs {
+		if err := packStoredLines(ctx, tx, seq); err != nil {
+			return fmt.Errorf("lines of match %d: %w", seq, err)
+		}
+		if err := packStoredEvents(ctx, tx, seq); err != nil {
+			return fmt.Errorf("events of match %d: %w", seq, err)
+		}
+	}
+	_, err = tx.ExecContext(ctx, `DROP TABLE series; DROP TABLE events`)
+	return err
+}
+
+// packStoredLines packs the series rows of one match into its match_lines
+// row.
+func packStoredLines(ctx context.Context, tx *sql.Tx, seq int64) error {
+	rows, err := tx.QueryContext(ctx, `SELECT metric, seat, unit, data FROM series WHERE match_seq = ? ORDER BY metric, seat, unit`, seq)
+	if err != nil {
+		return err
+	}
+	var (
+		body []byte
+		n    int
+	)
+	for rows.Next() {
+		var (
+			metric, seat, unit int
+			data               []byte
+		)
+		if err := rows.Scan(&metric, &seat, &unit, &data); err != nil {
+			rows.Close()
+			return err
+		}
+		body = appendPackedLine(body, metric, seat, unit, data)
+		n++
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if n == 0 {
+		return nil
+	}
+	_, err = tx.ExecContext(ctx, `INSERT INTO match_lines (match_seq, data) VALUES (?, ?)`, seq, compressPack(append(packHeader(nil, n), body...)))
+	return err
+}
+
+// packStoredEvents packs the events rows of one match into its
+// match_events row.
+func packStoredEvents(ctx context.Context, tx *sql.Tx, seq int64) error {
+	rows, err := tx.QueryContext(ctx, `
+		SELECT turn, seat, unit, kind, target, amount, x, y, detail FROM events WHERE match_seq = ? ORDER BY turn, pos`, seq)
+	if err != nil {
+		return err
+	}
+	var evs []TurnEvent
+	for rows.Next() {
+		var e TurnEvent
+		if err := rows.Scan(&e.Turn, &e.Seat, &e.Unit, &e.Kind, &e.Target, &e.Amount, &e.X, &e.Y, &e.Detail); err != nil {
+			rows.Close()
+			return err
+		}
+		evs = append(evs, e)
+	}
+	if err := rows.Err(); err != nil || len(evs) == 0 {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, `INSERT INTO match_events (match_seq, data) VALUES (?, ?)`, seq, compressPack(packEvents(nil, evs)))
+	return err
+}
+
+// upgradeInGo completes the upgrade to version v, on either backend, with
+// what its SQL cannot do.
+func upgradeInGo(ctx context.Context, tx *sql.Tx, v int) error {
+	if v != packedVersion {
+		return nil
+	}
+	if err := packStoredRows(ctx, tx); err != nil {
+		return fmt.Errorf("migrate schema to version %d: %w", v, err)
+	}
+	return nil
 }

@@ -40,8 +40,9 @@ const scaleEnv = "REPLAYLAB_SCALE_MATCHES"
 const scaleBots = 20
 
 // scaleGeneration names the generator's output in the cached file name:
-// bump it when scaleRecord changes, so an old file is not reused.
-const scaleGeneration = 1
+// bump it when scaleRecord or the schema changes, so an old file is
+// neither reused nor upgraded in place.
+const scaleGeneration = 2
 
 // scaleSeats returns the seats a generated match of g has: 2 to 5, within
 // the game's bounds, or ok false for a game of fewer than 2 players.

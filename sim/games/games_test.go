@@ -26,7 +26,7 @@ func TestRevisions(t *testing.T) {
 
 // TestResolutions checks every game's metric resolutions, which storage
 // rounds to: none for an Integer metric, and for the others none or a
-// power of ten from 0.1 down to 1e-9, so a rounded value is a decimal of a
+// power of ten from 1 down to 1e-9, so a rounded value is a decimal of a
 // few digits that storage keeps in whole steps.
 func TestResolutions(t *testing.T) {
 	for _, g := range games.All() {
@@ -38,8 +38,8 @@ func TestResolutions(t *testing.T) {
 			if md.Integer {
 				t.Errorf("%s: metric %s is Integer and has resolution %g, want 0", g.Name, md.Name, r)
 			}
-			if d := -math.Log10(r); r != math.Pow(10, -math.Round(d)) || d < 0.5 || d > 9.5 {
-				t.Errorf("%s: metric %s has resolution %g, want 0.1, 0.01, ... down to 1e-9", g.Name, md.Name, r)
+			if d := -math.Log10(r); r != math.Pow(10, -math.Round(d)) || d < -0.5 || d > 9.5 {
+				t.Errorf("%s: metric %s has resolution %g, want 1, 0.1, 0.01, ... down to 1e-9", g.Name, md.Name, r)
 			}
 		}
 	}
