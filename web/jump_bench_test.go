@@ -1,0 +1,119 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net/http/httptest"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/replaylab/replaylab/regen"
+	"github.com/replaylab/replaylab/replay"
+	"github.com/replaylab/replaylab/sim"
+	"github.com/replaylab/replaylab/sim/games"
+)
+
+// jumpSetups are the demo's setups (cmd/replaylab's demoSetups) that make
+// each game's longest matches; a game not listed plays its defaults.
+var jumpSetups = map[string]struct {
+	config  string
+	players int
+}{
+	"toad":       {config: `{"turns":80}`},
+	"foodfight":  {config: `{"match_type":"TEAM"}`, players: 4},
+	"careerfair": {config: `{"board":"gates6"}`},
+}
+
+// longestMatch records a match of g on the demo's first seed for each of
+// its built-in bots, that bot in every seat, and returns the longest.
+func longestMatch(b *testing.B, g *sim.Game) *replay.Log {
+	b.Helper()
+	s := jumpSetups[g.Name]
+	if s.config == "" {
+		s.config = "{}"
+	}
+	if s.players == 0 {
+		s.players = g.DefaultPlayers
+	}
+	var longest *replay.Log
+	for _, bot := range g.Bots {
+		h := replay.NewHeader(g, "", 1000, json.RawMessage(s.config))
+		for range s.players {
+			h.Players = append(h.Players, replay.Player{Name: bot.Name, Version: replay.BuiltinVersion})
+		}
+		if _, err := h.Check(); err != nil {
+			b.Fatal(err)
+		}
+		rec := replay.Recorder{Header: h, HashEvery: 100}
+		for seat := range s.players {
+			a, err := replay.NewBuiltin(g, bot.Name, h.Setup(), seat)
+			if err != nil {
+				b.Fatal(err)
+			}
+			rec.Agents = append(rec.Agents, a)
+		}
+		l, err := rec.Record(context.Background())
+		if err != nil {
+			b.Fatalf("record %s with %s: %v", g.Name, bot.Name, err)
+		}
+		if longest == nil || len(l.Turns) > len(longest.Turns) {
+			longest = l
+		}
+	}
+	return longest
+}
+
+// BenchmarkInspectorJump asks a real server over loopback for inspector
+// turns of each game's longest built-in match, as the inspector's
+// timeline does: "jump" asks random turns, "step" the turns one after
+// another. It reports the latencies' p50 and p99 in ms. Target: a jump
+// ≤ 1 ms p50 and ≤ 5 ms p99 in every game.
+func BenchmarkInspectorJump(b *testing.B) {
+	db := openDB(b)
+	srv := httptest.NewUnstartedServer(nil)
+	e, err := New(Config{DB: db, Addr: srv.Listener.Addr().String()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv.Config.Handler = e
+	srv.Start()
+	b.Cleanup(srv.Close)
+	client := srv.Client()
+	for _, g := range games.All() {
+		l := longestMatch(b, g)
+		rec, err := regen.Build(context.Background(), l)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := db.Ingest(context.Background(), rec); err != nil {
+			b.Fatal(err)
+		}
+		last := len(l.Turns)
+		url := func(turn int) string { return fmt.Sprintf("%s/api/v1/matches/%s/turns/%d", srv.URL, rec.ID, turn) }
+		for _, kind := range []string{"jump", "step"} {
+			b.Run(g.Name+"/"+kind, func(b *testing.B) {
+				r := rand.New(rand.NewPCG(1, 2))
+				turn := 0
+				fetch(b, client, url(turn)) // loads the match's cursor
+				var took []time.Duration
+				for b.Loop() {
+					if kind == "jump" {
+						turn = r.IntN(last + 1)
+					} else {
+						turn = (turn + 1) % (last + 1)
+					}
+					start := time.Now()
+					fetch(b, client, url(turn))
+					took = append(took, time.Since(start))
+				}
+				slices.Sort(took)
+				b.ReportMetric(ms(took[len(took)/2]), "p50-ms")
+				b.ReportMetric(ms(took[len(took)*99/100]), "p99-ms")
+				b.ReportMetric(float64(last), "turns")
+			})
+		}
+	}
+}
