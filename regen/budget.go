@@ -121,6 +121,12 @@ func (r *Reservation) TryGrow(n int64) bool {
 // Size is how many bytes r holds.
 func (r *Reservation) Size() int64 { return r.n }
 
+// Join moves o's bytes into r: r holds them from now on, o none.
+func (r *Reservation) Join(o *Reservation) {
+	r.n += o.n
+	o.n = 0
+}
+
 // Release gives r's bytes back. Releasing twice is harmless.
 func (r *Reservation) Release() {
 	if r.n > 0 {
