@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"net/http/httptest"
@@ -11,60 +10,8 @@ import (
 	"time"
 
 	"github.com/replaylab/replaylab/regen"
-	"github.com/replaylab/replaylab/replay"
-	"github.com/replaylab/replaylab/sim"
 	"github.com/replaylab/replaylab/sim/games"
 )
-
-// jumpSetups are the demo's setups (cmd/replaylab's demoSetups) that make
-// each game's longest matches; a game not listed plays its defaults.
-var jumpSetups = map[string]struct {
-	config  string
-	players int
-}{
-	"toad":       {config: `{"turns":80}`},
-	"foodfight":  {config: `{"match_type":"TEAM"}`, players: 4},
-	"careerfair": {config: `{"board":"gates6"}`},
-}
-
-// longestMatch records a match of g on the demo's first seed for each of
-// its built-in bots, that bot in every seat, and returns the longest.
-func longestMatch(b *testing.B, g *sim.Game) *replay.Log {
-	b.Helper()
-	s := jumpSetups[g.Name]
-	if s.config == "" {
-		s.config = "{}"
-	}
-	if s.players == 0 {
-		s.players = g.DefaultPlayers
-	}
-	var longest *replay.Log
-	for _, bot := range g.Bots {
-		h := replay.NewHeader(g, "", 1000, json.RawMessage(s.config))
-		for range s.players {
-			h.Players = append(h.Players, replay.Player{Name: bot.Name, Version: replay.BuiltinVersion})
-		}
-		if _, err := h.Check(); err != nil {
-			b.Fatal(err)
-		}
-		rec := replay.Recorder{Header: h, HashEvery: 100}
-		for seat := range s.players {
-			a, err := replay.NewBuiltin(g, bot.Name, h.Setup(), seat)
-			if err != nil {
-				b.Fatal(err)
-			}
-			rec.Agents = append(rec.Agents, a)
-		}
-		l, err := rec.Record(context.Background())
-		if err != nil {
-			b.Fatalf("record %s with %s: %v", g.Name, bot.Name, err)
-		}
-		if longest == nil || len(l.Turns) > len(longest.Turns) {
-			longest = l
-		}
-	}
-	return longest
-}
 
 // BenchmarkInspectorJump asks a real server over loopback for inspector
 // turns of each game's longest built-in match, as the inspector's
