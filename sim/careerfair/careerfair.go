@@ -498,10 +498,11 @@ func (m *match) setup(pool map[byte][]company, teams int) error {
 	return nil
 }
 
-// Clone copies the match (sim.Cloner). Queues and paths keep their
-// capacities, so the copy steps without allocating as the original does;
-// the board, the company texts and the view's company info never change
-// and are shared.
+// Clone copies the match (sim.Cloner). Queues keep their capacities; a
+// crowd bot's path is copied at its length, not the whole board its
+// capacity holds (most of a match's bytes), so a copy may allocate when a
+// path grows, where the original never does. The board, the company
+// texts and the view's company info never change and are shared.
 func (m *match) Clone() sim.Match {
 	c := *m
 	if r, ok := m.src.(*rng.Rand); ok { // a test's fake source is shared
@@ -510,9 +511,7 @@ func (m *match) Clone() sim.Match {
 	c.companies = slices.Clone(m.companies)
 	c.bots = slices.Clone(m.bots)
 	for i := range c.bots {
-		if p := c.bots[i].path; p != nil {
-			c.bots[i].path = append(make([]int32, 0, cap(p)), p...)
-		}
+		c.bots[i].path = slices.Clone(m.bots[i].path)
 	}
 	c.teams = slices.Clone(m.teams)
 	for i := range c.teams {
