@@ -294,8 +294,9 @@ func headerBytes(l *replay.Log) int64 {
 	return n
 }
 
-// CursorBytes estimates what an inspector cursor holds: the decoded log
-// and its match.
+// CursorBytes estimates what an inspector cursor holds when it is made:
+// the decoded log and its match. Its checkpoints add their own bytes as
+// they are taken (see Frames).
 func CursorBytes(l *replay.Log) int64 { return LogBytes(l) + matchBytes }
 
 // BuildBytes estimates the peak of Build, with the decoded log it runs
