@@ -117,7 +117,8 @@ func (f *Frames) FrameAt(ctx context.Context, matchID string, turn int) (json.Ra
 // seek brings the cursor's match to turn: forward by stepping when it is
 // before turn and no checkpoint is nearer, else from a copy of the last
 // checkpoint at or before turn, or by replaying from turn 0 when there is
-// none. c.mu is held.
+// none (which checks the log's hashes on the way, as replay.Run does).
+// Checkpoints are taken as the match first passes them. c.mu is held.
 func (f *Frames) seek(ctx context.Context, c *cursor, turn int) error {
 	p := min(turn/max(c.every, 1), len(c.points)) // checkpoints at or before turn
 	switch {
@@ -126,7 +127,11 @@ func (f *Frames) seek(ctx context.Context, c *cursor, turn int) error {
 		c.m = c.points[p-1].(sim.Cloner).Clone()
 	default:
 		m, err := replay.Run(ctx, c.log, func(tv *replay.TurnView) error {
-			if tv.Turn == 0 {
+			if tv.Turn == 0 && c.every == 0 {
+				f.plan(c, tv.Match)
+			}
+			f.checkpoint(c, tv.Match)
+			if tv.Turn == turn {
 				return errStop
 			}
 			return nil
@@ -135,9 +140,8 @@ func (f *Frames) seek(ctx context.Context, c *cursor, turn int) error {
 			return err
 		}
 		c.m = m
-		if c.every == 0 {
-			f.plan(c)
-		}
+		stepped(turn)
+		return nil
 	}
 	done := ctx.Done()
 	for c.m.Turn() < turn {
@@ -150,9 +154,7 @@ func (f *Frames) seek(ctx context.Context, c *cursor, turn int) error {
 			return err
 		}
 		stepped(1)
-		if t := c.m.Turn(); c.every > 0 && !c.full && t == (len(c.points)+1)*c.every {
-			f.checkpoint(c)
-		}
+		f.checkpoint(c, c.m)
 	}
 	return nil
 }
@@ -167,13 +169,13 @@ const (
 )
 
 // plan sets how far apart c's checkpoints are, from the size of a copy of
-// its match at turn 0, or leaves c without checkpoints when its game has
-// no sim.Cloner. No game tells what its state holds, so a copy's size is
+// m, its match at turn 0, or leaves c without checkpoints when its game
+// has no sim.Cloner. No game tells what its state holds, so a copy's size is
 // measured as the bytes allocated while making it; other goroutines'
 // allocations meanwhile can only make the estimate high, and it is capped
 // at matchBytes, the most a match is estimated to hold.
-func (f *Frames) plan(c *cursor) {
-	cl, ok := c.m.(sim.Cloner)
+func (f *Frames) plan(c *cursor, m sim.Match) {
+	cl, ok := m.(sim.Cloner)
 	if !ok {
 		return
 	}
@@ -188,10 +190,13 @@ func (f *Frames) plan(c *cursor) {
 	c.every = int(max(minEvery, (turns+points-1)/max(points, 1)))
 }
 
-// checkpoint keeps a copy of c's match, which is at the turn of c's next
-// checkpoint, when its bytes fit now in the budget and in the Frames'
-// share; else c takes no more checkpoints. c.mu is held.
-func (f *Frames) checkpoint(c *cursor) {
+// checkpoint keeps a copy of m, c's match, when it is at the turn of c's
+// next checkpoint and the copy's bytes fit now in the budget and in the
+// Frames' share; one that does not fit ends c's checkpoints. c.mu is held.
+func (f *Frames) checkpoint(c *cursor, m sim.Match) {
+	if c.every == 0 || c.full || m.Turn() != (len(c.points)+1)*c.every {
+		return
+	}
 	f.mu.Lock()
 	fits := c.mem.Size()+c.pointSize <= f.share
 	f.mu.Unlock()
@@ -203,7 +208,7 @@ func (f *Frames) checkpoint(c *cursor) {
 		c.full = true
 		return
 	}
-	c.points = append(c.points, c.m.(sim.Cloner).Clone())
+	c.points = append(c.points, m.(sim.Cloner).Clone())
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	c.mem.Join(r)
