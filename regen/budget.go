@@ -121,6 +121,12 @@ func (r *Reservation) TryGrow(n int64) bool {
 // Size is how many bytes r holds.
 func (r *Reservation) Size() int64 { return r.n }
 
+// Join moves o's bytes into r: r holds them from now on, o none.
+func (r *Reservation) Join(o *Reservation) {
+	r.n += o.n
+	o.n = 0
+}
+
 // Release gives r's bytes back. Releasing twice is harmless.
 func (r *Reservation) Release() {
 	if r.n > 0 {
@@ -288,8 +294,9 @@ func headerBytes(l *replay.Log) int64 {
 	return n
 }
 
-// CursorBytes estimates what an inspector cursor holds: the decoded log
-// and its match.
+// CursorBytes estimates what an inspector cursor holds when it is made:
+// the decoded log and its match. Its checkpoints add their own bytes as
+// they are taken (see Frames).
 func CursorBytes(l *replay.Log) int64 { return LogBytes(l) + matchBytes }
 
 // BuildBytes estimates the peak of Build, with the decoded log it runs

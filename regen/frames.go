@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 
 	"github.com/replaylab/replaylab/replay"
@@ -27,7 +28,11 @@ type Frame struct {
 // bit-identically, and a whole stored match replays in milliseconds.
 // It keeps a live cursor (a match positioned at its last served turn) for
 // the most recently used matches, so stepping forward costs one Step a
-// turn; an earlier turn replays from turn 0. A match recorded under an
+// turn. A cursor of a game whose matches copy themselves (sim.Cloner) also
+// keeps checkpoints, copies of the match every interval turns taken as the
+// cursor first passes them, so a jump to any turn copies the checkpoint
+// before it and plays at most interval-1 turns; without checkpoints an
+// earlier turn replays from turn 0. A match recorded under an
 // older rules revision replays in full first, each time it replays from
 // turn 0 (see replay.Run): its frames are served only when this build
 // reproduces it, and are otherwise an ErrOldRevision error. Frames is safe
@@ -38,7 +43,10 @@ type Frame struct {
 // may hold 64 MiB of commands. The kept cursors hold at most share bytes
 // together, the least recently used dropped first; a cursor larger than
 // that serves its request and is dropped. Work that finds the budget full
-// makes the Frames drop the kept cursors nobody is using.
+// makes the Frames drop the kept cursors nobody is using. A cursor's
+// checkpoints grow its bytes as they are taken, each only when it fits now
+// (Budget.TryReserve) and the cursor stays within the share: a checkpoint
+// that does not fit is not taken, and jumps replay as without one.
 type Frames struct {
 	db     *store.DB
 	budget *Budget
@@ -73,6 +81,14 @@ type cursor struct {
 	mu  sync.Mutex
 	log *replay.Log
 	m   sim.Match // nil until the first request, or after a failed one
+	// points[i] is the match after turn (i+1)*every, never stepped: a
+	// jump steps a copy of it. every is 0 until the first request, and
+	// stays 0 for a game without sim.Cloner; full says the budget or the
+	// share had no room for the next checkpoint.
+	points    []sim.Match
+	every     int
+	pointSize int64
+	full      bool
 }
 
 // errStop stops replay.Run at the wanted turn.
@@ -91,18 +107,30 @@ func (f *Frames) FrameAt(ctx context.Context, matchID string, turn int) (json.Ra
 	if turn < 0 || turn > len(c.log.Turns) {
 		return nil, fmt.Errorf("frame %d of %s: %w", turn, matchID, store.ErrNotFound)
 	}
-	if err := c.seek(ctx, turn); err != nil {
+	if err := f.seek(ctx, c, turn); err != nil {
 		c.m = nil // a match stopped half-way is no place to resume from
 		return nil, fmt.Errorf("frame %d of %s: %w", turn, matchID, err)
 	}
 	return encodeFrame(c.log, c.m)
 }
 
-// seek brings the cursor's match to turn: forward by stepping, backward by
-// replaying from turn 0.
-func (c *cursor) seek(ctx context.Context, turn int) error {
-	if c.m == nil || c.m.Turn() > turn {
+// seek brings the cursor's match to turn: forward by stepping when it is
+// before turn and no checkpoint is nearer, else from a copy of the last
+// checkpoint at or before turn, or by replaying from turn 0 when there is
+// none (which checks the log's hashes on the way, as replay.Run does).
+// Checkpoints are taken as the match first passes them. c.mu is held.
+func (f *Frames) seek(ctx context.Context, c *cursor, turn int) error {
+	p := min(turn/max(c.every, 1), len(c.points)) // checkpoints at or before turn
+	switch {
+	case c.m != nil && c.m.Turn() <= turn && c.m.Turn() >= p*c.every:
+	case p > 0:
+		c.m = c.points[p-1].(sim.Cloner).Clone()
+	default:
 		m, err := replay.Run(ctx, c.log, func(tv *replay.TurnView) error {
+			if tv.Turn == 0 && c.every == 0 {
+				f.plan(c, tv.Match)
+			}
+			f.checkpoint(c, tv.Match)
 			if tv.Turn == turn {
 				return errStop
 			}
@@ -126,8 +154,71 @@ func (c *cursor) seek(ctx context.Context, turn int) error {
 			return err
 		}
 		stepped(1)
+		f.checkpoint(c, c.m)
 	}
 	return nil
+}
+
+// The checkpoints of a cursor: at most maxPoints of them, together
+// estimated at no more than pointBytes, and at least minEvery turns apart
+// (a copy costs about as much as playing a few turns).
+const (
+	maxPoints  = 64
+	pointBytes = 16 << 20
+	minEvery   = 4
+)
+
+// plan sets how far apart c's checkpoints are, from the size of a copy of
+// m, its match at turn 0, or leaves c without checkpoints when its game
+// has no sim.Cloner. No game tells what its state holds, so a copy's size is
+// measured as the bytes allocated while making it; other goroutines'
+// allocations meanwhile can only make the estimate high, and it is capped
+// at matchBytes, the most a match is estimated to hold.
+func (f *Frames) plan(c *cursor, m sim.Match) {
+	cl, ok := m.(sim.Cloner)
+	if !ok {
+		return
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	cp := cl.Clone()
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(cp)
+	c.pointSize = min(max(int64(after.TotalAlloc-before.TotalAlloc), 1<<10), matchBytes)
+	points := min(maxPoints, pointBytes/c.pointSize)
+	turns := int64(len(c.log.Turns))
+	c.every = int(max(minEvery, (turns+points-1)/max(points, 1)))
+}
+
+// checkpoint keeps a copy of m, c's match, when it is at the turn of c's
+// next checkpoint and the copy's bytes fit now in the budget and in the
+// Frames' share; one that does not fit ends c's checkpoints. c.mu is held.
+func (f *Frames) checkpoint(c *cursor, m sim.Match) {
+	if c.every == 0 || c.full || m.Turn() != (len(c.points)+1)*c.every {
+		return
+	}
+	f.mu.Lock()
+	fits := c.mem.Size()+c.pointSize <= f.share
+	f.mu.Unlock()
+	var r *Reservation
+	if fits {
+		r, fits = f.budget.TryReserve(c.pointSize)
+	}
+	if !fits {
+		c.full = true
+		return
+	}
+	c.points = append(c.points, m.(sim.Cloner).Clone())
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	c.mem.Join(r)
+	if !c.kept {
+		return
+	}
+	f.kept += c.pointSize
+	for f.kept > f.share {
+		f.drop(f.order.Back()) // c too, when least recently used: it is in use, and released when done
+	}
 }
 
 // stepped counts Steps for tests; it is a no-op otherwise.

@@ -16,19 +16,24 @@ import (
 	"github.com/replaylab/replaylab/store"
 )
 
-// record plays a match of g between built-in random bots.
+// record plays a match of g between built-in random bots (the career
+// fair, which has none, between its last bot).
 func record(t testing.TB, g *sim.Game, config string) *replay.Log {
 	t.Helper()
+	bot := "random"
+	if _, ok := g.Bot(bot); !ok {
+		bot = g.Bots[len(g.Bots)-1].Name
+	}
 	h := replay.NewHeader(g, "", 5, json.RawMessage(config))
 	for range g.DefaultPlayers {
-		h.Players = append(h.Players, replay.Player{Name: "random", Version: "1"})
+		h.Players = append(h.Players, replay.Player{Name: bot, Version: "1"})
 	}
 	if _, err := h.Check(); err != nil {
 		t.Fatal(err)
 	}
 	var agents []replay.Agent
 	for seat := range g.DefaultPlayers {
-		a, err := replay.NewBuiltin(g, "random", h.Setup(), seat)
+		a, err := replay.NewBuiltin(g, bot, h.Setup(), seat)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -38,7 +38,7 @@ func (f *Frames) ViewAt(ctx context.Context, matchID string, turn, seat int, tex
 	if seat < 0 || seat >= len(c.log.Header.Players) {
 		return SeatView{}, fmt.Errorf("view of seat index %d of %s: %w", seat, matchID, store.ErrNotFound)
 	}
-	if err := c.seek(ctx, turn-1); err != nil {
+	if err := f.seek(ctx, c, turn-1); err != nil {
 		c.m = nil // a match stopped half-way is no place to resume from
 		return SeatView{}, fmt.Errorf("view before turn %d of %s: %w", turn, matchID, err)
 	}

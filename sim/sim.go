@@ -113,6 +113,15 @@ type Renderer interface {
 	Render() string
 }
 
+// Cloner is implemented by matches that can copy themselves: Clone
+// returns a match in the same state that plays on independently of the
+// original, stepping, hashing and framing exactly as the original would.
+// The inspector keeps clones as checkpoints to jump to any turn without
+// replaying from turn 0; a game without it is replayed.
+type Cloner interface {
+	Clone() Match
+}
+
 // Alternator is implemented by matches that list the commands a seat may
 // play next: what `replaylab critical` tries in place of the recorded
 // one. Every game implements it; it stays outside Match so a test match

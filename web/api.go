@@ -248,7 +248,14 @@ func (s *server) apiTurn(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, t)
+	if _, pretty := c.QueryParams()["pretty"]; pretty || c.Echo().Debug {
+		return c.JSON(http.StatusOK, t)
+	}
+	b, err := t.encode()
+	if err != nil {
+		return err
+	}
+	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, b)
 }
 
 // eventsPage is a page of a match's events. Next, when not null, is the

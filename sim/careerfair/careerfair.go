@@ -135,6 +135,7 @@ package careerfair
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/replaylab/replaylab/sim"
@@ -495,6 +496,40 @@ func (m *match) setup(pool map[byte][]company, teams int) error {
 	m.queue = make([]int32, 0, n)
 	m.found = make([]int32, 0, n)
 	return nil
+}
+
+// Clone copies the match (sim.Cloner). Queues keep their capacities; a
+// crowd bot's path is copied at its length, not the whole board its
+// capacity holds (most of a match's bytes), so a copy may allocate when a
+// path grows, where the original never does. The board, the company
+// texts and the view's company info never change and are shared.
+func (m *match) Clone() sim.Match {
+	c := *m
+	if r, ok := m.src.(*rng.Rand); ok { // a test's fake source is shared
+		c.src = r.Clone()
+	}
+	c.companies = slices.Clone(m.companies)
+	c.bots = slices.Clone(m.bots)
+	for i := range c.bots {
+		c.bots[i].path = slices.Clone(m.bots[i].path)
+	}
+	c.teams = slices.Clone(m.teams)
+	for i := range c.teams {
+		c.teams[i].rewards = slices.Clone(m.teams[i].rewards)
+	}
+	c.lines = slices.Clone(m.lines)
+	for i := range c.lines {
+		q := m.lines[i].queue
+		c.lines[i].queue = append(make([]int32, 0, cap(q)), q...)
+	}
+	c.free, c.queued, c.threshold = slices.Clone(m.free), slices.Clone(m.queued), slices.Clone(m.threshold)
+	c.served = slices.Clone(m.served)
+	c.events = slices.Clone(m.events)
+	c.seen, c.from = slices.Clone(m.seen), slices.Clone(m.from)
+	c.queue = append(make([]int32, 0, cap(m.queue)), m.queue...)
+	c.found = append(make([]int32, 0, cap(m.found)), m.found...)
+	c.mask = slices.Clone(m.mask)
+	return &c
 }
 
 // thresholdOf is the turns needed to enter a tile of population pop (B.3).

@@ -33,6 +33,12 @@ func New(seed uint64) *Rand {
 	return r
 }
 
+// Clone returns a generator at r's position that draws on independently.
+func (r *Rand) Clone() *Rand {
+	c := *r
+	return &c
+}
+
 // Uint64 returns the next 64 random bits.
 func (r *Rand) Uint64() uint64 {
 	// The state in locals, stored back whole, keeps this within the

@@ -68,6 +68,7 @@ package snake
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/replaylab/replaylab/sim"
@@ -332,6 +333,27 @@ func newMatch(setup sim.Setup) (sim.Match, error) {
 	m.startTimer, m.roundTimer, m.winnerTimer = startCountdown, -1, -1
 	m.events = make([]sim.Event, 0, 32)
 	return m, nil
+}
+
+// Clone copies the match (sim.Cloner). Bodies keep their capacities;
+// the copy starts an empty view cache, as a new match does, because its
+// lent views read the match they were made for.
+func (m *match) Clone() sim.Match {
+	c := *m
+	c.grid = slices.Clone(m.grid)
+	if r, ok := m.rand.(*rng.Rand); ok { // the parity test's fake stream is shared
+		c.rand = r.Clone()
+	}
+	c.snakes = slices.Clone(m.snakes)
+	for i := range c.snakes {
+		b := m.snakes[i].body
+		c.snakes[i].body = append(make([]int32, 0, cap(b)), b...)
+	}
+	c.wins = slices.Clone(m.wins)
+	c.credits = slices.Clone(m.credits)
+	c.events = append(make([]sim.Event, 0, cap(m.events)), m.events...)
+	c.view = viewCache{}
+	return &c
 }
 
 // parseMap reads the map rows (B4) into the padded grid.

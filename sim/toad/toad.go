@@ -261,6 +261,14 @@ func checkRolls(rolls []int) error {
 	return nil
 }
 
+// Clone copies the match (sim.Cloner); the rolls never change once drawn
+// and are shared.
+func (m *match) Clone() sim.Match {
+	c := *m
+	c.events = append(make([]sim.Event, 0, cap(m.events)), m.events...)
+	return &c
+}
+
 // Step plays one turn: the five phases of A7 in order.
 func (m *match) Step(cmds []string) error {
 	if m.status != alive {

@@ -335,6 +335,18 @@ func newMatch(setup sim.Setup) (sim.Match, error) {
 	return m, nil
 }
 
+// Clone copies the match (sim.Cloner). The copy builds its own view grid
+// and lent views: a lent view is refilled in place, so sharing one would
+// let the two matches write each other's.
+func (m *match) Clone() sim.Match {
+	c := *m
+	c.events = append(make([]sim.Event, 0, cap(m.events)), m.events...)
+	c.shots = append(make([]Shot, 0, cap(m.shots)), m.shots...)
+	c.viewGrid, c.viewRound = nil, 0
+	c.lent = [numSeats]View{}
+	return &c
+}
+
 // finalSeats are the six spawn points of rules §5 step 2 for a 33x33 map,
 // in seat order (angles 0, 60, ..., 300 degrees, rounded by quadrant);
 // baseSeats are the phase-1 engine's, rounded half up. TestSeats
