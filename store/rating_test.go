@@ -190,7 +190,8 @@ func TestSaveRatings(t *testing.T) {
 }
 
 // TestSavedRatings reads back what SaveRatings wrote, history included,
-// through two saves, and reports a ruleset never fitted as not found.
+// through two saves and a failed one, and reports a ruleset never fitted
+// as not found.
 func TestSavedRatings(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, open opener) {
 		ctx := context.Background()
@@ -224,6 +225,19 @@ func TestSavedRatings(t *testing.T) {
 		}
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("got %+v,\nwant %+v", got, want)
+		}
+		// A save that fails after it has replaced the ratings and part
+		// of the history, as one whose server dies mid-save, leaves the
+		// saved fit as it was: two servers take over each other's fits.
+		broken := &FittedRatings{Game: "worms", Ruleset: "base", Matches: 3, LastSeq: 8, FittedAt: at.Add(2 * time.Second),
+			Latest: []Rated{{a, 1700, 1500, 1900, 3}, {b, 1300, 1100, 1500, 3}},
+			// The second point breaks the history's check (upto >= 1).
+			History: []RatedAt{{3, Rated{a, 1700, 1500, 1900, 3}}, {0, Rated{b, 1300, 1100, 1500, 3}}}}
+		if err := db.SaveRatings(ctx, broken); err == nil {
+			t.Fatal("a save with a point after 0 matches: got no error")
+		}
+		if got, err = db.SavedRatings(ctx, "worms", "base"); err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("after a failed save: got %+v, %v,\nwant %+v", got, err, want)
 		}
 		if _, err := db.SavedRatings(ctx, "worms", "final"); !errors.Is(err, ErrNotFound) {
 			t.Errorf("a ruleset never fitted: got error %v, want ErrNotFound", err)
