@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"log/slog"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"path/filepath"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/replaylab/replaylab/sim"
 	"github.com/replaylab/replaylab/store"
+	"github.com/replaylab/replaylab/store/pgtest"
 )
 
 // seated is one seat of a test match: a bot version and its rank.
@@ -543,5 +545,188 @@ func TestRefitStartUnchanged(t *testing.T) {
 	}
 	if want := []string{"worms/base", "worms/final", "toad/classic"}; !slices.Equal(fits, want) {
 		t.Errorf("after Fit asked twice for toad/classic: got fits of %v, want %v", fits, want)
+	}
+}
+
+// TestRefitStartGoesOnFromSaved checks that the first pass after a start
+// that finds a new match goes on from the saved fit: it keeps the saved
+// history rather than fitting its checkpoints again (a marker put in it
+// stays), and its ratings are a fresh fit's of the same matches.
+func TestRefitStartGoesOnFromSaved(t *testing.T) {
+	ctx := context.Background()
+	ms := randomSeats(rand.New(rand.NewPCG(31, 32)), 61)
+	db := openStore(t)
+	for i, m := range ms[:60] {
+		storeMatch(t, db, i, "snake", "base", m)
+	}
+	if err := newTestRefitter(db).Refit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	saved, err := db.SavedRatings(ctx, "snake", "base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const marker = 1000
+	for i := range saved.History {
+		saved.History[i].Rating += marker
+	}
+	if err := db.SaveRatings(ctx, saved); err != nil {
+		t.Fatal(err)
+	}
+	r := newTestRefitter(db)
+	if err := r.Refit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	storeMatch(t, db, 60, "snake", "base", ms[60])
+	var froms []int
+	r.onFit = func(_, _ string, from int) { froms = append(froms, from) }
+	if err := r.Refit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(froms, []int{0}) {
+		t.Errorf("first pass after the new match: got fits from %v matches, want one from 0", froms)
+	}
+	got, err := db.SavedRatings(ctx, "snake", "base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	marked := map[[2]int64]float64{}
+	for _, p := range saved.History {
+		marked[[2]int64{int64(p.Upto), p.BotID}] = p.Rating
+	}
+	for _, p := range got.History {
+		if w, ok := marked[[2]int64{int64(p.Upto), p.BotID}]; ok && p.Upto%historyStep(61) == 0 && p.Rating != w {
+			t.Errorf("history point after %d matches, bot %d: got rating %v, want the saved %v", p.Upto, p.BotID, p.Rating, w)
+		}
+	}
+	fresh := openStore(t)
+	for i, m := range ms {
+		storeMatch(t, fresh, i, "snake", "base", m)
+	}
+	if err := newTestRefitter(fresh).Refit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := storedRatings(t, db, "snake", "base"), storedRatings(t, fresh, "snake", "base"); !sameBoard(got, want) {
+		t.Errorf("got ratings %+v, want %+v", got, want)
+	}
+}
+
+// TestRefitServersShare runs two refitters on one database, as two
+// servers do, each with a pass after every new match: only the first to
+// pass fits it; the other takes in the saved fit, and its next fit reads
+// only the matches after the ones it had read. The ratings are a fresh
+// fit's of the same matches throughout. With pgtest.Env set, it runs on
+// PostgreSQL too.
+func TestRefitServersShare(t *testing.T) {
+	run := func(t *testing.T, open func(t *testing.T) *store.DB) {
+		ctx := context.Background()
+		ms := randomSeats(rand.New(rand.NewPCG(41, 42)), 8)
+		a, b := newTestRefitter(open(t)), newTestRefitter(open(t))
+		db := a.db
+		type fitted struct{ server, from int }
+		var fits []fitted
+		a.onFit = func(_, _ string, from int) { fits = append(fits, fitted{0, from}) }
+		b.onFit = func(_, _ string, from int) { fits = append(fits, fitted{1, from}) }
+		for i, m := range ms {
+			storeMatch(t, db, i, "snake", "base", m)
+			before := len(fits)
+			// The servers take turns to be first after a match.
+			for _, r := range []*Refitter{[]*Refitter{a, b}[i%2], []*Refitter{b, a}[i%2]} {
+				if err := r.Refit(ctx); err != nil {
+					t.Fatal(err)
+				}
+			}
+			// The first pass of each reads everything; later, the one
+			// first after the match reads what it had not: its own last
+			// match and the other's.
+			want := []fitted{{i % 2, max(0, i-1)}}
+			if i == 0 {
+				want = []fitted{{0, 0}}
+			}
+			if i == 1 {
+				want = []fitted{{1, 0}}
+			}
+			if got := fits[before:]; !slices.Equal(got, want) {
+				t.Errorf("after match %d: got fits (server, from matches) %v, want %v", i+1, got, want)
+			}
+			fresh := openStore(t)
+			for j, m := range ms[:i+1] {
+				storeMatch(t, fresh, j, "snake", "base", m)
+			}
+			if err := newTestRefitter(fresh).Refit(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if got, want := storedRatings(t, db, "snake", "base"), storedRatings(t, fresh, "snake", "base"); !sameBoard(got, want) {
+				t.Errorf("after match %d: got ratings %+v, want %+v", i+1, got, want)
+			}
+		}
+	}
+	t.Run("sqlite", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "shared.db")
+		run(t, func(t *testing.T) *store.DB { return openAt(t, path) })
+	})
+	t.Run("postgres", func(t *testing.T) {
+		url := pgtest.Fresh(t)
+		run(t, func(t *testing.T) *store.DB { return openAt(t, url) })
+	})
+}
+
+// openAt opens the database at name, closed when t ends.
+func openAt(t *testing.T, name string) *store.DB {
+	t.Helper()
+	db, err := store.Open(context.Background(), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// TestRefitSavedStale deletes a match behind a saved fit's back, as
+// another process would, and stores two more: the saved fit no longer
+// counts the matches up to its last, so the next pass fits them all
+// again instead of going on from it.
+func TestRefitSavedStale(t *testing.T) {
+	ctx := context.Background()
+	ms := randomSeats(rand.New(rand.NewPCG(51, 52)), 12)
+	db := openStore(t)
+	var ids []string
+	for i, m := range ms[:10] {
+		ids = append(ids, storeMatch(t, db, i, "snake", "base", m))
+	}
+	if err := newTestRefitter(db).Refit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.DeleteMatches(ctx, ids[2:3]); err != nil {
+		t.Fatal(err)
+	}
+	for i, m := range ms[10:] {
+		storeMatch(t, db, 10+i, "snake", "base", m)
+	}
+	if err := newTestRefitter(db).Refit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	fresh := openStore(t)
+	for i, m := range ms {
+		if i != 2 {
+			storeMatch(t, fresh, i, "snake", "base", m)
+		}
+	}
+	if err := newTestRefitter(fresh).Refit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := storedRatings(t, db, "snake", "base"), storedRatings(t, fresh, "snake", "base"); !sameBoard(got, want) {
+		t.Errorf("got ratings %+v, want %+v", got, want)
+	}
+	got, want := historyOf(t, db), historyOf(t, fresh)
+	if !slices.Equal(slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(want))) {
+		t.Errorf("got history points %v, want %v", slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(want)))
+	}
+	for at, ws := range want {
+		for k, w := range ws {
+			if g := got[at][k]; !sameRating(g, Rating{Rating: w.Rating, CI: Interval{w.Low, w.High}, Matches: w.Matches}) {
+				t.Errorf("point %d, %s: got %+v, want %+v", at, k, g, w)
+			}
+		}
 	}
 }
