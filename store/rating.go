@@ -101,12 +101,19 @@ type RulesetCount struct {
 	LastSeq       int64
 }
 
+// rulesetCountsQuery reads RulesetCounts.
+const rulesetCountsQuery = `
+	SELECT g.game, g.ruleset, g.matches,
+		(SELECT max(m.seq) FROM matches m WHERE m.game = g.game AND m.ruleset = g.ruleset)
+	FROM game_matches g ORDER BY g.game, g.ruleset`
+
 // RulesetCounts returns the match count of every game and ruleset with
-// matches, ordered by game and ruleset. It reads the matches_by_ruleset
-// index only.
+// matches, ordered by game and ruleset. It reads the counts kept on
+// insert (game_matches) and one key of matches_by_ruleset for each last
+// seq: a refitter calls it on every pass, and counting a million matches
+// took a tenth of a second.
 func (db *DB) RulesetCounts(ctx context.Context) ([]RulesetCount, error) {
-	cs, err := db.rulesetCounts(ctx, `
-		SELECT game, ruleset, count(*), max(seq) FROM matches GROUP BY game, ruleset ORDER BY game, ruleset`)
+	cs, err := db.rulesetCounts(ctx, rulesetCountsQuery)
 	if err != nil {
 		return nil, fmt.Errorf("ruleset counts: %w", err)
 	}

@@ -85,6 +85,16 @@ func TestPlacings(t *testing.T) {
 	})
 }
 
+// TestRulesetCountsPlan checks that the ruleset counts, which every
+// refit pass reads, come from the kept counts and one search of
+// matches_by_ruleset for each ruleset's last seq: no scan of the matches.
+func TestRulesetCountsPlan(t *testing.T) {
+	plan := queryPlan(t, openTest(t), rulesetCountsQuery)
+	if !strings.Contains(plan, "SEARCH m USING COVERING INDEX matches_by_ruleset (game=? AND ruleset=?)") || strings.Contains(plan, "SCAN m") {
+		t.Errorf("got plan %q, want a search of matches_by_ruleset and no scan of the matches", plan)
+	}
+}
+
 // TestPlacingsUsesIndex checks the plan of the placings query: no scan of
 // all matches and no sort, whatever the size of the database.
 func TestPlacingsUsesIndex(t *testing.T) {
