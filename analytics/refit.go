@@ -68,6 +68,20 @@ func historyStep(n int) int {
 // by another process (replaylab tournament or import on the same file).
 const refitPoll = time.Minute
 
+// When a fit over every match costs more than a few milliseconds, a new
+// match updates the last full fit instead (RatingFit.Update), which
+// costs what the matches since it cost; the full fit follows after
+// fullEvery matches, or at the first pass fullAfter after the last one
+// (Run passes every refitPoll), and at every history checkpoint. An
+// update is within a few hundredths of a rating point of a full fit when
+// every version in the new matches has played settledMatches or more.
+const (
+	incrementalFrom = 2000 // distinct placings of a ruleset, what a full fit walks
+	fullEvery       = 64
+	fullAfter       = refitPoll
+	settledMatches  = 1000
+)
+
 // Problems a ruleset's fit stores instead of ratings: sentences that
 // pages show as they are.
 const (
@@ -89,6 +103,8 @@ type Refitter struct {
 	// matches in without reading the old ones again; only passes, under
 	// pass, use it.
 	kept map[rulesetKey]*rulesetFit
+	// incrementalFrom is the constant of that name, which tests lower.
+	incrementalFrom int
 	// onFit, when not nil, is called once in every refit of a ruleset
 	// that fits or saves it, before the first fit, with the matches it
 	// read before (0: it reads them all): for tests that count fits.
@@ -113,6 +129,12 @@ type rulesetFit struct {
 	addErr  error            // why in stopped taking matches
 	fit     *RatingFit       // of all of in; nil when it has a problem
 	history []store.RatedAt  // at the checkpoints of seen.Matches
+	// base is the last full fit, of the first base.Matches matches of
+	// in, made at baseAt; recent holds the matches of in after them.
+	// fit is base or its Update with recent.
+	base   *RatingFit
+	baseAt time.Time
+	recent RatingInput
 }
 
 type rulesetKey struct{ game, ruleset string }
@@ -139,7 +161,7 @@ var errSavedStale = errors.New("the saved fit does not count the stored matches"
 
 // NewRefitter returns a Refitter of db's ratings that logs to log.
 func NewRefitter(db *store.DB, log *slog.Logger) *Refitter {
-	return &Refitter{db: db, log: log, wake: make(chan struct{}, 1),
+	return &Refitter{db: db, log: log, wake: make(chan struct{}, 1), incrementalFrom: incrementalFrom,
 		kept: map[rulesetKey]*rulesetFit{}, fits: map[rulesetKey]*RatingFit{},
 		stale: map[rulesetKey]bool{}, asked: map[rulesetKey]bool{}}
 }
@@ -195,7 +217,10 @@ func (r *Refitter) Run(ctx context.Context) {
 // server on the same database or before r started, is taken over the
 // same way: r reads the matches it covers without fitting them, keeps its
 // history and starts the next fit from its ratings; a ruleset whose saved
-// fit covers every stored match is not fitted at all. A ruleset whose matches are all gone is
+// fit covers every stored match is not fitted at all. On a large ruleset
+// the new matches update the last full fit instead of a fit of all
+// (see incrementalFrom), and a pass fits it in full when that is due,
+// new match or not. A ruleset whose matches are all gone is
 // forgotten: its stored fit went with its last match
 // (store.DB.DeleteMatches).
 //
@@ -228,10 +253,12 @@ func (r *Refitter) Refit(ctx context.Context) error {
 		k := rulesetKey{c.Game, c.Ruleset}
 		deleted, marked := stale[k]
 		fitted, ok := fittedCount(saved, k)
-		if !marked && ok && fitted == c {
+		st := r.kept[k]
+		// due: r's fit is an update that a full fit should replace.
+		due := st != nil && st.seen == c && r.fullDue(st)
+		if !marked && ok && fitted == c && !due {
 			continue
 		}
-		st := r.kept[k]
 		if deleted {
 			// Changed: what r keeps and the saved fit may both count
 			// matches that are gone.
@@ -257,7 +284,7 @@ func (r *Refitter) Refit(ctx context.Context) error {
 				adopt, st = nil, nil
 			}
 		}
-		if st == nil || adopt == nil && !appended(st.seen, c) {
+		if st == nil || adopt == nil && st.seen != c && !appended(st.seen, c) {
 			st = newRulesetFit(c)
 		}
 		err := r.refit(ctx, st, c, adopt)
@@ -362,6 +389,7 @@ func (r *Refitter) Fit(game, ruleset string) (*RatingFit, bool) {
 func (r *Refitter) refit(ctx context.Context, st *rulesetFit, c store.RulesetCount, saved *store.FittedRatings) error {
 	start := time.Now()
 	before := st.seen
+	due := r.fullDue(st)
 	stored := before // whose history is saved
 	if saved != nil {
 		stored = store.RulesetCount{Game: c.Game, Ruleset: c.Ruleset, Matches: saved.Matches, LastSeq: saved.LastSeq}
@@ -387,6 +415,7 @@ func (r *Refitter) refit(ctx context.Context, st *rulesetFit, c store.RulesetCou
 			return nil, err
 		}
 		f.Matches = st.seen.Matches
+		st.base, st.baseAt, st.recent = f, time.Now(), RatingInput{}
 		return f, nil
 	}
 	// The checkpoints of the old step that the new one keeps.
@@ -417,6 +446,9 @@ func (r *Refitter) refit(ctx context.Context, st *rulesetFit, c store.RulesetCou
 			}
 			if placings, ok := EntryPlacings(entries); ok {
 				st.addErr = st.in.Add(placings)
+				if st.addErr == nil && st.base != nil && st.recent.Add(placings) != nil {
+					st.base = nil
+				}
 			}
 		}
 		if st.seen.Matches <= stored.Matches || st.seen.Matches%step != 0 || st.addErr != nil || st.in.Len() == 0 {
@@ -435,7 +467,7 @@ func (r *Refitter) refit(ctx context.Context, st *rulesetFit, c store.RulesetCou
 	if err != nil {
 		return fmt.Errorf("refit %s/%s: %w", c.Game, c.Ruleset, err)
 	}
-	if st.seen == stored && st.fit != nil && st.addErr == nil {
+	if st.seen == stored && st.fit != nil && st.addErr == nil && !due {
 		// Another process fitted and saved these matches; r goes on with
 		// its own last fit until the next match.
 		r.keep(st, "")
@@ -451,9 +483,13 @@ func (r *Refitter) refit(ctx context.Context, st *rulesetFit, c store.RulesetCou
 		out.Problem = problemNoMatches
 	default:
 		last := st.fit
-		if last == nil || last.Matches != st.seen.Matches {
-			// The last match was no checkpoint.
-			f, err := fit()
+		if last == nil || last.Matches != st.seen.Matches || last != st.base && r.fullDue(st) {
+			// The last match was no checkpoint, or the last fit is an
+			// update a full fit replaces now.
+			f, err := r.update(st, count)
+			if err != nil {
+				f, err = fit()
+			}
 			if err != nil {
 				out.Problem = "Not rated: " + err.Error() + "."
 				break
@@ -476,7 +512,7 @@ func (r *Refitter) refit(ctx context.Context, st *rulesetFit, c store.RulesetCou
 			out.History = append(out.History, ratedAt(st.seen.Matches, last, st.ids)...)
 		}
 	}
-	if st.seen != stored || out.Problem != "" {
+	if st.seen != stored || out.Problem != "" || due {
 		count()
 		if err := r.db.SaveRatings(ctx, out); err != nil {
 			return fmt.Errorf("refit %s/%s: %w", c.Game, c.Ruleset, err)
@@ -486,6 +522,49 @@ func (r *Refitter) refit(ctx context.Context, st *rulesetFit, c store.RulesetCou
 	r.log.Debug("ratings refitted", "game", c.Game, "ruleset", c.Ruleset, "matches", st.seen.Matches,
 		"new", st.seen.Matches-stored.Matches, "players", len(out.Latest), "problem", out.Problem, "took", time.Since(start))
 	return nil
+}
+
+// update returns st's base fit updated with its recent matches when
+// that is worth it and within the tolerance that incrementalFrom's
+// comment states; otherwise its error says why not, and the caller fits
+// all the matches.
+func (r *Refitter) update(st *rulesetFit, count func()) (*RatingFit, error) {
+	switch {
+	case st.base == nil || st.recent.Len() == 0:
+		return nil, errors.New("no fit to update")
+	case st.in.distinct() < r.incrementalFrom:
+		return nil, errors.New("a full fit is as cheap")
+	case r.fullDue(st):
+		return nil, errors.New("a full fit is due")
+	}
+	unsettled := map[string]bool{}
+	for _, rt := range st.base.Ratings {
+		if rt.Matches < settledMatches {
+			unsettled[rt.Player] = true
+		}
+	}
+	for _, p := range st.recent.players {
+		if _, ok := st.base.index[p]; !ok || unsettled[p] {
+			return nil, fmt.Errorf("%s has played fewer than %d matches", p, settledMatches)
+		}
+	}
+	count()
+	f, err := st.base.Update(&st.recent)
+	if err != nil {
+		return nil, err
+	}
+	f.Matches = st.seen.Matches
+	return f, nil
+}
+
+// fullDue says whether st's fit is an update that a full fit should
+// replace now: after fullEvery matches or fullAfter.
+func (r *Refitter) fullDue(st *rulesetFit) bool {
+	if st.base == nil {
+		return false
+	}
+	since := st.seen.Matches - st.base.Matches
+	return since > 0 && (since >= fullEvery || time.Since(st.baseAt) >= fullAfter)
 }
 
 // keep keeps st as the state of its ruleset's fit, and its fit for Fit,

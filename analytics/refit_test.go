@@ -730,3 +730,98 @@ func TestRefitSavedStale(t *testing.T) {
 		}
 	}
 }
+
+// Between full fits a ruleset's ratings are updates (RatingFit.Update):
+// within updateSlack rating points of a full fit of the same matches,
+// and their intervals' ends within updateCISlack, once every version has
+// played settledMatches.
+const (
+	updateSlack   = 0.01
+	updateCISlack = 0.05
+)
+
+// TestRefitUpdates stores matches one at a time on a ruleset whose full
+// fit the refitter, told it is dear, replaces with updates: the ratings
+// stay within updateSlack of FitRatings over the same matches, and a
+// full fit, within ratingSlack, comes after fullEvery matches, at a
+// history checkpoint and after fullAfter with no new match.
+func TestRefitUpdates(t *testing.T) {
+	ctx := context.Background()
+	// From 2561 matches the history's step is 128. The first pass fits
+	// in full: it is more than fullEvery matches after the checkpoint at
+	// 2560. Then come a checkpoint at 2688 and fullEvery matches after it.
+	const first, last = 2650, 2755
+	ms := randomSeats(rand.New(rand.NewPCG(61, 62)), last)
+	db := openStore(t)
+	for i, m := range ms[:first] {
+		storeMatch(t, db, i, "worms", "base", m)
+	}
+	r := newTestRefitter(db)
+	r.incrementalFrom = 0
+	if err := r.Refit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	k := rulesetKey{"worms", "base"}
+	if st := r.kept[k]; st.fit != st.base {
+		t.Fatalf("after the first pass: got an update of the fit of %d matches, want a full fit", st.base.Matches)
+	}
+	// check compares the stored ratings and r's fit with FitRatings
+	// over the first n matches, within slack and ciSlack.
+	check := func(n int, slack, ciSlack float64) {
+		t.Helper()
+		want, err := FitRatings(placings(ms[:n]), RatingPrior)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := storedRatings(t, db, "worms", "base")
+		f, _ := r.Fit("worms", "base")
+		if got.Matches != n || len(got.Ratings) != len(want.Ratings) || f == nil || f.Matches != n {
+			t.Fatalf("after %d matches: got %+v and a fit %v, want %d ratings over %d matches", n, got, f, len(want.Ratings), n)
+		}
+		for i, w := range want.Ratings {
+			g := got.Ratings[i]
+			if RatingKey(g.Name, g.Version) != w.Player || math.Abs(g.Rating-w.Rating) > slack ||
+				math.Abs(g.Low-w.CI.Low) > ciSlack || math.Abs(g.High-w.CI.High) > ciSlack || g.Matches != w.Matches {
+				t.Errorf("after %d matches, rating %d: got %+v, want %+v within %v (interval %v)", n, i, g, w, slack, ciSlack)
+			}
+		}
+		d, err := f.Difference(RatingKey("astar", "v2"), RatingKey("astar", "v1"))
+		wd, _ := want.Difference(RatingKey("astar", "v2"), RatingKey("astar", "v1"))
+		if err != nil || math.Abs(d.Diff-wd.Diff) > 2*slack {
+			t.Errorf("after %d matches, Difference: got %v, %v; want %v", n, d, err, wd)
+		}
+	}
+	full := first
+	var fulls []int
+	for n := first + 1; n <= last; n++ {
+		storeMatch(t, db, n-1, "worms", "base", ms[n-1])
+		if err := r.Refit(ctx); err != nil {
+			t.Fatal(err)
+		}
+		st := r.kept[k]
+		want := n-full == fullEvery || n%historyStep(n) == 0
+		if got := st.fit == st.base; got != want {
+			t.Errorf("after %d matches: got a full fit %v, want %v", n, got, want)
+		}
+		if want {
+			full = n
+			fulls = append(fulls, n)
+			check(n, ratingSlack, ratingSlack)
+		} else {
+			check(n, updateSlack, updateCISlack)
+		}
+	}
+	if !slices.Equal(fulls, []int{2688, 2752}) {
+		t.Fatalf("got full fits after %v matches, want after 2688 and 2752 and updates after", fulls)
+	}
+	st := r.kept[k]
+	// A pass fullAfter later, with no new match, fits in full.
+	st.baseAt = st.baseAt.Add(-fullAfter)
+	if err := r.Refit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if st := r.kept[k]; st.fit != st.base {
+		t.Errorf("a pass %v after the last full fit: got an update, want a full fit", fullAfter)
+	}
+	check(last, ratingSlack, ratingSlack)
+}
