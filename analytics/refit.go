@@ -189,23 +189,67 @@ func (r *Refitter) Changed(game, ruleset string) {
 }
 
 // Run refits at once, which rates the matches stored before it started,
-// then after every Notify and every refitPoll, until ctx ends. It returns
-// when ctx ends, at the latest when the read or write in progress sees
-// it. A failed pass is logged and retried at the next wake-up.
+// then warms up (Warm), then refits after every Notify and every
+// refitPoll, until ctx ends. It returns when ctx ends, at the latest when
+// the read or write in progress sees it. A failed pass is logged and
+// retried at the next wake-up.
 func (r *Refitter) Run(ctx context.Context) {
 	poll := time.NewTicker(refitPoll)
 	defer poll.Stop()
+	if err := r.Refit(ctx); err != nil && ctx.Err() == nil {
+		r.log.Error("refit ratings", "err", err)
+	}
+	if err := r.Warm(ctx); err != nil && ctx.Err() == nil {
+		r.log.Error("warm up ratings", "err", err)
+	}
 	for {
-		if err := r.Refit(ctx); err != nil && ctx.Err() == nil {
-			r.log.Error("refit ratings", "err", err)
-		}
 		select {
 		case <-ctx.Done():
 			return
 		case <-r.wake:
 		case <-poll.C:
 		}
+		if err := r.Refit(ctx); err != nil && ctx.Err() == nil {
+			r.log.Error("refit ratings", "err", err)
+		}
 	}
+}
+
+// Warm takes over the saved fits of the rulesets r does not keep, one
+// ruleset a pass, as a pass does for a ruleset Fit asks for: it reads
+// their matches and fits them once, starting from the saved ratings,
+// without saving. Then the first new match of a ruleset after a start
+// costs what later ones do, and Fit has every ruleset's fit. Between
+// rulesets it runs the pass a Notify asked for, so that a new match
+// does not wait for the whole warm-up.
+func (r *Refitter) Warm(ctx context.Context) error {
+	saved, err := r.db.FittedCounts(ctx)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, c := range saved {
+		select {
+		case <-r.wake:
+			errs = append(errs, r.Refit(ctx))
+		default:
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		k := rulesetKey{c.Game, c.Ruleset}
+		r.pass.Lock()
+		_, kept := r.kept[k]
+		r.pass.Unlock()
+		if kept {
+			continue
+		}
+		r.mu.Lock()
+		r.stale[k] = r.stale[k] // as Fit marks it, unless Changed did
+		r.mu.Unlock()
+		errs = append(errs, r.Refit(ctx))
+	}
+	return errors.Join(errs...)
 }
 
 // Refit refits, now and in the caller's goroutine, every game and ruleset

@@ -825,3 +825,55 @@ func TestRefitUpdates(t *testing.T) {
 	}
 	check(last, ratingSlack, ratingSlack)
 }
+
+// TestRefitWarm checks that Warm, after a start, fits each ruleset with
+// a saved fit once without saving it, so that Fit has them and the next
+// new match is read alone, and that it runs a pass a Notify asked for.
+func TestRefitWarm(t *testing.T) {
+	ctx := context.Background()
+	db := openStore(t)
+	ms := randomSeats(rand.New(rand.NewPCG(81, 82)), 20)
+	for i, m := range ms[:19] {
+		storeMatch(t, db, i, "snake", "base", m)
+	}
+	storeMatch(t, db, 0, "worms", "base", []seated{{"a", "1", 1}, {"b", "1", 2}})
+	if err := newTestRefitter(db).Refit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	before, err := db.Ratings(ctx, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newTestRefitter(db)
+	var fits []string
+	r.onFit = func(game, ruleset string, from int) {
+		fits = append(fits, fmt.Sprintf("%s/%s from %d", game, ruleset, from))
+	}
+	if err := r.Refit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Warm(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"snake/base from 0", "worms/base from 0"}; !slices.Equal(fits, want) {
+		t.Errorf("warm-up: got fits %v, want %v", fits, want)
+	}
+	if after, err := db.Ratings(ctx, "", ""); err != nil || !reflect.DeepEqual(after, before) {
+		t.Errorf("warm-up: got saved ratings %+v, %v; want them as they were, %+v", after, err, before)
+	}
+	for _, rs := range []string{"snake", "worms"} {
+		if _, ok := r.Fit(rs, "base"); !ok {
+			t.Errorf("Fit of %s/base after the warm-up: got none", rs)
+		}
+	}
+	storeMatch(t, db, 19, "snake", "base", ms[19])
+	r.Notify()
+	fits = nil
+	// All kept: the warm-up runs the pass the Notify asked for alone.
+	if err := r.Warm(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"snake/base from 19"}; !slices.Equal(fits, want) {
+		t.Errorf("a new match, notified during the warm-up: got fits %v, want %v", fits, want)
+	}
+}
