@@ -46,6 +46,12 @@ type RatingFit struct {
 	index   map[string]int // Player → row of theta and cov
 	theta   []float64      // log-strengths, centred on their mean
 	cov     [][]float64    // covariance of theta
+	// Of a fit by FitFrom, what Update needs: the log-strengths the fit
+	// found, before centring (the prior is not indifferent to a shift),
+	// the observed information there, prior included, and the prior.
+	raw   []float64
+	info  [][]float64
+	prior float64
 }
 
 // RatingPrior is the prior weight callers should pass to FitRatings: one
@@ -168,7 +174,107 @@ func (in *RatingInput) FitFrom(prior float64, from *RatingFit) (*RatingFit, erro
 	if err != nil {
 		return nil, fmt.Errorf("fit ratings: %w", err)
 	}
-	return t.ratings(theta, cov), nil
+	f := t.ratings(theta, cov)
+	f.raw, f.info, f.prior = theta, info, prior
+	return f, nil
+}
+
+// Update returns f moved to take in the matches of more, played after the
+// ones f was fitted over, without going over those again: it maximises
+// the likelihood of more times the quadratic that matches f's
+// log-likelihood, prior included, at f's maximum (its observed
+// information), by Newton's method. That is exact for the matches of
+// more and leaves an error of third order in the moves of the ratings on
+// the older ones: well under a rating point when more is a small part of
+// a player's matches, and it grows as more does, so callers fit afresh
+// every so often. f must come from Fit or FitFrom, and every player of
+// more must be one f rated; the error wraps ErrUnknownPlayer otherwise.
+// The result has Matches 0 and cannot be updated in turn: update f again
+// with all the matches since.
+func (f *RatingFit) Update(more *RatingInput) (*RatingFit, error) {
+	if f.info == nil {
+		return nil, errors.New("update ratings: the fit has no information to update from")
+	}
+	u, err := f.recent(more)
+	if err != nil {
+		return nil, fmt.Errorf("update ratings: %w", err)
+	}
+	free := pinned(f.prior)
+	theta := slices.Clone(f.raw)
+	for range maxFitSteps {
+		credit, denom := u.scores(theta)
+		info := u.total(theta, f)
+		grad := make([]float64, len(theta)-free)
+		for i := range grad {
+			p := i + free
+			grad[i] = credit[p] - math.Exp(theta[p])*denom[p]
+			for j, x := range f.info[p] {
+				grad[i] -= x * (theta[j] - f.raw[j])
+			}
+		}
+		l, err := cholesky(sub(info, free))
+		if err != nil {
+			return nil, fmt.Errorf("update ratings: %w", err)
+		}
+		var moved float64
+		for i, d := range solve(l, grad) {
+			theta[i+free] += d
+			moved = max(moved, math.Abs(d))
+		}
+		if moved <= fitTolerance {
+			cov, err := covariance(u.total(theta, f), f.prior)
+			if err != nil {
+				return nil, fmt.Errorf("update ratings: %w", err)
+			}
+			return u.ratings(theta, cov), nil
+		}
+	}
+	return nil, fmt.Errorf("update ratings: %w in %d steps", ErrNoConvergence, maxFitSteps)
+}
+
+// recent returns the matches of more as a table of f's players, in f's
+// rows, with the matches of each player f counted added in.
+func (f *RatingFit) recent(more *RatingInput) (*table, error) {
+	t := more.table()
+	u := &table{players: make([]string, len(f.raw)), matches: make([]int, len(f.raw)), outcomes: make([]outcome, len(t.outcomes))}
+	for p, i := range f.index {
+		u.players[i] = p
+	}
+	for _, r := range f.Ratings {
+		u.matches[f.index[r.Player]] = r.Matches
+	}
+	row := make([]int, len(t.players))
+	for i, p := range t.players {
+		j, ok := f.index[p]
+		if !ok {
+			return nil, fmt.Errorf("%w: %q", ErrUnknownPlayer, p)
+		}
+		row[i] = j
+		u.matches[j] += t.matches[i]
+	}
+	for k, o := range t.outcomes {
+		r := outcome{units: make([][]int, len(o.units)), ends: o.ends, count: o.count}
+		for x, unit := range o.units {
+			r.units[x] = make([]int, len(unit))
+			for y, p := range unit {
+				r.units[x][y] = row[p]
+			}
+		}
+		u.outcomes[k] = r
+	}
+	return u, nil
+}
+
+// total returns the information in θ of the matches of u, without a
+// prior, plus f's information at its fit: the curvature Update climbs.
+func (u *table) total(theta []float64, f *RatingFit) [][]float64 {
+	info := u.information(theta, 0)
+	for i, row := range f.info {
+		for j, x := range row {
+			info[i][j] += x
+		}
+	}
+	return info
 }
 
 // Difference returns the rating of player a minus that of player b, with
@@ -332,6 +438,10 @@ func (in *RatingInput) Add(m []Placing) error {
 
 // Len returns the number of matches added.
 func (in *RatingInput) Len() int { return in.n }
+
+// distinct returns the number of distinct placings added, which a walk
+// over the matches costs.
+func (in *RatingInput) distinct() int { return len(in.outcomes) }
 
 // table indexes the players of in in sorted order and lists its outcomes
 // in a canonical order, so that the table does not depend on the order

@@ -805,3 +805,52 @@ func BenchmarkFitFrom(b *testing.B) {
 		}
 	})
 }
+
+// TestUpdate updates a fit of 2000 matches with 1 to 64 more: the
+// ratings are within updateSlack of a full fit, the intervals within
+// updateCISlack and the match counts exact; an update with a player the
+// fit did not rate fails with ErrUnknownPlayer.
+func TestUpdate(t *testing.T) {
+	ms := placings(randomSeats(rand.New(rand.NewPCG(71, 72)), 3000))[:2064]
+	const n = 2000
+	var in RatingInput
+	for _, m := range ms[:n] {
+		if err := in.Add(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	base, err := in.Fit(RatingPrior)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, more := range []int{1, 8, 64} {
+		var recent RatingInput
+		for _, m := range ms[n : n+more] {
+			if err := recent.Add(m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want, err := FitRatings(ms[:n+more], RatingPrior)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := base.Update(&recent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, w := range want.Ratings {
+			g := got.Ratings[i]
+			if g.Player != w.Player || math.Abs(g.Rating-w.Rating) > updateSlack || g.Matches != w.Matches ||
+				math.Abs(g.CI.Low-w.CI.Low) > updateCISlack || math.Abs(g.CI.High-w.CI.High) > updateCISlack {
+				t.Errorf("%d more: rating %d: got %+v, want %+v", more, i, g, w)
+			}
+		}
+	}
+	var stranger RatingInput
+	if err := stranger.Add([]Placing{{Player: "new", Rank: 1}, {Player: ms[0][0].Player, Rank: 2}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := base.Update(&stranger); !errors.Is(err, ErrUnknownPlayer) {
+		t.Errorf("an update with a new player: got error %v, want ErrUnknownPlayer", err)
+	}
+}

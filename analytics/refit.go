@@ -68,6 +68,20 @@ func historyStep(n int) int {
 // by another process (replaylab tournament or import on the same file).
 const refitPoll = time.Minute
 
+// When a fit over every match costs more than a few milliseconds, a new
+// match updates the last full fit instead (RatingFit.Update), which
+// costs what the matches since it cost; the full fit follows after
+// fullEvery matches, or at the first pass fullAfter after the last one
+// (Run passes every refitPoll), and at every history checkpoint. An
+// update is within a few hundredths of a rating point of a full fit when
+// every version in the new matches has played settledMatches or more.
+const (
+	incrementalFrom = 2000 // distinct placings of a ruleset, what a full fit walks
+	fullEvery       = 64
+	fullAfter       = refitPoll
+	settledMatches  = 1000
+)
+
 // Problems a ruleset's fit stores instead of ratings: sentences that
 // pages show as they are.
 const (
@@ -89,15 +103,17 @@ type Refitter struct {
 	// matches in without reading the old ones again; only passes, under
 	// pass, use it.
 	kept map[rulesetKey]*rulesetFit
-	// onFit, when not nil, is called before every fit of a ruleset with
-	// the matches it starts from (0: it reads them all): for tests that
-	// count fits.
+	// incrementalFrom is the constant of that name, which tests lower.
+	incrementalFrom int
+	// onFit, when not nil, is called once in every refit of a ruleset
+	// that fits or saves it, before the first fit, with the matches it
+	// read before (0: it reads them all): for tests that count fits.
 	onFit func(game, ruleset string, from int)
 
 	mu   sync.Mutex
 	fits map[rulesetKey]*RatingFit
-	// stale are the rulesets Changed named, or whose fit Fit was asked
-	// for and r does not keep, since the last pass began.
+	// stale are the rulesets Changed named (true), or whose fit Fit was
+	// asked for and r does not keep (false), since the last pass began.
 	stale map[rulesetKey]bool
 	// asked are the rulesets Fit made stale, once each: one whose fit
 	// has a problem is not fitted again on every request.
@@ -113,13 +129,39 @@ type rulesetFit struct {
 	addErr  error            // why in stopped taking matches
 	fit     *RatingFit       // of all of in; nil when it has a problem
 	history []store.RatedAt  // at the checkpoints of seen.Matches
+	// base is the last full fit, of the first base.Matches matches of
+	// in, made at baseAt; recent holds the matches of in after them.
+	// fit is base or its Update with recent.
+	base   *RatingFit
+	baseAt time.Time
+	recent RatingInput
 }
 
 type rulesetKey struct{ game, ruleset string }
 
+// newRulesetFit returns the state of a fit of c's ruleset that has read
+// no match.
+func newRulesetFit(c store.RulesetCount) *rulesetFit {
+	return &rulesetFit{seen: store.RulesetCount{Game: c.Game, Ruleset: c.Ruleset}, ids: map[string]int64{}}
+}
+
+// fittedCount returns the count of the saved fit of k among saved.
+func fittedCount(saved []store.RulesetCount, k rulesetKey) (store.RulesetCount, bool) {
+	i := slices.IndexFunc(saved, func(c store.RulesetCount) bool { return c.Game == k.game && c.Ruleset == k.ruleset })
+	if i < 0 {
+		return store.RulesetCount{}, false
+	}
+	return saved[i], true
+}
+
+// errSavedStale says that the stored matches up to a saved fit's last one
+// are not the ones it counted: some were deleted since, and others may
+// have taken their seqs.
+var errSavedStale = errors.New("the saved fit does not count the stored matches")
+
 // NewRefitter returns a Refitter of db's ratings that logs to log.
 func NewRefitter(db *store.DB, log *slog.Logger) *Refitter {
-	return &Refitter{db: db, log: log, wake: make(chan struct{}, 1),
+	return &Refitter{db: db, log: log, wake: make(chan struct{}, 1), incrementalFrom: incrementalFrom,
 		kept: map[rulesetKey]*rulesetFit{}, fits: map[rulesetKey]*RatingFit{},
 		stale: map[rulesetKey]bool{}, asked: map[rulesetKey]bool{}}
 }
@@ -147,23 +189,67 @@ func (r *Refitter) Changed(game, ruleset string) {
 }
 
 // Run refits at once, which rates the matches stored before it started,
-// then after every Notify and every refitPoll, until ctx ends. It returns
-// when ctx ends, at the latest when the read or write in progress sees
-// it. A failed pass is logged and retried at the next wake-up.
+// then warms up (Warm), then refits after every Notify and every
+// refitPoll, until ctx ends. It returns when ctx ends, at the latest when
+// the read or write in progress sees it. A failed pass is logged and
+// retried at the next wake-up.
 func (r *Refitter) Run(ctx context.Context) {
 	poll := time.NewTicker(refitPoll)
 	defer poll.Stop()
+	if err := r.Refit(ctx); err != nil && ctx.Err() == nil {
+		r.log.Error("refit ratings", "err", err)
+	}
+	if err := r.Warm(ctx); err != nil && ctx.Err() == nil {
+		r.log.Error("warm up ratings", "err", err)
+	}
 	for {
-		if err := r.Refit(ctx); err != nil && ctx.Err() == nil {
-			r.log.Error("refit ratings", "err", err)
-		}
 		select {
 		case <-ctx.Done():
 			return
 		case <-r.wake:
 		case <-poll.C:
 		}
+		if err := r.Refit(ctx); err != nil && ctx.Err() == nil {
+			r.log.Error("refit ratings", "err", err)
+		}
 	}
+}
+
+// Warm takes over the saved fits of the rulesets r does not keep, one
+// ruleset a pass, as a pass does for a ruleset Fit asks for: it reads
+// their matches and fits them once, starting from the saved ratings,
+// without saving. Then the first new match of a ruleset after a start
+// costs what later ones do, and Fit has every ruleset's fit. Between
+// rulesets it runs the pass a Notify asked for, so that a new match
+// does not wait for the whole warm-up.
+func (r *Refitter) Warm(ctx context.Context) error {
+	saved, err := r.db.FittedCounts(ctx)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, c := range saved {
+		select {
+		case <-r.wake:
+			errs = append(errs, r.Refit(ctx))
+		default:
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		k := rulesetKey{c.Game, c.Ruleset}
+		r.pass.Lock()
+		_, kept := r.kept[k]
+		r.pass.Unlock()
+		if kept {
+			continue
+		}
+		r.mu.Lock()
+		r.stale[k] = r.stale[k] // as Fit marks it, unless Changed did
+		r.mu.Unlock()
+		errs = append(errs, r.Refit(ctx))
+	}
+	return errors.Join(errs...)
 }
 
 // Refit refits, now and in the caller's goroutine, every game and ruleset
@@ -171,7 +257,14 @@ func (r *Refitter) Run(ctx context.Context) {
 // or stored, or that Changed named, and stores the ratings and history.
 // Matches stored after the ones r fitted last are added to that fit,
 // which starts from the last ratings and appends to the history, rather
-// than read and fitted again. A ruleset whose matches are all gone is
+// than read and fitted again. A saved fit r did not make, by another
+// server on the same database or before r started, is taken over the
+// same way: r reads the matches it covers without fitting them, keeps its
+// history and starts the next fit from its ratings; a ruleset whose saved
+// fit covers every stored match is not fitted at all. On a large ruleset
+// the new matches update the last full fit instead of a fit of all
+// (see incrementalFrom), and a pass fits it in full when that is due,
+// new match or not. A ruleset whose matches are all gone is
 // forgotten: its stored fit went with its last match
 // (store.DB.DeleteMatches).
 //
@@ -202,22 +295,50 @@ func (r *Refitter) Refit(ctx context.Context) error {
 	var errs []error
 	for _, c := range counts {
 		k := rulesetKey{c.Game, c.Ruleset}
+		deleted, marked := stale[k]
+		fitted, ok := fittedCount(saved, k)
 		st := r.kept[k]
-		if st != nil && !slices.Contains(saved, st.seen) {
-			// Another process saved a fit since r's: r cannot know what
-			// changed before it (matches deleted and others stored).
-			st = nil
-		}
-		if !stale[k] && slices.Contains(saved, c) {
+		// due: r's fit is an update that a full fit should replace.
+		due := st != nil && st.seen == c && r.fullDue(st)
+		if !marked && ok && fitted == c && !due {
 			continue
 		}
-		if stale[k] || st == nil || !appended(st.seen, c) {
-			st = &rulesetFit{seen: store.RulesetCount{Game: c.Game, Ruleset: c.Ruleset}, ids: map[string]int64{}}
+		if deleted {
+			// Changed: what r keeps and the saved fit may both count
+			// matches that are gone.
+			st, ok = nil, false
 		}
-		if err := r.refit(ctx, st, c); err != nil {
+		if !ok {
+			// Another process deleted the saved fit, with every match.
+			st = nil
+		}
+		var adopt *store.FittedRatings
+		if ok && (st == nil || st.seen != fitted) {
+			// The saved fit, by r or another process, covers matches r
+			// has not read: go on from it rather than fit them again.
+			if st != nil && !appended(st.seen, fitted) {
+				st = nil
+			}
+			if adopt, err = r.db.SavedRatings(ctx, c.Game, c.Ruleset); err != nil {
+				errs = append(errs, fmt.Errorf("refit %s/%s: %w", c.Game, c.Ruleset, err))
+				r.markStale(map[rulesetKey]bool{k: deleted})
+				continue
+			}
+			if adopt.Problem != "" {
+				adopt, st = nil, nil
+			}
+		}
+		if st == nil || adopt == nil && st.seen != c && !appended(st.seen, c) {
+			st = newRulesetFit(c)
+		}
+		err := r.refit(ctx, st, c, adopt)
+		if errors.Is(err, errSavedStale) {
+			err = r.refit(ctx, newRulesetFit(c), c, nil)
+		}
+		if err != nil {
 			errs = append(errs, err)
 			delete(r.kept, k)
-			r.markStale(map[rulesetKey]bool{k: stale[k]})
+			r.markStale(map[rulesetKey]bool{k: deleted})
 		}
 	}
 	r.forgetGone(counts)
@@ -251,22 +372,20 @@ func (r *Refitter) RefitRuleset(ctx context.Context, game, ruleset string) error
 		if c.Game == game && c.Ruleset == ruleset {
 			k := rulesetKey{game, ruleset}
 			delete(r.kept, k)
-			return r.refit(ctx, &rulesetFit{seen: store.RulesetCount{Game: game, Ruleset: ruleset}, ids: map[string]int64{}}, c)
+			return r.refit(ctx, newRulesetFit(c), c, nil)
 		}
 	}
 	r.forgetGone(counts)
 	return nil
 }
 
-// markStale puts back the rulesets of stale a failed pass was to refit
-// for Changed's reason, so the next pass refits them.
+// markStale puts back the rulesets of stale a failed pass was to refit,
+// with their reasons, so the next pass refits them.
 func (r *Refitter) markStale(stale map[rulesetKey]bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	for k, ok := range stale {
-		if ok {
-			r.stale[k] = true
-		}
+	for k, deleted := range stale {
+		r.stale[k] = r.stale[k] || deleted
 	}
 }
 
@@ -293,7 +412,7 @@ func (r *Refitter) Fit(game, ruleset string) (*RatingFit, bool) {
 	k := rulesetKey{game, ruleset}
 	f, ok := r.fits[k]
 	if !ok && !r.asked[k] {
-		r.stale[k], r.asked[k] = true, true
+		r.stale[k], r.asked[k] = r.stale[k], true
 		defer r.Notify()
 	}
 	r.mu.Unlock()
@@ -304,11 +423,44 @@ func (r *Refitter) Fit(game, ruleset string) (*RatingFit, bool) {
 // the checkpoints they pass (see historyPoints), each fit starting from
 // the one before, and saves the outcome. Matches stored since the count
 // c only move the last fit.
-func (r *Refitter) refit(ctx context.Context, st *rulesetFit, c store.RulesetCount) error {
+//
+// When saved is not nil, it is the stored fit of matches st has not all
+// read: the ones up to its last are taken in without a fit, its history
+// stands for their checkpoints and its ratings start the next fit. Then
+// nothing is fitted or saved when c counts no more matches than saved
+// and r has a fit of its own; refit returns errSavedStale when the
+// stored matches up to saved's last are not the ones it counted.
+func (r *Refitter) refit(ctx context.Context, st *rulesetFit, c store.RulesetCount, saved *store.FittedRatings) error {
 	start := time.Now()
 	before := st.seen
-	if r.onFit != nil {
-		r.onFit(c.Game, c.Ruleset, before.Matches)
+	due := r.fullDue(st)
+	stored := before // whose history is saved
+	if saved != nil {
+		stored = store.RulesetCount{Game: c.Game, Ruleset: c.Ruleset, Matches: saved.Matches, LastSeq: saved.LastSeq}
+		st.history = saved.History
+	}
+	// count tells onFit once that r fits or saves c's ruleset.
+	counted := false
+	count := func() {
+		if r.onFit != nil && !counted {
+			r.onFit(c.Game, c.Ruleset, before.Matches)
+		}
+		counted = true
+	}
+	// fit fits all the matches st has read, starting from the last fit.
+	fit := func() (*RatingFit, error) {
+		count()
+		from := st.fit
+		if from == nil && saved != nil {
+			from = savedStart(saved.Latest, st.ids)
+		}
+		f, err := st.in.FitFrom(RatingPrior, from)
+		if err != nil {
+			return nil, err
+		}
+		f.Matches = st.seen.Matches
+		st.base, st.baseAt, st.recent = f, time.Now(), RatingInput{}
+		return f, nil
 	}
 	// The checkpoints of the old step that the new one keeps.
 	kept := st.history[:0:0]
@@ -322,6 +474,11 @@ func (r *Refitter) refit(ctx context.Context, st *rulesetFit, c store.RulesetCou
 	st.history = kept
 	var entries []store.Entry
 	err := r.db.PlacingsAfter(ctx, c.Game, c.Ruleset, before.LastSeq, func(m store.MatchPlacings) error {
+		// The matches up to the saved fit's last must be as many as it
+		// counted.
+		if m.Seq > stored.LastSeq && st.seen.Matches < stored.Matches || m.Seq <= stored.LastSeq && st.seen.Matches >= stored.Matches {
+			return errSavedStale
+		}
 		st.seen.Matches++
 		st.seen.LastSeq = m.Seq
 		if st.addErr == nil {
@@ -333,21 +490,32 @@ func (r *Refitter) refit(ctx context.Context, st *rulesetFit, c store.RulesetCou
 			}
 			if placings, ok := EntryPlacings(entries); ok {
 				st.addErr = st.in.Add(placings)
+				if st.addErr == nil && st.base != nil && st.recent.Add(placings) != nil {
+					st.base = nil
+				}
 			}
 		}
-		if st.seen.Matches%step != 0 || st.addErr != nil || st.in.Len() == 0 {
+		if st.seen.Matches <= stored.Matches || st.seen.Matches%step != 0 || st.addErr != nil || st.in.Len() == 0 {
 			return nil
 		}
-		f, err := st.in.FitFrom(RatingPrior, st.fit)
+		f, err := fit()
 		if err == nil {
-			f.Matches = st.seen.Matches
 			st.fit = f
 			st.history = append(st.history, ratedAt(st.seen.Matches, f, st.ids)...)
 		}
 		return nil
 	})
+	if err == nil && st.seen.Matches < stored.Matches {
+		err = errSavedStale
+	}
 	if err != nil {
 		return fmt.Errorf("refit %s/%s: %w", c.Game, c.Ruleset, err)
+	}
+	if st.seen == stored && st.fit != nil && st.addErr == nil && !due {
+		// Another process fitted and saved these matches; r goes on with
+		// its own last fit until the next match.
+		r.keep(st, "")
+		return nil
 	}
 	out := &store.FittedRatings{Game: c.Game, Ruleset: c.Ruleset, Matches: st.seen.Matches, LastSeq: st.seen.LastSeq, FittedAt: time.Now()}
 	switch {
@@ -358,23 +526,26 @@ func (r *Refitter) refit(ctx context.Context, st *rulesetFit, c store.RulesetCou
 	case st.in.Len() == 0:
 		out.Problem = problemNoMatches
 	default:
-		fit := st.fit
-		if fit == nil || fit.Matches != st.seen.Matches {
-			// The last match was no checkpoint.
-			f, err := st.in.FitFrom(RatingPrior, st.fit)
+		last := st.fit
+		if last == nil || last.Matches != st.seen.Matches || last != st.base && r.fullDue(st) {
+			// The last match was no checkpoint, or the last fit is an
+			// update a full fit replaces now.
+			f, err := r.update(st, count)
+			if err != nil {
+				f, err = fit()
+			}
 			if err != nil {
 				out.Problem = "Not rated: " + err.Error() + "."
 				break
 			}
-			f.Matches = st.seen.Matches
-			fit, st.fit = f, f
+			last, st.fit = f, f
 		}
-		for _, p := range ratedAt(st.seen.Matches, fit, st.ids) {
+		for _, p := range ratedAt(st.seen.Matches, last, st.ids) {
 			out.Latest = append(out.Latest, p.Rated)
 		}
-		if !thinned && before.Matches > 0 {
-			// The checkpoints up to before stay as stored.
-			out.HistoryAfter = before.Matches - before.Matches%step
+		if !thinned && stored.Matches > 0 {
+			// The checkpoints up to stored stay as saved.
+			out.HistoryAfter = stored.Matches - stored.Matches%step
 		}
 		for _, p := range st.history {
 			if p.Upto > out.HistoryAfter {
@@ -382,29 +553,99 @@ func (r *Refitter) refit(ctx context.Context, st *rulesetFit, c store.RulesetCou
 			}
 		}
 		if st.seen.Matches%step != 0 {
-			out.History = append(out.History, ratedAt(st.seen.Matches, fit, st.ids)...)
+			out.History = append(out.History, ratedAt(st.seen.Matches, last, st.ids)...)
 		}
 	}
-	if err := r.db.SaveRatings(ctx, out); err != nil {
-		return fmt.Errorf("refit %s/%s: %w", c.Game, c.Ruleset, err)
+	if st.seen != stored || out.Problem != "" || due {
+		count()
+		if err := r.db.SaveRatings(ctx, out); err != nil {
+			return fmt.Errorf("refit %s/%s: %w", c.Game, c.Ruleset, err)
+		}
 	}
-	k := rulesetKey{c.Game, c.Ruleset}
+	r.keep(st, out.Problem)
+	r.log.Debug("ratings refitted", "game", c.Game, "ruleset", c.Ruleset, "matches", st.seen.Matches,
+		"new", st.seen.Matches-stored.Matches, "players", len(out.Latest), "problem", out.Problem, "took", time.Since(start))
+	return nil
+}
+
+// update returns st's base fit updated with its recent matches when
+// that is worth it and within the tolerance that incrementalFrom's
+// comment states; otherwise its error says why not, and the caller fits
+// all the matches.
+func (r *Refitter) update(st *rulesetFit, count func()) (*RatingFit, error) {
+	switch {
+	case st.base == nil || st.recent.Len() == 0:
+		return nil, errors.New("no fit to update")
+	case st.in.distinct() < r.incrementalFrom:
+		return nil, errors.New("a full fit is as cheap")
+	case r.fullDue(st):
+		return nil, errors.New("a full fit is due")
+	}
+	unsettled := map[string]bool{}
+	for _, rt := range st.base.Ratings {
+		if rt.Matches < settledMatches {
+			unsettled[rt.Player] = true
+		}
+	}
+	for _, p := range st.recent.players {
+		if _, ok := st.base.index[p]; !ok || unsettled[p] {
+			return nil, fmt.Errorf("%s has played fewer than %d matches", p, settledMatches)
+		}
+	}
+	count()
+	f, err := st.base.Update(&st.recent)
+	if err != nil {
+		return nil, err
+	}
+	f.Matches = st.seen.Matches
+	return f, nil
+}
+
+// fullDue says whether st's fit is an update that a full fit should
+// replace now: after fullEvery matches or fullAfter.
+func (r *Refitter) fullDue(st *rulesetFit) bool {
+	if st.base == nil {
+		return false
+	}
+	since := st.seen.Matches - st.base.Matches
+	return since > 0 && (since >= fullEvery || time.Since(st.baseAt) >= fullAfter)
+}
+
+// keep keeps st as the state of its ruleset's fit, and its fit for Fit,
+// unless problem says the fit failed: then the next fit reads every
+// match again and rebuilds the history.
+func (r *Refitter) keep(st *rulesetFit, problem string) {
+	k := rulesetKey{st.seen.Game, st.seen.Ruleset}
 	r.kept[k] = st
-	if out.Problem != "" {
-		// The next fit reads every match again and rebuilds the history.
+	if problem != "" {
 		st.fit = nil
 		delete(r.kept, k)
 	}
 	r.mu.Lock()
+	defer r.mu.Unlock()
 	if st.fit != nil {
 		r.fits[k] = st.fit
 	} else {
 		delete(r.fits, k)
 	}
-	r.mu.Unlock()
-	r.log.Debug("ratings refitted", "game", c.Game, "ruleset", c.Ruleset, "matches", st.seen.Matches,
-		"new", st.seen.Matches-before.Matches, "players", len(out.Latest), "problem", out.Problem, "took", time.Since(start))
-	return nil
+}
+
+// savedStart returns the saved ratings latest, by bot id, as a fit to
+// start FitFrom from: it has the log-strengths of the players of ids
+// and nothing else.
+func savedStart(latest []store.Rated, ids map[string]int64) *RatingFit {
+	keys := make(map[int64]string, len(ids))
+	for k, id := range ids {
+		keys[id] = k
+	}
+	f := &RatingFit{index: make(map[string]int, len(latest))}
+	for _, rt := range latest {
+		if k, ok := keys[rt.BotID]; ok {
+			f.index[k] = len(f.theta)
+			f.theta = append(f.theta, (rt.Rating-eloMean)/eloScale)
+		}
+	}
+	return f
 }
 
 // ratedAt returns the ratings of f, after upto matches, by bot id.

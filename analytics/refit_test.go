@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"log/slog"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"path/filepath"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/replaylab/replaylab/sim"
 	"github.com/replaylab/replaylab/store"
+	"github.com/replaylab/replaylab/store/pgtest"
 )
 
 // seated is one seat of a test match: a bot version and its rank.
@@ -543,5 +545,338 @@ func TestRefitStartUnchanged(t *testing.T) {
 	}
 	if want := []string{"worms/base", "worms/final", "toad/classic"}; !slices.Equal(fits, want) {
 		t.Errorf("after Fit asked twice for toad/classic: got fits of %v, want %v", fits, want)
+	}
+}
+
+// TestRefitStartGoesOnFromSaved checks that the first pass after a start
+// that finds a new match goes on from the saved fit: it keeps the saved
+// history rather than fitting its checkpoints again (a marker put in it
+// stays), and its ratings are a fresh fit's of the same matches.
+func TestRefitStartGoesOnFromSaved(t *testing.T) {
+	ctx := context.Background()
+	ms := randomSeats(rand.New(rand.NewPCG(31, 32)), 61)
+	db := openStore(t)
+	for i, m := range ms[:60] {
+		storeMatch(t, db, i, "snake", "base", m)
+	}
+	if err := newTestRefitter(db).Refit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	saved, err := db.SavedRatings(ctx, "snake", "base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const marker = 1000
+	for i := range saved.History {
+		saved.History[i].Rating += marker
+	}
+	if err := db.SaveRatings(ctx, saved); err != nil {
+		t.Fatal(err)
+	}
+	r := newTestRefitter(db)
+	if err := r.Refit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	storeMatch(t, db, 60, "snake", "base", ms[60])
+	var froms []int
+	r.onFit = func(_, _ string, from int) { froms = append(froms, from) }
+	if err := r.Refit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(froms, []int{0}) {
+		t.Errorf("first pass after the new match: got fits from %v matches, want one from 0", froms)
+	}
+	got, err := db.SavedRatings(ctx, "snake", "base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	marked := map[[2]int64]float64{}
+	for _, p := range saved.History {
+		marked[[2]int64{int64(p.Upto), p.BotID}] = p.Rating
+	}
+	for _, p := range got.History {
+		if w, ok := marked[[2]int64{int64(p.Upto), p.BotID}]; ok && p.Upto%historyStep(61) == 0 && p.Rating != w {
+			t.Errorf("history point after %d matches, bot %d: got rating %v, want the saved %v", p.Upto, p.BotID, p.Rating, w)
+		}
+	}
+	fresh := openStore(t)
+	for i, m := range ms {
+		storeMatch(t, fresh, i, "snake", "base", m)
+	}
+	if err := newTestRefitter(fresh).Refit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := storedRatings(t, db, "snake", "base"), storedRatings(t, fresh, "snake", "base"); !sameBoard(got, want) {
+		t.Errorf("got ratings %+v, want %+v", got, want)
+	}
+}
+
+// TestRefitServersShare runs two refitters on one database, as two
+// servers do, each with a pass after every new match: only the first to
+// pass fits it; the other takes in the saved fit, and its next fit reads
+// only the matches after the ones it had read. The ratings are a fresh
+// fit's of the same matches throughout. With pgtest.Env set, it runs on
+// PostgreSQL too.
+func TestRefitServersShare(t *testing.T) {
+	run := func(t *testing.T, open func(t *testing.T) *store.DB) {
+		ctx := context.Background()
+		ms := randomSeats(rand.New(rand.NewPCG(41, 42)), 8)
+		a, b := newTestRefitter(open(t)), newTestRefitter(open(t))
+		db := a.db
+		type fitted struct{ server, from int }
+		var fits []fitted
+		a.onFit = func(_, _ string, from int) { fits = append(fits, fitted{0, from}) }
+		b.onFit = func(_, _ string, from int) { fits = append(fits, fitted{1, from}) }
+		for i, m := range ms {
+			storeMatch(t, db, i, "snake", "base", m)
+			before := len(fits)
+			// The servers take turns to be first after a match.
+			for _, r := range []*Refitter{[]*Refitter{a, b}[i%2], []*Refitter{b, a}[i%2]} {
+				if err := r.Refit(ctx); err != nil {
+					t.Fatal(err)
+				}
+			}
+			// The first pass of each reads everything; later, the one
+			// first after the match reads what it had not: its own last
+			// match and the other's.
+			want := []fitted{{i % 2, max(0, i-1)}}
+			if i == 0 {
+				want = []fitted{{0, 0}}
+			}
+			if i == 1 {
+				want = []fitted{{1, 0}}
+			}
+			if got := fits[before:]; !slices.Equal(got, want) {
+				t.Errorf("after match %d: got fits (server, from matches) %v, want %v", i+1, got, want)
+			}
+			fresh := openStore(t)
+			for j, m := range ms[:i+1] {
+				storeMatch(t, fresh, j, "snake", "base", m)
+			}
+			if err := newTestRefitter(fresh).Refit(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if got, want := storedRatings(t, db, "snake", "base"), storedRatings(t, fresh, "snake", "base"); !sameBoard(got, want) {
+				t.Errorf("after match %d: got ratings %+v, want %+v", i+1, got, want)
+			}
+		}
+	}
+	t.Run("sqlite", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "shared.db")
+		run(t, func(t *testing.T) *store.DB { return openAt(t, path) })
+	})
+	t.Run("postgres", func(t *testing.T) {
+		url := pgtest.Fresh(t)
+		run(t, func(t *testing.T) *store.DB { return openAt(t, url) })
+	})
+}
+
+// openAt opens the database at name, closed when t ends.
+func openAt(t *testing.T, name string) *store.DB {
+	t.Helper()
+	db, err := store.Open(context.Background(), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// TestRefitSavedStale deletes a match behind a saved fit's back, as
+// another process would, and stores two more: the saved fit no longer
+// counts the matches up to its last, so the next pass fits them all
+// again instead of going on from it.
+func TestRefitSavedStale(t *testing.T) {
+	ctx := context.Background()
+	ms := randomSeats(rand.New(rand.NewPCG(51, 52)), 12)
+	db := openStore(t)
+	var ids []string
+	for i, m := range ms[:10] {
+		ids = append(ids, storeMatch(t, db, i, "snake", "base", m))
+	}
+	if err := newTestRefitter(db).Refit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.DeleteMatches(ctx, ids[2:3]); err != nil {
+		t.Fatal(err)
+	}
+	for i, m := range ms[10:] {
+		storeMatch(t, db, 10+i, "snake", "base", m)
+	}
+	if err := newTestRefitter(db).Refit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	fresh := openStore(t)
+	for i, m := range ms {
+		if i != 2 {
+			storeMatch(t, fresh, i, "snake", "base", m)
+		}
+	}
+	if err := newTestRefitter(fresh).Refit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := storedRatings(t, db, "snake", "base"), storedRatings(t, fresh, "snake", "base"); !sameBoard(got, want) {
+		t.Errorf("got ratings %+v, want %+v", got, want)
+	}
+	got, want := historyOf(t, db), historyOf(t, fresh)
+	if !slices.Equal(slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(want))) {
+		t.Errorf("got history points %v, want %v", slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(want)))
+	}
+	for at, ws := range want {
+		for k, w := range ws {
+			if g := got[at][k]; !sameRating(g, Rating{Rating: w.Rating, CI: Interval{w.Low, w.High}, Matches: w.Matches}) {
+				t.Errorf("point %d, %s: got %+v, want %+v", at, k, g, w)
+			}
+		}
+	}
+}
+
+// Between full fits a ruleset's ratings are updates (RatingFit.Update):
+// within updateSlack rating points of a full fit of the same matches,
+// and their intervals' ends within updateCISlack, once every version has
+// played settledMatches.
+const (
+	updateSlack   = 0.01
+	updateCISlack = 0.05
+)
+
+// TestRefitUpdates stores matches one at a time on a ruleset whose full
+// fit the refitter, told it is dear, replaces with updates: the ratings
+// stay within updateSlack of FitRatings over the same matches, and a
+// full fit, within ratingSlack, comes after fullEvery matches, at a
+// history checkpoint and after fullAfter with no new match.
+func TestRefitUpdates(t *testing.T) {
+	ctx := context.Background()
+	// From 2561 matches the history's step is 128. The first pass fits
+	// in full: it is more than fullEvery matches after the checkpoint at
+	// 2560. Then come a checkpoint at 2688 and fullEvery matches after it.
+	const first, last = 2650, 2755
+	ms := randomSeats(rand.New(rand.NewPCG(61, 62)), last)
+	db := openStore(t)
+	for i, m := range ms[:first] {
+		storeMatch(t, db, i, "worms", "base", m)
+	}
+	r := newTestRefitter(db)
+	r.incrementalFrom = 0
+	if err := r.Refit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	k := rulesetKey{"worms", "base"}
+	if st := r.kept[k]; st.fit != st.base {
+		t.Fatalf("after the first pass: got an update of the fit of %d matches, want a full fit", st.base.Matches)
+	}
+	// check compares the stored ratings and r's fit with FitRatings
+	// over the first n matches, within slack and ciSlack.
+	check := func(n int, slack, ciSlack float64) {
+		t.Helper()
+		want, err := FitRatings(placings(ms[:n]), RatingPrior)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := storedRatings(t, db, "worms", "base")
+		f, _ := r.Fit("worms", "base")
+		if got.Matches != n || len(got.Ratings) != len(want.Ratings) || f == nil || f.Matches != n {
+			t.Fatalf("after %d matches: got %+v and a fit %v, want %d ratings over %d matches", n, got, f, len(want.Ratings), n)
+		}
+		for i, w := range want.Ratings {
+			g := got.Ratings[i]
+			if RatingKey(g.Name, g.Version) != w.Player || math.Abs(g.Rating-w.Rating) > slack ||
+				math.Abs(g.Low-w.CI.Low) > ciSlack || math.Abs(g.High-w.CI.High) > ciSlack || g.Matches != w.Matches {
+				t.Errorf("after %d matches, rating %d: got %+v, want %+v within %v (interval %v)", n, i, g, w, slack, ciSlack)
+			}
+		}
+		d, err := f.Difference(RatingKey("astar", "v2"), RatingKey("astar", "v1"))
+		wd, _ := want.Difference(RatingKey("astar", "v2"), RatingKey("astar", "v1"))
+		if err != nil || math.Abs(d.Diff-wd.Diff) > 2*slack {
+			t.Errorf("after %d matches, Difference: got %v, %v; want %v", n, d, err, wd)
+		}
+	}
+	full := first
+	var fulls []int
+	for n := first + 1; n <= last; n++ {
+		storeMatch(t, db, n-1, "worms", "base", ms[n-1])
+		// However slow the machine, no pass comes fullAfter after the
+		// last full fit here.
+		r.kept[k].baseAt = time.Now()
+		if err := r.Refit(ctx); err != nil {
+			t.Fatal(err)
+		}
+		st := r.kept[k]
+		want := n-full == fullEvery || n%historyStep(n) == 0
+		if got := st.fit == st.base; got != want {
+			t.Errorf("after %d matches: got a full fit %v, want %v", n, got, want)
+		}
+		if want {
+			full = n
+			fulls = append(fulls, n)
+			check(n, ratingSlack, ratingSlack)
+		} else {
+			check(n, updateSlack, updateCISlack)
+		}
+	}
+	if !slices.Equal(fulls, []int{2688, 2752}) {
+		t.Fatalf("got full fits after %v matches, want after 2688 and 2752 and updates after", fulls)
+	}
+	st := r.kept[k]
+	// A pass fullAfter later, with no new match, fits in full.
+	st.baseAt = st.baseAt.Add(-fullAfter)
+	if err := r.Refit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if st := r.kept[k]; st.fit != st.base {
+		t.Errorf("a pass %v after the last full fit: got an update, want a full fit", fullAfter)
+	}
+	check(last, ratingSlack, ratingSlack)
+}
+
+// TestRefitWarm checks that Warm, after a start, fits each ruleset with
+// a saved fit once without saving it, so that Fit has them and the next
+// new match is read alone, and that it runs a pass a Notify asked for.
+func TestRefitWarm(t *testing.T) {
+	ctx := context.Background()
+	db := openStore(t)
+	ms := randomSeats(rand.New(rand.NewPCG(81, 82)), 20)
+	for i, m := range ms[:19] {
+		storeMatch(t, db, i, "snake", "base", m)
+	}
+	storeMatch(t, db, 0, "worms", "base", []seated{{"a", "1", 1}, {"b", "1", 2}})
+	if err := newTestRefitter(db).Refit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	before, err := db.Ratings(ctx, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newTestRefitter(db)
+	var fits []string
+	r.onFit = func(game, ruleset string, from int) {
+		fits = append(fits, fmt.Sprintf("%s/%s from %d", game, ruleset, from))
+	}
+	if err := r.Refit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Warm(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"snake/base from 0", "worms/base from 0"}; !slices.Equal(fits, want) {
+		t.Errorf("warm-up: got fits %v, want %v", fits, want)
+	}
+	if after, err := db.Ratings(ctx, "", ""); err != nil || !reflect.DeepEqual(after, before) {
+		t.Errorf("warm-up: got saved ratings %+v, %v; want them as they were, %+v", after, err, before)
+	}
+	for _, rs := range []string{"snake", "worms"} {
+		if _, ok := r.Fit(rs, "base"); !ok {
+			t.Errorf("Fit of %s/base after the warm-up: got none", rs)
+		}
+	}
+	storeMatch(t, db, 19, "snake", "base", ms[19])
+	r.Notify()
+	fits = nil
+	// All kept: the warm-up runs the pass the Notify asked for alone.
+	if err := r.Warm(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"snake/base from 19"}; !slices.Equal(fits, want) {
+		t.Errorf("a new match, notified during the warm-up: got fits %v, want %v", fits, want)
 	}
 }

@@ -1,9 +1,11 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -83,6 +85,16 @@ func TestPlacings(t *testing.T) {
 	})
 }
 
+// TestRulesetCountsPlan checks that the ruleset counts, which every
+// refit pass reads, come from the kept counts and one search of
+// matches_by_ruleset for each ruleset's last seq: no scan of the matches.
+func TestRulesetCountsPlan(t *testing.T) {
+	plan := queryPlan(t, openTest(t), rulesetCountsQuery)
+	if !strings.Contains(plan, "SEARCH m USING COVERING INDEX matches_by_ruleset (game=? AND ruleset=?)") || strings.Contains(plan, "SCAN m") {
+		t.Errorf("got plan %q, want a search of matches_by_ruleset and no scan of the matches", plan)
+	}
+}
+
 // TestPlacingsUsesIndex checks the plan of the placings query: no scan of
 // all matches and no sort, whatever the size of the database.
 func TestPlacingsUsesIndex(t *testing.T) {
@@ -96,21 +108,29 @@ func TestPlacingsUsesIndex(t *testing.T) {
 	}
 }
 
+// wormsBotIDs returns the ids of the bots of the worms/base matches of db, by
+// name.
+func wormsBotIDs(t *testing.T, db *DB) map[string]int64 {
+	t.Helper()
+	ids := map[string]int64{}
+	if err := db.Placings(context.Background(), "worms", "base", func(m MatchPlacings) error {
+		for _, p := range m.Seats {
+			ids[p.Name] = p.BotID
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return ids
+}
+
 func TestSaveRatings(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, open opener) {
 		ctx := context.Background()
 		db := open(t)
 		ab := []Player{{"a", "1"}, {"b", "1"}}
 		ingestSpecs(t, db, 1, recordSpec{players: ab, winner: 0}, recordSpec{players: ab, winner: 0, ruleset: "final"})
-		ids := map[string]int64{}
-		if err := db.Placings(ctx, "worms", "base", func(m MatchPlacings) error {
-			for _, p := range m.Seats {
-				ids[p.Name] = p.BotID
-			}
-			return nil
-		}); err != nil {
-			t.Fatal(err)
-		}
+		ids := wormsBotIDs(t, db)
 		at := time.UnixMilli(1_700_000_000_123).UTC()
 		fit := func(ruleset string, shift float64) *FittedRatings {
 			return &FittedRatings{Game: "worms", Ruleset: ruleset, Matches: 1, LastSeq: 1, FittedAt: at,
@@ -175,6 +195,62 @@ func TestSaveRatings(t *testing.T) {
 		wantCounts := []RulesetCount{{"snake", "base", 0, 0}, {"worms", "base", 2, 3}, {"worms", "final", 1, 1}}
 		if !reflect.DeepEqual(counts, wantCounts) {
 			t.Errorf("fitted counts: got %v, want %v", counts, wantCounts)
+		}
+	})
+}
+
+// TestSavedRatings reads back what SaveRatings wrote, history included,
+// through two saves and a failed one, and reports a ruleset never fitted
+// as not found.
+func TestSavedRatings(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, open opener) {
+		ctx := context.Background()
+		db := open(t)
+		ingestSpecs(t, db, 1, recordSpec{players: []Player{{"a", "1"}, {"b", "1"}}, winner: 0})
+		ids := wormsBotIDs(t, db)
+		a, b := ids["a"], ids["b"]
+		at := time.UnixMilli(1_700_000_000_123).UTC()
+		first := &FittedRatings{Game: "worms", Ruleset: "base", Matches: 1, LastSeq: 1, FittedAt: at,
+			Latest:  []Rated{{a, 1600, 1400, 1800, 1}, {b, 1400, 1200, 1600, 1}},
+			History: []RatedAt{{1, Rated{b, 1400, 1200, 1600, 1}}, {1, Rated{a, 1600, 1400, 1800, 1}}}}
+		second := &FittedRatings{Game: "worms", Ruleset: "base", Matches: 2, LastSeq: 7, FittedAt: at.Add(time.Second),
+			Latest:       []Rated{{a, 1650, 1450, 1850, 2}, {b, 1350, 1150, 1550, 2}},
+			HistoryAfter: 1, History: []RatedAt{{2, Rated{a, 1650, 1450, 1850, 2}}, {2, Rated{b, 1350, 1150, 1550, 2}}}}
+		for _, f := range []*FittedRatings{first, second} {
+			if err := db.SaveRatings(ctx, f); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err := db.SavedRatings(ctx, "worms", "base")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := &FittedRatings{Game: "worms", Ruleset: "base", Matches: 2, LastSeq: 7, FittedAt: at.Add(time.Second),
+			Latest: []Rated{{a, 1650, 1450, 1850, 2}, {b, 1350, 1150, 1550, 2}},
+			History: []RatedAt{{1, Rated{a, 1600, 1400, 1800, 1}}, {1, Rated{b, 1400, 1200, 1600, 1}},
+				{2, Rated{a, 1650, 1450, 1850, 2}}, {2, Rated{b, 1350, 1150, 1550, 2}}}}
+		if a > b {
+			slices.SortFunc(want.Latest, func(x, y Rated) int { return cmp.Compare(x.BotID, y.BotID) })
+			slices.SortFunc(want.History, func(x, y RatedAt) int { return cmp.Or(cmp.Compare(x.Upto, y.Upto), cmp.Compare(x.BotID, y.BotID)) })
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("got %+v,\nwant %+v", got, want)
+		}
+		// A save that fails after it has replaced the ratings and part
+		// of the history, as one whose server dies mid-save, leaves the
+		// saved fit as it was: two servers take over each other's fits.
+		broken := &FittedRatings{Game: "worms", Ruleset: "base", Matches: 3, LastSeq: 8, FittedAt: at.Add(2 * time.Second),
+			Latest: []Rated{{a, 1700, 1500, 1900, 3}, {b, 1300, 1100, 1500, 3}},
+			// The second point breaks the history's check (upto >= 1).
+			History: []RatedAt{{3, Rated{a, 1700, 1500, 1900, 3}}, {0, Rated{b, 1300, 1100, 1500, 3}}}}
+		if err := db.SaveRatings(ctx, broken); err == nil {
+			t.Fatal("a save with a point after 0 matches: got no error")
+		}
+		if got, err = db.SavedRatings(ctx, "worms", "base"); err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("after a failed save: got %+v, %v,\nwant %+v", got, err, want)
+		}
+		if _, err := db.SavedRatings(ctx, "worms", "final"); !errors.Is(err, ErrNotFound) {
+			t.Errorf("a ruleset never fitted: got error %v, want ErrNotFound", err)
 		}
 	})
 }

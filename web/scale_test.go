@@ -533,8 +533,9 @@ func BenchmarkPagesAtScale(b *testing.B) {
 }
 
 // benchRefits measures what the ratings cost as serve runs them: a start
-// (a new Refitter's first pass over the data the last one fitted) and the
-// pass after one more match is stored. The matches it adds are deleted at
+// (a new Refitter's first pass over the data the last one fitted), its
+// warm-up, and the pass after one more match is stored, with and without
+// the warm-up before it. The matches it adds are deleted at
 // the end, so the cached database keeps n matches.
 func benchRefits(b *testing.B, db *store.DB, n int) {
 	ctx := context.Background()
@@ -574,29 +575,48 @@ func benchRefits(b *testing.B, db *store.DB, n int) {
 			b.Fatal(err)
 		}
 	}
-	// The first new match after a start is fitted with all the matches
-	// of its ruleset, which the refitter has not read yet.
-	b.Run(fmt.Sprintf("matches=%d/refit-first-new-match", n), func(b *testing.B) {
+	// After a start, as serve's refitter does, the warm-up takes over
+	// every saved fit: it reads every match once and fits each ruleset
+	// from its saved ratings.
+	b.Run(fmt.Sprintf("matches=%d/refit-warm-up", n), func(b *testing.B) {
 		timedCPU(b, func() {
 			refit = analytics.NewRefitter(db, slog.New(slog.DiscardHandler))
 			pass() // a start: nothing to fit
+		}, func() {
+			if err := refit.Warm(ctx); err != nil {
+				b.Fatal(err)
+			}
+		})
+	})
+	// The first new match after a start and its warm-up.
+	b.Run(fmt.Sprintf("matches=%d/refit-first-new-match", n), func(b *testing.B) {
+		timedCPU(b, func() {
+			refit = analytics.NewRefitter(db, slog.New(slog.DiscardHandler))
+			pass()
+			if err := refit.Warm(ctx); err != nil {
+				b.Fatal(err)
+			}
+			store1()
+		}, pass)
+	})
+	// Without the warm-up (a match that arrives before it is done), the
+	// pass reads every match of the ruleset and fits it from the saved
+	// ratings.
+	b.Run(fmt.Sprintf("matches=%d/refit-first-new-match-cold", n), func(b *testing.B) {
+		timedCPU(b, func() {
+			refit = analytics.NewRefitter(db, slog.New(slog.DiscardHandler))
+			pass()
 			store1()
 		}, pass)
 	})
 	b.Run(fmt.Sprintf("matches=%d/refit-new-match", n), func(b *testing.B) {
-		// A server that has run a while keeps every ruleset's fit:
-		// have Fit ask for each, so that a new match of any is added
-		// to its fit. (In here, since reading every ruleset takes
-		// minutes at 1 M on PostgreSQL, so that a run of other pages
-		// skips it.)
-		counts, err := db.RulesetCounts(ctx)
-		if err != nil {
+		// A server that has run a while keeps every ruleset's fit: its
+		// warm-up took each over. (In here, since reading every ruleset
+		// takes minutes at 1 M on PostgreSQL, so that a run of other
+		// pages skips it.)
+		if err := refit.Warm(ctx); err != nil {
 			b.Fatal(err)
 		}
-		for _, c := range counts {
-			refit.Fit(c.Game, c.Ruleset)
-		}
-		pass()
 		timedCPU(b, store1, pass)
 	})
 }

@@ -157,8 +157,10 @@ func serve(ctx context.Context, f *serveFlags, stdout, stderr io.Writer) error {
 	}
 	// The refitter's first pass rates the rulesets whose stored matches
 	// changed since their saved fit (restored ones, or matches written
-	// while no server ran); the demo fill notifies it when done. Both stop
-	// before the database closes (deferred above, so it runs after this).
+	// while no server ran), then it takes over the other saved fits, so
+	// that a new match updates a fit in memory; the demo fill notifies it
+	// when done. Both stop before the database closes (deferred above, so
+	// it runs after this).
 	bgCtx, stopBackground := context.WithCancel(ctx)
 	var background sync.WaitGroup
 	defer func() {
