@@ -76,75 +76,6 @@ func (db *DB) NewestVersion(ctx context.Context, game, ruleset, name string) (st
 	return version, nil
 }
 
-// MatchSeat is one seat of one stored match.
-type MatchSeat struct {
-	MatchID string
-	Seat    int
-}
-
-// SeatLines calls fn with every stored line of the game's metrics for the
-// player as a whole (sim.NoUnit, no Alive line) in each of seats, in the
-// order of seats and then of metric, i being the index in seats. The
-// line's Values are only valid during the call: one buffer is reused, so
-// many long matches cost the memory of one line. It stops at the first
-// error from fn and returns it unchanged. A seat that is not stored has
-// no lines.
-func (db *DB) SeatLines(ctx context.Context, seats []MatchSeat, fn func(i int, l Line) error) error {
-	tx, err := db.readTx(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	// The series key starts with match_seq, so each seat reads its
-	// match's lines and nothing more. Prepared once: a comparison reads
-	// hundreds of seats.
-	stmt, err := tx.PrepareContext(ctx, `
-		SELECT s.metric, s.data, m.turns FROM matches m JOIN series s ON s.match_seq = m.seq
-		WHERE m.id = ? AND s.seat = ? AND s.unit = ? AND s.metric >= 0
-		ORDER BY s.metric`)
-	if err != nil {
-		return fmt.Errorf("seat lines: %w", err)
-	}
-	defer stmt.Close()
-	var buf []float64
-	for i, s := range seats {
-		rows, err := stmt.QueryContext(ctx, s.MatchID, s.Seat, sim.NoUnit)
-		if err != nil {
-			return fmt.Errorf("lines of %s seat %d: %w", s.MatchID, s.Seat, err)
-		}
-		err = eachSeatLine(rows, s, func(l Line, data []byte, turns int) error {
-			var err error
-			if buf, err = decodeLine(buf[:0], data, turns+1); err != nil {
-				return fmt.Errorf("lines of %s seat %d, metric %d: %w", s.MatchID, s.Seat, l.Metric, err)
-			}
-			l.Values = buf
-			return fn(i, l)
-		})
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// eachSeatLine calls fn with each row of a SeatLines query and closes
-// the rows.
-func eachSeatLine(rows *sql.Rows, s MatchSeat, fn func(l Line, data []byte, turns int) error) error {
-	defer rows.Close()
-	var data sql.RawBytes // fn decodes it before the next row overwrites it
-	for rows.Next() {
-		l := Line{Seat: s.Seat, Unit: sim.NoUnit}
-		var turns int
-		if err := rows.Scan(&l.Metric, &data, &turns); err != nil {
-			return err
-		}
-		if err := fn(l, data, turns); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
-}
-
 // Lineup is a stored match as pairing two bots' matches reads it: its
 // seed, config and who took each seat with what result, and nothing of the
 // rest of a MatchSummary, which a comparison reads thousands of.
@@ -262,11 +193,11 @@ func seqPairs(rows *sql.Rows, err error) (as, bs []int64, _ error) {
 	return as, bs, rows.Err()
 }
 
-// newestUnder selects the seq and id of a version's newest matches under
+// newestUnder selects the seq, id and turns of a version's newest matches under
 // a ruleset, newest first, given its id, the ruleset and a limit: the end
 // of the version's entries, each match looked up once for its ruleset.
 const newestUnder = `
-	SELECT e.match_seq, m.id FROM match_entries e CROSS JOIN matches m ON m.seq = e.match_seq
+	SELECT e.match_seq, m.id, m.turns FROM match_entries e CROSS JOIN matches m ON m.seq = e.match_seq
 	WHERE e.bot_id = ? AND m.ruleset = ? ORDER BY e.match_seq DESC LIMIT ?`
 
 // seedPartnersQuery selects, for each of a version's newest matches
@@ -297,36 +228,76 @@ func dialect(postgres bool, query string) string {
 
 var postgresJoins = strings.NewReplacer("CROSS JOIN", "JOIN", " INDEXED BY replays_lineup", "", " INDEXED BY replays_by_seed", "")
 
-// VersionSeats returns the seats a bot version held in its newest limit
-// matches (at most MaxRecent) of a game under a ruleset, newest first and
-// in seat order within a match: what a comparison reads the lines of.
-func (db *DB) VersionSeats(ctx context.Context, game, ruleset string, v BotVersion, limit int) ([]MatchSeat, error) {
+// VersionLines calls fn with every stored line of the game's metrics for
+// the player as a whole (sim.NoUnit, no Alive line) in each seat a bot
+// version held in its newest limit matches (at most MaxRecent) of a game
+// under a ruleset: newest match first, then by seat and metric. It
+// returns how many seats it read, those without lines too. The line's
+// Values are only valid during the call: one buffer is reused, so many
+// long matches cost the memory of one line. It stops at the first error
+// from fn and returns it unchanged. One query reads them all: a query
+// per seat would cost more than its lines.
+func (db *DB) VersionLines(ctx context.Context, game, ruleset string, v BotVersion, limit int, fn func(l Line) error) (int, error) {
 	if limit < 1 || limit > MaxRecent {
-		return nil, invalidf("limit %d: want 1 to %d", limit, MaxRecent)
+		return 0, invalidf("limit %d: want 1 to %d", limit, MaxRecent)
 	}
 	tx, err := db.readTx(ctx)
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
 	defer tx.Rollback()
 	ids, err := botIDs(ctx, tx, game, v.Name, v.Version)
 	if err != nil || len(ids) == 0 {
-		return nil, err
+		return 0, err
 	}
-	rows, err := tx.QueryContext(ctx, dialect(db.postgres, `SELECT s.id, p.seat FROM (`+newestUnder+`) s
+	rows, err := tx.QueryContext(ctx, dialect(db.postgres, `SELECT s.match_seq, s.id, s.turns, p.seat, l.metric, l.data FROM (`+newestUnder+`) s
 		CROSS JOIN match_players p ON p.match_seq = s.match_seq AND p.bot_id = ?
-		ORDER BY s.match_seq DESC, p.seat`), ids[0], ruleset, limit, ids[0])
+		LEFT JOIN series l ON l.match_seq = s.match_seq AND l.seat = p.seat AND l.unit = ? AND l.metric >= 0
+		ORDER BY s.match_seq DESC, p.seat, l.metric`), ids[0], ruleset, limit, ids[0], sim.NoUnit)
 	if err != nil {
-		return nil, fmt.Errorf("seats of %s %s: %w", v.Name, v.Version, err)
+		return 0, fmt.Errorf("lines of %s %s: %w", v.Name, v.Version, err)
 	}
+	seats, err := eachVersionLine(rows, fn)
+	if err != nil {
+		return seats, fmt.Errorf("lines of %s %s: %w", v.Name, v.Version, err)
+	}
+	return seats, nil
+}
+
+// eachVersionLine calls fn with each line of a VersionLines query,
+// decoded, and closes the rows. It returns how many seats they held.
+func eachVersionLine(rows *sql.Rows, fn func(l Line) error) (int, error) {
 	defer rows.Close()
-	var seats []MatchSeat
+	var (
+		seats   int
+		last    [2]int64 // the match and seat of the row before
+		buf     []float64
+		data    sql.RawBytes // decoded before the next row overwrites it
+		metric  sql.NullInt64
+		seq     int64
+		id      string
+		turns   int
+		started bool
+	)
 	for rows.Next() {
-		var s MatchSeat
-		if err := rows.Scan(&s.MatchID, &s.Seat); err != nil {
-			return nil, fmt.Errorf("seats of %s %s: %w", v.Name, v.Version, err)
+		var seat int
+		if err := rows.Scan(&seq, &id, &turns, &seat, &metric, &data); err != nil {
+			return seats, err
 		}
-		seats = append(seats, s)
+		if s := [2]int64{seq, int64(seat)}; !started || s != last {
+			started, last = true, s
+			seats++
+		}
+		if !metric.Valid { // a seat without lines
+			continue
+		}
+		var err error
+		if buf, err = decodeLine(buf[:0], data, turns+1); err != nil {
+			return seats, fmt.Errorf("match %s seat %d, metric %d: %w", id, seat, metric.Int64, err)
+		}
+		if err := fn(Line{Metric: int(metric.Int64), Seat: seat, Unit: sim.NoUnit, Values: buf}); err != nil {
+			return seats, err
+		}
 	}
 	return seats, rows.Err()
 }

@@ -166,38 +166,6 @@ func TestPairLineups(t *testing.T) {
 	})
 }
 
-func TestVersionSeats(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, open opener) {
-		db := open(t)
-		ctx := context.Background()
-		ingestLeague(t, db)
-		mustIngest(t, db, makeRecord(t, recordSpec{id: testID(5), turns: 2, players: []Player{{"alpha", "1"}, {"alpha", "1"}}, winner: -1}))
-		alpha1 := BotVersion{Name: "alpha", Version: "1"}
-		for _, tc := range []struct {
-			name          string
-			game, ruleset string
-			v             BotVersion
-			limit         int
-			want          []MatchSeat
-		}{
-			{"newest matches, every seat", "worms", "base", alpha1, 2, []MatchSeat{{testID(5), 0}, {testID(5), 1}, {testID(4), 1}}},
-			{"another game", "snake", "base", alpha1, 10, []MatchSeat{{testID(3), 0}}},
-			{"another ruleset", "worms", "final", alpha1, 10, nil},
-			{"no such version", "worms", "base", BotVersion{Name: "alpha", Version: "9"}, 10, nil},
-		} {
-			t.Run(tc.name, func(t *testing.T) {
-				got, err := db.VersionSeats(ctx, tc.game, tc.ruleset, tc.v, tc.limit)
-				if err != nil || !slices.Equal(got, tc.want) {
-					t.Errorf("got %v, %v; want %v", got, err, tc.want)
-				}
-			})
-		}
-		if _, err := db.VersionSeats(ctx, "worms", "base", alpha1, MaxRecent+1); !errors.Is(err, ErrInvalid) {
-			t.Errorf("got error %v, want ErrInvalid", err)
-		}
-	})
-}
-
 // tableScan finds a scan of a stored table or index in a query plan; a
 // SCAN of a subquery reads the rows its LIMIT kept.
 var tableScan = regexp.MustCompile(`SCAN (matches|replays|match_entries|match_players|bots)\b`)
@@ -253,49 +221,76 @@ func TestNewestVersion(t *testing.T) {
 	})
 }
 
-func TestSeatLines(t *testing.T) {
+func TestVersionLines(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, open opener) {
 		db := open(t)
 		ctx := context.Background()
 		const turns = 40
-		for i := 1; i <= 2; i++ {
-			mustIngest(t, db, makeRecord(t, recordSpec{id: testID(i), turns: turns, units: 2, winner: 0}))
+		// alpha 1 in seat 0 of match 1, both seats of match 2, seat 1 of
+		// match 3; match 4 under another ruleset, and a match of alpha 1
+		// without lines, the newest.
+		for i, spec := range []recordSpec{
+			{players: []Player{{"alpha", "1"}, {"beta", "2"}}},
+			{players: []Player{{"alpha", "1"}, {"alpha", "1"}}},
+			{players: []Player{{"beta", "2"}, {"alpha", "1"}}},
+			{players: []Player{{"alpha", "1"}, {"beta", "2"}}, ruleset: "final"},
+		} {
+			spec.id, spec.turns, spec.units = testID(i+1), turns, 2
+			mustIngest(t, db, makeRecord(t, spec))
 		}
-		seats := []MatchSeat{{testID(2), 1}, {testID(1), 0}, {testID(3), 0}}
-		type got struct{ i, metric, seat int }
-		var gotLines []got
-		err := db.SeatLines(ctx, seats, func(i int, l Line) error {
-			gotLines = append(gotLines, got{i, l.Metric, l.Seat})
+		bare := makeRecord(t, recordSpec{id: testID(5), turns: turns, players: []Player{{"beta", "2"}, {"alpha", "1"}}})
+		bare.Lines = nil
+		mustIngest(t, db, bare)
+		alpha1 := BotVersion{Name: "alpha", Version: "1"}
+		type line struct{ metric, seat int }
+		var want []line
+		for _, seat := range []int{1, 0, 1} { // match 3, then 2
+			for m := range synthMetrics {
+				want = append(want, line{m, seat})
+			}
+		}
+		var got []line
+		seats, err := db.VersionLines(ctx, "worms", "base", alpha1, 3, func(l Line) error {
+			got = append(got, line{l.Metric, l.Seat})
 			if l.Unit != sim.NoUnit || len(l.Values) != turns+1 {
-				t.Errorf("seat %d, metric %d: got unit %d and %d values, want %d and %d", i, l.Metric, l.Unit, len(l.Values), sim.NoUnit, turns+1)
+				t.Errorf("seat %d, metric %d: got unit %d and %d values, want %d and %d", l.Seat, l.Metric, l.Unit, len(l.Values), sim.NoUnit, turns+1)
 				return nil
 			}
 			for turn, v := range l.Values {
 				if want := valueAt(l.Metric, turn, l.Seat, sim.NoUnit); v != want {
-					t.Errorf("seat %d, metric %d, turn %d: got %v, want %v", i, l.Metric, turn, v, want)
+					t.Errorf("seat %d, metric %d, turn %d: got %v, want %v", l.Seat, l.Metric, turn, v, want)
 					break
 				}
 			}
 			return nil
 		})
-		if err != nil {
-			t.Fatal(err)
+		if err != nil || seats != 4 || !slices.Equal(got, want) {
+			t.Errorf("got %d seats, lines %v, %v; want 4 seats (one without lines), lines %v", seats, got, err, want)
 		}
-		var want []got
-		for i, s := range seats[:2] { // the third match is not stored
-			for m := range synthMetrics {
-				want = append(want, got{i, m, s.Seat})
+		for _, tc := range []struct {
+			name          string
+			game, ruleset string
+			v             BotVersion
+			seats         int
+		}{
+			{"another ruleset", "worms", "final", alpha1, 1},
+			{"another game", "snake", "base", alpha1, 0},
+			{"no such version", "worms", "base", BotVersion{Name: "alpha", Version: "9"}, 0},
+		} {
+			seats, err := db.VersionLines(ctx, tc.game, tc.ruleset, tc.v, 10, func(Line) error { return nil })
+			if err != nil || seats != tc.seats {
+				t.Errorf("%s: got %d seats, %v; want %d", tc.name, seats, err, tc.seats)
 			}
-		}
-		if !slices.Equal(gotLines, want) {
-			t.Errorf("got lines %v, want %v", gotLines, want)
 		}
 
 		stop := errors.New("stop")
 		calls := 0
-		err = db.SeatLines(ctx, seats, func(int, Line) error { calls++; return stop })
+		_, err = db.VersionLines(ctx, "worms", "base", alpha1, 10, func(Line) error { calls++; return stop })
 		if !errors.Is(err, stop) || calls != 1 {
 			t.Errorf("an error from fn: got %v after %d calls, want it after 1", err, calls)
+		}
+		if _, err := db.VersionLines(ctx, "worms", "base", alpha1, MaxRecent+1, func(Line) error { return nil }); !errors.Is(err, ErrInvalid) {
+			t.Errorf("got error %v, want ErrInvalid", err)
 		}
 	})
 }

@@ -212,6 +212,9 @@ func BenchmarkPagesAtScale(b *testing.B) {
 		{"matches-vs", "/matches?game=snake&bot=bot07&vs=bot03"},
 		{"api-matches-bot", "/api/v1/matches?game=snake&bot=bot07"},
 		{"api-matches-vs", "/api/v1/matches?game=snake&bot=bot07&vs=bot03"},
+		// Page 200 of a bot's list, by offset as old links ask for it.
+		{"matches-bot-deep", "/matches?game=snake&bot=bot07&offset=4975"},
+		{"api-matches-bot-deep", "/api/v1/matches?game=snake&bot=bot07&offset=4975&limit=25"},
 		{"compare", "/compare?game=snake&a=bot07&b=bot03"},
 		{"api-compare", "/api/v1/compare?game=snake&a=bot07&b=bot03"},
 	} {
