@@ -89,6 +89,9 @@ func (f MatchFilter) entrySeqs() string {
 		q += " AND EXISTS (SELECT 1 FROM seat_trouble s WHERE s.match_seq = e.match_seq AND s.bot_id = e.bot_id AND " +
 			troubleConds[f.Trouble] + ")"
 	}
+	if f.Before != 0 {
+		q += " AND e.match_seq < ?"
+	}
 	return q + " ORDER BY e.match_seq DESC LIMIT ?"
 }
 
@@ -107,6 +110,9 @@ func (f MatchFilter) entryArgs(id int64, limit int) []any {
 	}
 	if f.Vs != "" {
 		args = append(args, f.Vs, f.VsVersion)
+	}
+	if f.Before != 0 {
+		args = append(args, f.Before)
 	}
 	return append(args, limit)
 }

@@ -24,7 +24,7 @@ func (db *DB) RecentMatches(ctx context.Context, f MatchFilter, limit int) ([]Ma
 	if limit < 1 || limit > MaxRecent {
 		return nil, invalidf("limit %d: want 1 to %d", limit, MaxRecent)
 	}
-	if f.Limit != 0 || f.Offset != 0 {
+	if f.Limit != 0 || f.Offset != 0 || f.Before != 0 {
 		return nil, invalidf("recent matches take a limit of their own, not a page")
 	}
 	if err := f.check(); err != nil {
