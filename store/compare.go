@@ -12,8 +12,8 @@ import (
 	"github.com/replaylab/replaylab/sim"
 )
 
-// MaxRecent bounds RecentMatches and Lineups: the matches of one bot
-// version a comparison reads.
+// MaxRecent bounds RecentMatches, PairLineups and VersionLines: the
+// matches of one bot version a comparison may read.
 const MaxRecent = 5000
 
 // RecentMatches returns the newest limit matches f selects (its paging
@@ -193,9 +193,10 @@ func seqPairs(rows *sql.Rows, err error) (as, bs []int64, _ error) {
 	return as, bs, rows.Err()
 }
 
-// newestUnder selects the seq, id and turns of a version's newest matches under
-// a ruleset, newest first, given its id, the ruleset and a limit: the end
-// of the version's entries, each match looked up once for its ruleset.
+// newestUnder selects the seq, id and turns of a version's newest
+// matches under a ruleset, newest first, given its id, the ruleset and a
+// limit: the end of the version's entries, each match looked up once for
+// its ruleset.
 const newestUnder = `
 	SELECT e.match_seq, m.id, m.turns FROM match_entries e CROSS JOIN matches m ON m.seq = e.match_seq
 	WHERE e.bot_id = ? AND m.ruleset = ? ORDER BY e.match_seq DESC LIMIT ?`
@@ -319,7 +320,7 @@ func lineupsBySeq(ctx context.Context, tx *sql.Tx, postgres bool, seqs []int64) 
 	if postgres {
 		query = lineupsSelectPostgres
 	}
-	// One placeholder per match: at most twice MaxRecent, within both
+	// One placeholder per match: at most MaxRecent, within both
 	// databases' bounds.
 	return findLineups(ctx, tx, query+" WHERE m.seq IN (?"+strings.Repeat(", ?", len(seqs)-1)+") ORDER BY m.seq DESC", args)
 }
