@@ -39,11 +39,13 @@ CREATE TABLE replays (
 ) STRICT;
 
 -- Replays of one game, ruleset and seed: a tournament looks up which
--- lineups it has already played on each of its seeds (store.MatchesOnSeed).
+-- lineups it has already played on each of its seeds (store.MatchesOnSeed),
+-- a comparison the other matches on each seed of A's (store.PairLineups).
 CREATE INDEX replays_by_seed ON replays (game, ruleset, seed);
 
 -- A replay's seed and config by its id, without its encoded log: a
--- comparison pairs thousands of matches by them (store.Lineups).
+-- comparison reads a bot's seeds and its pairs' lineups by them
+-- (store.PairLineups).
 CREATE INDEX replays_lineup ON replays (id, seed, config);
 
 -- One regenerated match per replay. game and ruleset repeat the replay's so

@@ -97,6 +97,9 @@ func (f MatchFilter) entrySeqs(vs int) string {
 		q += " AND EXISTS (SELECT 1 FROM seat_trouble s WHERE s.match_seq = e.match_seq AND s.bot_id = e.bot_id AND " +
 			troubleConds[f.Trouble] + ")"
 	}
+	if f.Before != 0 {
+		q += " AND e.match_seq < ?"
+	}
 	return q + " ORDER BY e.match_seq DESC LIMIT ?"
 }
 
@@ -115,6 +118,9 @@ func (f MatchFilter) entryArgs(id int64, vs []int64, limit int) []any {
 	}
 	for _, v := range vs {
 		args = append(args, v)
+	}
+	if f.Before != 0 {
+		args = append(args, f.Before)
 	}
 	return append(args, limit)
 }

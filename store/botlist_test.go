@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -65,8 +66,64 @@ func TestBotMatchListPages(t *testing.T) {
 			if !slices.Equal(got, want) {
 				t.Errorf("%+v: paged %d matches %v, want %d %v", f, len(got), got, len(want), want)
 			}
+			f.Offset = 0
+			if got := pageByCursor(t, db, f); !slices.Equal(got, want) {
+				t.Errorf("%+v: paged by cursor %d matches %v, want %d %v", f, len(got), got, len(want), want)
+			}
+		}
+		// Without a bot, the cursor pages through what offsets do.
+		for _, f := range []MatchFilter{{}, {Game: "worms"}, {Game: "snake", Ruleset: "final"}, {Trouble: TroubleAny}} {
+			var want []string
+			f.Limit = MaxLimit
+			l, err := db.MatchList(ctx, f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range l.Matches {
+				want = append(want, m.ID)
+			}
+			if got := pageByCursor(t, db, f); !slices.Equal(got, want) {
+				t.Errorf("%+v: paged by cursor %d matches %v, want %d %v", f, len(got), got, len(want), want)
+			}
+		}
+		if _, err := db.MatchList(ctx, MatchFilter{Before: -1}); !errors.Is(err, ErrInvalid) {
+			t.Errorf("a negative cursor: got error %v, want ErrInvalid", err)
 		}
 	})
+}
+
+// pageByCursor lists the matches f selects in pages of 3, each page
+// after the one before's Next, and checks that every page has the first
+// one's total and that Next is 0 on the last page only.
+func pageByCursor(t *testing.T, db *DB, f MatchFilter) []string {
+	t.Helper()
+	f.Limit, f.Offset, f.Before = 3, 0, 0
+	var (
+		ids   []string
+		first MatchList
+	)
+	for page := 0; ; page++ {
+		l, err := db.MatchList(context.Background(), f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if page == 0 {
+			first = l
+		}
+		if l.Total != first.Total || l.Exact != first.Exact {
+			t.Errorf("%+v: total %d (exact %v), want the first page's %d (%v)", f, l.Total, l.Exact, first.Total, first.Exact)
+		}
+		for _, m := range l.Matches {
+			ids = append(ids, m.ID)
+		}
+		if l.Next == 0 {
+			return ids
+		}
+		if len(l.Matches) != f.Limit || l.Next != l.Matches[len(l.Matches)-1].Seq {
+			t.Fatalf("%+v: next %d after %d matches, want the last one's seq on a full page", f, l.Next, len(l.Matches))
+		}
+		f.Before = l.Next
+	}
 }
 
 // recountBotFilter lists, newest first, the ids of the matches in which

@@ -12,8 +12,8 @@ import (
 	"github.com/replaylab/replaylab/sim"
 )
 
-// MaxRecent bounds RecentMatches and Lineups: the matches of one bot
-// version a comparison reads.
+// MaxRecent bounds RecentMatches, PairLineups and VersionLines: the
+// matches of one bot version a comparison may read.
 const MaxRecent = 5000
 
 // RecentMatches returns the newest limit matches f selects (its paging
@@ -24,7 +24,7 @@ func (db *DB) RecentMatches(ctx context.Context, f MatchFilter, limit int) ([]Ma
 	if limit < 1 || limit > MaxRecent {
 		return nil, invalidf("limit %d: want 1 to %d", limit, MaxRecent)
 	}
-	if f.Limit != 0 || f.Offset != 0 {
+	if f.Limit != 0 || f.Offset != 0 || f.Before != 0 {
 		return nil, invalidf("recent matches take a limit of their own, not a page")
 	}
 	if err := f.check(); err != nil {
@@ -76,64 +76,6 @@ func (db *DB) NewestVersion(ctx context.Context, game, ruleset, name string) (st
 	return version, nil
 }
 
-// MatchSeat is one seat of one stored match.
-type MatchSeat struct {
-	MatchID string
-	Seat    int
-}
-
-// SeatLines calls fn with every stored line of the game's metrics for the
-// player as a whole (sim.NoUnit, no Alive line) in each of seats, in the
-// order of seats and then of metric, i being the index in seats. The
-// line's Values are only valid during the call: one buffer is reused, so
-// many long matches cost the memory of one line. It stops at the first
-// error from fn and returns it unchanged. A seat that is not stored has
-// no lines.
-func (db *DB) SeatLines(ctx context.Context, seats []MatchSeat, fn func(i int, l Line) error) error {
-	tx, err := db.readTx(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	// A match's lines are one row; each seat reads its match's row.
-	// Prepared once: a comparison reads hundreds of seats.
-	stmt, err := tx.PrepareContext(ctx, `
-		SELECT l.data, m.turns FROM matches m JOIN match_lines l ON l.match_seq = m.seq WHERE m.id = ?`)
-	if err != nil {
-		return fmt.Errorf("seat lines: %w", err)
-	}
-	defer stmt.Close()
-	var (
-		buf   []float64
-		data  []byte
-		turns int
-	)
-	for i, s := range seats {
-		err := stmt.QueryRowContext(ctx, s.MatchID).Scan(&data, &turns)
-		if errors.Is(err, sql.ErrNoRows) {
-			continue
-		}
-		if err != nil {
-			return fmt.Errorf("lines of %s seat %d: %w", s.MatchID, s.Seat, err)
-		}
-		err = eachPackedLine(data, func(l Line, enc []byte) error {
-			if l.Seat != s.Seat || l.Unit != sim.NoUnit || l.Metric < 0 {
-				return nil
-			}
-			var err error
-			if buf, err = decodeLine(buf[:0], enc, turns+1); err != nil {
-				return fmt.Errorf("lines of %s seat %d, metric %d: %w", s.MatchID, s.Seat, l.Metric, err)
-			}
-			l.Values = buf
-			return fn(i, l)
-		})
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // Lineup is a stored match as pairing two bots' matches reads it: its
 // seed, config and who took each seat with what result, and nothing of the
 // rest of a MatchSummary, which a comparison reads thousands of.
@@ -152,89 +94,262 @@ type SeatResult struct {
 	Team          int // the lowest seat of its team, as PlayerSummary.Team
 }
 
-// Lineups returns, for each of two versions of bots of a game (named by
-// Name and Version; ID is not read), the newest limit matches (at most
-// MaxRecent) it played under a ruleset, newest first: none for a version
-// that never did. It reads what pairing matches needs and nothing else
-// (see lineupsQuery), and a match both played once: two bots that met
-// with seats swapped share every match. Equal configs and bot versions
-// share one string.
-func (db *DB) Lineups(ctx context.Context, game, ruleset string, a, b BotVersion, limit int) (as, bs []Lineup, err error) {
+// PairSearch is what PairLineups found for two versions of bots: the
+// matches that can pair, and how far the search went.
+type PairSearch struct {
+	// A holds A's searched matches on a seed on which B played another
+	// match, and B those matches of B, each newest first and each match
+	// once: a match holding both bots may be in both.
+	A, B []Lineup
+	// Searched is how many of A's newest matches under the ruleset had
+	// their seeds looked up, of the Matches it played there in all.
+	Searched, Matches int
+	// Complete is false when the search stopped early: A played more
+	// matches than the limit, or its seeds held more than limit matches
+	// of B, and only those were read.
+	Complete bool
+}
+
+// PairLineups seeks the matches two versions of bots of a game (named by
+// Name and Version; ID is not read) can be paired on under a ruleset:
+// it looks up the seed of each of A's newest limit matches (at most
+// MaxRecent), then the other matches on that seed (replays_by_seed) that
+// B played, and reads the lineups of those matches only. Its cost is A's
+// matches searched plus the pairs found, not B's matches: two bots that
+// never shared a seed cost one walk of A's newest matches.
+func (db *DB) PairLineups(ctx context.Context, game, ruleset string, a, b BotVersion, limit int) (PairSearch, error) {
 	if limit < 1 || limit > MaxRecent {
-		return nil, nil, invalidf("limit %d: want 1 to %d", limit, MaxRecent)
+		return PairSearch{}, invalidf("limit %d: want 1 to %d", limit, MaxRecent)
 	}
 	tx, err := db.readTx(ctx)
 	if err != nil {
-		return nil, nil, err
+		return PairSearch{}, err
 	}
 	defer tx.Rollback()
-	query := lineupsQuery
-	if db.postgres {
-		query = lineupsQueryPostgres
-	}
-	ls, err := findLineups(ctx, tx, query, []any{game, a.Name, a.Version, ruleset, limit, game, b.Name, b.Version, ruleset, limit})
+	ps, err := pairLineups(ctx, tx, db.postgres, game, ruleset, a, b, limit)
 	if err != nil {
-		return nil, nil, fmt.Errorf("lineups of %s %s and %s %s: %w", a.Name, a.Version, b.Name, b.Version, err)
+		return PairSearch{}, fmt.Errorf("pairs of %s %s and %s %s: %w", a.Name, a.Version, b.Name, b.Version, err)
 	}
-	// The first limit matches that hold a version are its newest: the
-	// matches are newest first, and all of its newest limit are among
-	// them.
-	for _, l := range ls {
-		if len(as) < limit && l.holds(a) {
-			as = append(as, l)
-		}
-		if len(bs) < limit && l.holds(b) {
-			bs = append(bs, l)
-		}
-	}
-	return as, bs, nil
+	return ps, nil
 }
 
-// holds reports whether v sits in one of l's seats.
-func (l Lineup) holds(v BotVersion) bool {
-	return slices.ContainsFunc(l.Seats, func(s SeatResult) bool { return s.Name == v.Name && s.Version == v.Version })
+// pairLineups is PairLineups in a transaction.
+func pairLineups(ctx context.Context, tx *sql.Tx, postgres bool, game, ruleset string, a, b BotVersion, limit int) (PairSearch, error) {
+	ps := PairSearch{Complete: true}
+	aIDs, err := botIDs(ctx, tx, game, a.Name, a.Version)
+	if err != nil || len(aIDs) == 0 {
+		return ps, err
+	}
+	err = tx.QueryRowContext(ctx, `SELECT coalesce(sum(matches), 0) FROM bot_records WHERE bot_id = ? AND ruleset = ?`,
+		aIDs[0], ruleset).Scan(&ps.Matches)
+	if err != nil {
+		return ps, err
+	}
+	ps.Searched, ps.Complete = min(ps.Matches, limit), ps.Matches <= limit
+	bIDs, err := botIDs(ctx, tx, game, b.Name, b.Version)
+	if err != nil || len(bIDs) == 0 {
+		return ps, err
+	}
+	// One row past the limit tells a search that stopped early.
+	aSeqs, bSeqs, err := seqPairs(tx.QueryContext(ctx, dialect(postgres, seedPartnersQuery), aIDs[0], ruleset, limit, game, ruleset, bIDs[0], limit+1))
+	if err != nil {
+		return ps, err
+	}
+	if len(bSeqs) > limit {
+		// A's matches are walked newest first: keep those whose
+		// partners were all read, and count them.
+		last := aSeqs[limit]
+		cut := slices.Index(aSeqs, last)
+		aSeqs, bSeqs = aSeqs[:cut], bSeqs[:cut]
+		ps.Complete = false
+		err := tx.QueryRowContext(ctx, dialect(postgres, `SELECT count(*) FROM (`+newestUnder+`) s WHERE s.match_seq > ?`),
+			aIDs[0], ruleset, limit, last).Scan(&ps.Searched)
+		if err != nil {
+			return ps, err
+		}
+	}
+	if ps.A, err = lineupsBySeq(ctx, tx, postgres, aSeqs); err != nil {
+		return ps, err
+	}
+	if ps.B, err = lineupsBySeq(ctx, tx, postgres, bSeqs); err != nil {
+		return ps, err
+	}
+	return ps, nil
 }
 
-// versionSeqs selects the seqs of a bot version's newest matches under a
-// ruleset, given game, name, version, ruleset and limit. DISTINCT: a match
-// the version played in two seats is one match of the limit. The bot's
-// index gives them newest first, and an IN list of them is walked in that
-// order, so no query built on it sorts.
-const versionSeqs = `
-	SELECT DISTINCT mp.match_seq FROM bots v
-	JOIN match_players mp ON mp.bot_id = v.id
-	JOIN matches vm ON vm.seq = mp.match_seq
-	WHERE v.game = ? AND v.name = ? AND v.version = ? AND vm.ruleset = ?
-	ORDER BY mp.match_seq DESC LIMIT ?`
+// seqPairs reads the rows of seedPartnersQuery and closes them.
+func seqPairs(rows *sql.Rows, err error) (as, bs []int64, _ error) {
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var a, b int64
+		if err := rows.Scan(&a, &b); err != nil {
+			return nil, nil, err
+		}
+		as, bs = append(as, a), append(bs, b)
+	}
+	return as, bs, rows.Err()
+}
 
-// lineupsQuery reads a row per match versionSeqs selects for either of
-// two versions (its arguments twice over), newest first: its id, seed,
-// config, and its seats packed in a text of seat, bot id, rank, score and
-// team per seat, in any order, as a row per seat would cost the driver as much
-// again. SQLite writes a REAL as text that reads back to the same float64.
-// The seed and config come from the replays_lineup index, which holds
-// nothing else: a replay's row also holds its encoded log, and reading
-// thousands of them through a connection's page cache is most of the
-// cost.
-const lineupsQuery = `
+// newestUnder selects the seq, id and turns of a version's newest
+// matches under a ruleset, newest first, given its id, the ruleset and a
+// limit: the end of the version's entries, each match looked up once for
+// its ruleset.
+const newestUnder = `
+	SELECT e.match_seq, m.id, m.turns FROM match_entries e CROSS JOIN matches m ON m.seq = e.match_seq
+	WHERE e.bot_id = ? AND m.ruleset = ? ORDER BY e.match_seq DESC LIMIT ?`
+
+// seedPartnersQuery selects, for each of a version's newest matches
+// under a ruleset (newestUnder's arguments), the other matches of the
+// game and ruleset on its seed that another version played (then the
+// game, the ruleset and that version's id), up to a limit: a row of both
+// seqs per partner, A's newest first. CROSS JOIN keeps SQLite's join
+// order, so every step is an index search from the one before; a
+// partner's replay row is read only where a seed holds another match, and
+// only partners are sorted.
+const seedPartnersQuery = `
+	SELECT s.match_seq, bm.seq FROM (` + newestUnder + `) s
+	CROSS JOIN replays ar INDEXED BY replays_lineup ON ar.id = s.id
+	CROSS JOIN replays br INDEXED BY replays_by_seed ON br.game = ? AND br.ruleset = ? AND br.seed = ar.seed AND br.id <> ar.id
+	CROSS JOIN matches bm ON bm.id = br.id
+	CROSS JOIN match_entries be ON be.match_seq = bm.seq AND be.bot_id = ?
+	ORDER BY s.match_seq DESC, bm.seq DESC LIMIT ?`
+
+// dialect returns a query built on newestUnder in PostgreSQL's words when
+// postgres is true: JOIN for CROSS JOIN, which it does not take with ON,
+// and no index hints.
+func dialect(postgres bool, query string) string {
+	if !postgres {
+		return query
+	}
+	return postgresJoins.Replace(query)
+}
+
+var postgresJoins = strings.NewReplacer("CROSS JOIN", "JOIN", " INDEXED BY replays_lineup", "", " INDEXED BY replays_by_seed", "")
+
+// VersionLines calls fn with every stored line of the game's metrics for
+// the player as a whole (sim.NoUnit, no Alive line) in each seat a bot
+// version held in its newest limit matches (at most MaxRecent) of a game
+// under a ruleset: newest match first, then by seat and metric. It
+// returns how many seats it read, those without lines too. The line's
+// Values are only valid during the call: one buffer is reused, so many
+// long matches cost the memory of one line. It stops at the first error
+// from fn and returns it unchanged. One query reads them all: a query
+// per seat would cost more than its lines.
+func (db *DB) VersionLines(ctx context.Context, game, ruleset string, v BotVersion, limit int, fn func(l Line) error) (int, error) {
+	if limit < 1 || limit > MaxRecent {
+		return 0, invalidf("limit %d: want 1 to %d", limit, MaxRecent)
+	}
+	tx, err := db.readTx(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback()
+	ids, err := botIDs(ctx, tx, game, v.Name, v.Version)
+	if err != nil || len(ids) == 0 {
+		return 0, err
+	}
+	// A match's lines are one row (match_lines); each of the version's
+	// seats reads its own from it.
+	rows, err := tx.QueryContext(ctx, dialect(db.postgres, `SELECT s.match_seq, s.id, s.turns, p.seat, l.data FROM (`+newestUnder+`) s
+		CROSS JOIN match_players p ON p.match_seq = s.match_seq AND p.bot_id = ?
+		LEFT JOIN match_lines l ON l.match_seq = s.match_seq
+		ORDER BY s.match_seq DESC, p.seat`), ids[0], ruleset, limit, ids[0])
+	if err != nil {
+		return 0, fmt.Errorf("lines of %s %s: %w", v.Name, v.Version, err)
+	}
+	seats, err := eachVersionLine(rows, fn)
+	if err != nil {
+		return seats, fmt.Errorf("lines of %s %s: %w", v.Name, v.Version, err)
+	}
+	return seats, nil
+}
+
+// eachVersionLine calls fn with each line of a VersionLines query, one
+// row per seat with its match's pack of lines, decoded, and closes the
+// rows. It returns how many seats they held.
+func eachVersionLine(rows *sql.Rows, fn func(l Line) error) (int, error) {
+	defer rows.Close()
+	var (
+		seats int
+		buf   []float64
+		data  []byte
+		seq   int64
+		id    string
+		turns int
+	)
+	for rows.Next() {
+		var seat int
+		if err := rows.Scan(&seq, &id, &turns, &seat, &data); err != nil {
+			return seats, err
+		}
+		seats++
+		if data == nil { // a match without lines
+			continue
+		}
+		err := eachPackedLine(data, func(l Line, enc []byte) error {
+			if l.Seat != seat || l.Unit != sim.NoUnit || l.Metric < 0 {
+				return nil
+			}
+			var err error
+			if buf, err = decodeLine(buf[:0], enc, turns+1); err != nil {
+				return fmt.Errorf("match %s seat %d, metric %d: %w", id, seat, l.Metric, err)
+			}
+			l.Values = buf
+			return fn(l)
+		})
+		if err != nil {
+			return seats, err
+		}
+	}
+	return seats, rows.Err()
+}
+
+// lineupsBySeq reads the lineups of the matches of seqs, newest first,
+// each once.
+func lineupsBySeq(ctx context.Context, tx *sql.Tx, postgres bool, seqs []int64) ([]Lineup, error) {
+	seqs = slices.Clone(seqs)
+	slices.Sort(seqs)
+	seqs = slices.Compact(seqs)
+	if len(seqs) == 0 {
+		return nil, nil
+	}
+	args := make([]any, len(seqs))
+	for i, seq := range seqs {
+		args[i] = seq
+	}
+	query := lineupsSelect
+	if postgres {
+		query = lineupsSelectPostgres
+	}
+	// One placeholder per match: at most MaxRecent, within both
+	// databases' bounds.
+	return findLineups(ctx, tx, query+" WHERE m.seq IN (?"+strings.Repeat(", ?", len(seqs)-1)+") ORDER BY m.seq DESC", args)
+}
+
+// lineupsSelect reads a row per match: its id, seed, config, and its
+// seats packed in a text of seat, bot id, rank, score and team per seat,
+// in any order, as a row per seat would cost the driver as much again.
+// SQLite writes a REAL as text that reads back to the same float64. The
+// seed and config come from the replays_lineup index, which holds nothing
+// else: a replay's row also holds its encoded log, and reading thousands
+// of them through a connection's page cache is most of the cost.
+const lineupsSelect = `
 	SELECT m.id, r.seed, r.config,
 		(SELECT group_concat(p.seat || ' ' || p.bot_id || ' ' || p.rank || ' ' || p.score || ' ' || p.team, ' ')
 		 FROM match_players p WHERE p.match_seq = m.seq)
-	FROM matches m JOIN replays r INDEXED BY replays_lineup ON r.id = m.id
-	WHERE m.seq IN (SELECT * FROM (` + versionSeqs + `) UNION ALL SELECT * FROM (` + versionSeqs + `))
-	ORDER BY m.seq DESC`
+	FROM matches m JOIN replays r INDEXED BY replays_lineup ON r.id = m.id`
 
-// lineupsQueryPostgres is lineupsQuery in PostgreSQL's words: string_agg
-// for group_concat, no index hint, which PostgreSQL does not take (its
-// index-only scans need no hint to skip the replays' logs), and names for
-// the subqueries, which it requires (SQLite's plan would then call their
-// reads scans).
-var lineupsQueryPostgres = strings.NewReplacer("group_concat(", "string_agg(", " INDEXED BY replays_lineup", "",
-	") UNION ALL SELECT * FROM (", ") AS a UNION ALL SELECT * FROM (", "))\n\tORDER BY m.seq DESC", ") AS b)\n\tORDER BY m.seq DESC").Replace(lineupsQuery)
+// lineupsSelectPostgres is lineupsSelect in PostgreSQL's words: string_agg
+// for group_concat, and no index hint, which PostgreSQL does not take (its
+// index-only scans need no hint to skip the replays' logs).
+var lineupsSelectPostgres = strings.NewReplacer("group_concat(", "string_agg(", " INDEXED BY replays_lineup", "").Replace(lineupsSelect)
 
-// findLineups reads the matches query (lineupsQuery in the database's
-// dialect) selects with args, then the
-// names of the bot versions in them.
+// findLineups reads the matches query (built on lineupsSelect in the
+// database's dialect) selects with args, then the names of the bot
+// versions in them.
 func findLineups(ctx context.Context, tx *sql.Tx, query string, args []any) ([]Lineup, error) {
 	rows, err := tx.QueryContext(ctx, query, args...)
 	if err != nil {

@@ -66,86 +66,115 @@ func TestRecentMatches(t *testing.T) {
 	})
 }
 
-func TestLineups(t *testing.T) {
+func TestPairLineups(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, open opener) {
 		db := open(t)
 		ctx := context.Background()
-		ingestLeague(t, db)
+		ingestLeague(t, db) // every match on one seed
 		// alpha 1 in both seats of a draw: one match, both seats its own,
 		// with scores that only read back whole at 17 digits.
 		mustIngest(t, db, makeRecord(t, recordSpec{id: testID(5), turns: 2, players: []Player{{"alpha", "1"}, {"alpha", "1"}}, winner: -1,
 			results: []sim.PlayerResult{{Rank: 1, Score: 0.1 + 0.2, Outcome: sim.Draw}, {Rank: 1, Score: -1.2345678901234567e-300, Outcome: sim.Draw}}}))
-		alpha1, alpha2, beta2 := BotVersion{Name: "alpha", Version: "1"}, BotVersion{Name: "alpha", Version: "2"}, BotVersion{Name: "beta", Version: "2"}
-		for _, tc := range []struct {
-			name          string
-			game, ruleset string
-			a, b          BotVersion
-			limit         int
-			wantA, wantB  []int // testID numbers
+		// a and b met on seeds 1 and 2 in both pairs of seats, a played
+		// seed 3 alone and then seed 4 against gamma: matches 6 to 11.
+		for i, m := range []struct {
+			seed    uint64
+			players []Player
 		}{
-			{"newest first, each match once", "worms", "base", alpha1, beta2, 10, []int{5, 4, 1}, []int{4, 2, 1}},
-			{"cut at the limit, each side", "worms", "base", alpha1, beta2, 2, []int{5, 4}, []int{4, 2}},
-			{"two versions of one bot", "worms", "base", alpha2, alpha1, 10, []int{2}, []int{5, 4, 1}},
-			{"another game", "snake", "base", alpha1, beta2, 10, []int{3}, nil},
-			{"another ruleset", "worms", "final", alpha1, beta2, 10, nil, nil},
-			{"no such version", "worms", "base", BotVersion{Name: "alpha", Version: "9"}, beta2, 1, nil, []int{4}},
+			{1, []Player{{"a", "1"}, {"b", "1"}}}, {1, []Player{{"b", "1"}, {"a", "1"}}},
+			{2, []Player{{"a", "1"}, {"b", "1"}}}, {2, []Player{{"b", "1"}, {"a", "1"}}},
+			{3, []Player{{"a", "1"}, {"gamma", "1"}}}, {4, []Player{{"gamma", "1"}, {"a", "1"}}},
+		} {
+			rec := makeRecord(t, recordSpec{id: testID(6 + i), turns: 2, players: m.players, winner: 0})
+			rec.Seed = m.seed
+			mustIngest(t, db, rec)
+		}
+		alpha1, alpha2, beta2 := BotVersion{Name: "alpha", Version: "1"}, BotVersion{Name: "alpha", Version: "2"}, BotVersion{Name: "beta", Version: "2"}
+		a, b := BotVersion{Name: "a", Version: "1"}, BotVersion{Name: "b", Version: "1"}
+		for _, tc := range []struct {
+			name              string
+			game, ruleset     string
+			a, b              BotVersion
+			limit             int
+			wantA, wantB      []int // testID numbers
+			searched, matches int
+			complete          bool
+		}{
+			{"newest first, each match once", "worms", "base", alpha1, beta2, 10, []int{5, 4, 1}, []int{4, 2, 1}, 3, 3, true},
+			{"two versions of one bot", "worms", "base", alpha2, alpha1, 10, []int{2}, []int{5, 4, 1}, 1, 1, true},
+			{"only seeds both played", "worms", "base", a, b, 10, []int{9, 8, 7, 6}, []int{9, 8, 7, 6}, 6, 6, true},
+			{"A's newest only", "worms", "base", a, b, 4, []int{9, 8}, []int{9, 8}, 4, 6, false},
+			{"no pair among A's newest", "worms", "base", a, b, 2, nil, nil, 2, 6, false},
+			// alpha 1's newest match, 5, has three partners: none of it is
+			// kept, rather than some of its partners.
+			{"partners past the limit", "worms", "base", alpha1, beta2, 2, nil, nil, 0, 3, false},
+			{"another game", "snake", "base", alpha1, beta2, 10, nil, nil, 1, 1, true},
+			{"another ruleset", "worms", "final", alpha1, beta2, 10, nil, nil, 0, 0, true},
+			{"no such version", "worms", "base", BotVersion{Name: "alpha", Version: "9"}, beta2, 1, nil, nil, 0, 0, true},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
-				as, bs, err := db.Lineups(ctx, tc.game, tc.ruleset, tc.a, tc.b, tc.limit)
+				got, err := db.PairLineups(ctx, tc.game, tc.ruleset, tc.a, tc.b, tc.limit)
 				if err != nil {
 					t.Fatal(err)
 				}
 				for _, side := range []struct {
 					got  []Lineup
 					want []int
-				}{{as, tc.wantA}, {bs, tc.wantB}} {
-					var got, want []string
+				}{{got.A, tc.wantA}, {got.B, tc.wantB}} {
+					var ids, want []string
 					for _, l := range side.got {
-						got = append(got, l.ID)
+						ids = append(ids, l.ID)
 					}
 					for _, n := range side.want {
 						want = append(want, testID(n))
 					}
-					if !slices.Equal(got, want) {
-						t.Errorf("got %v, want %v", got, want)
+					if !slices.Equal(ids, want) {
+						t.Errorf("got %v, want %v", ids, want)
 					}
+				}
+				if got.Searched != tc.searched || got.Matches != tc.matches || got.Complete != tc.complete {
+					t.Errorf("searched %d of %d, complete %v; want %d of %d, %v", got.Searched, got.Matches, got.Complete,
+						tc.searched, tc.matches, tc.complete)
 				}
 			})
 		}
 		// Match 4: beta 2 won in seat 0 with 0 points, alpha 1 lost in seat 1
 		// with 10 (makeRecord scores a seat 10 times its number).
-		_, ls, err := db.Lineups(ctx, "worms", "base", alpha2, beta2, 1)
+		got, err := db.PairLineups(ctx, "worms", "base", alpha2, beta2, 10)
 		if err != nil {
 			t.Fatal(err)
 		}
 		want := Lineup{ID: testID(4), Seed: 1<<63 + 42, Config: `{"map":"small"}`,
 			Seats: []SeatResult{{"beta", "2", 1, 0, 0}, {"alpha", "1", 2, 10, 1}}}
-		if len(ls) != 1 || !reflect.DeepEqual(ls[0], want) {
-			t.Errorf("got %+v, want [%+v]", ls, want)
+		if len(got.B) != 2 || !reflect.DeepEqual(got.B[0], want) {
+			t.Errorf("got %+v, want %+v first", got.B, want)
 		}
-		ls, _, err = db.Lineups(ctx, "worms", "base", alpha1, beta2, 1)
+		got, err = db.PairLineups(ctx, "worms", "base", alpha1, beta2, 10)
 		if err != nil {
 			t.Fatal(err)
 		}
 		want = Lineup{ID: testID(5), Seed: 1<<63 + 42, Config: `{"map":"small"}`,
 			Seats: []SeatResult{{"alpha", "1", 1, 0.1 + 0.2, 0}, {"alpha", "1", 1, -1.2345678901234567e-300, 1}}}
-		if len(ls) != 1 || !reflect.DeepEqual(ls[0], want) {
-			t.Errorf("got %+v, want [%+v]", ls, want)
+		if len(got.A) == 0 || !reflect.DeepEqual(got.A[0], want) {
+			t.Errorf("got %+v, want %+v first", got.A, want)
 		}
 		for _, limit := range []int{0, MaxRecent + 1} {
-			if _, _, err := db.Lineups(ctx, "worms", "base", alpha1, beta2, limit); !errors.Is(err, ErrInvalid) {
+			if _, err := db.PairLineups(ctx, "worms", "base", alpha1, beta2, limit); !errors.Is(err, ErrInvalid) {
 				t.Errorf("limit %d: got error %v, want ErrInvalid", limit, err)
 			}
 		}
 	})
 }
 
-// tableScan finds a scan of a table or index in a query plan.
-var tableScan = regexp.MustCompile(`SCAN [^(]`)
+// tableScan finds a scan of a stored table or index in a query plan; a
+// SCAN of a subquery reads the rows its LIMIT kept.
+var tableScan = regexp.MustCompile(`SCAN (matches|replays|match_entries|match_players|bots)\b`)
 
-// TestLineupsPlan checks that Lineups searches indexes and sorts nothing,
-// in a fresh database and in one brought up from version 2.
-func TestLineupsPlan(t *testing.T) {
+// TestPairLineupsPlan checks that PairLineups searches indexes from
+// A's matches to the seeds' other matches, replays_lineup and
+// replays_by_seed among them, in a fresh database and in one brought up
+// from version 2.
+func TestPairLineupsPlan(t *testing.T) {
 	upgraded := filepath.Join(t.TempDir(), "v2.db")
 	makeV1DB(t, upgraded)
 	rawExec(t, upgraded, upgrades[0], "PRAGMA user_version = 2", fmt.Sprintf("PRAGMA application_id = %d", applicationID))
@@ -157,10 +186,9 @@ func TestLineupsPlan(t *testing.T) {
 		{"upgraded", openUpgraded(t, upgraded)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			plan := queryPlan(t, tc.db, lineupsQuery, "worms", "alpha", "1", "base", MaxRecent, "worms", "beta", "2", "base", MaxRecent)
-			// A SCAN of a subquery reads the rows its LIMIT kept, not a table.
-			if !strings.Contains(plan, "replays_lineup") || tableScan.MatchString(plan) || strings.Contains(plan, "TEMP B-TREE") {
-				t.Errorf("got query plan %q, want searches of indexes, replays_lineup among them, and no scan of a table or sort", plan)
+			plan := queryPlan(t, tc.db, seedPartnersQuery, 1, "base", MaxRecent, "worms", "base", 2, MaxRecent+1)
+			if !strings.Contains(plan, "replays_lineup") || !strings.Contains(plan, "replays_by_seed") || tableScan.MatchString(plan) {
+				t.Errorf("got query plan %q, want searches of indexes, replays_lineup and replays_by_seed among them, and no scan of a table", plan)
 			}
 		})
 	}
@@ -193,49 +221,76 @@ func TestNewestVersion(t *testing.T) {
 	})
 }
 
-func TestSeatLines(t *testing.T) {
+func TestVersionLines(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, open opener) {
 		db := open(t)
 		ctx := context.Background()
 		const turns = 40
-		for i := 1; i <= 2; i++ {
-			mustIngest(t, db, makeRecord(t, recordSpec{id: testID(i), turns: turns, units: 2, winner: 0}))
+		// alpha 1 in seat 0 of match 1, both seats of match 2, seat 1 of
+		// match 3; match 4 under another ruleset, and a match of alpha 1
+		// without lines, the newest.
+		for i, spec := range []recordSpec{
+			{players: []Player{{"alpha", "1"}, {"beta", "2"}}},
+			{players: []Player{{"alpha", "1"}, {"alpha", "1"}}},
+			{players: []Player{{"beta", "2"}, {"alpha", "1"}}},
+			{players: []Player{{"alpha", "1"}, {"beta", "2"}}, ruleset: "final"},
+		} {
+			spec.id, spec.turns, spec.units = testID(i+1), turns, 2
+			mustIngest(t, db, makeRecord(t, spec))
 		}
-		seats := []MatchSeat{{testID(2), 1}, {testID(1), 0}, {testID(3), 0}}
-		type got struct{ i, metric, seat int }
-		var gotLines []got
-		err := db.SeatLines(ctx, seats, func(i int, l Line) error {
-			gotLines = append(gotLines, got{i, l.Metric, l.Seat})
+		bare := makeRecord(t, recordSpec{id: testID(5), turns: turns, players: []Player{{"beta", "2"}, {"alpha", "1"}}})
+		bare.Lines = nil
+		mustIngest(t, db, bare)
+		alpha1 := BotVersion{Name: "alpha", Version: "1"}
+		type line struct{ metric, seat int }
+		var want []line
+		for _, seat := range []int{1, 0, 1} { // match 3, then 2
+			for m := range synthMetrics {
+				want = append(want, line{m, seat})
+			}
+		}
+		var got []line
+		seats, err := db.VersionLines(ctx, "worms", "base", alpha1, 3, func(l Line) error {
+			got = append(got, line{l.Metric, l.Seat})
 			if l.Unit != sim.NoUnit || len(l.Values) != turns+1 {
-				t.Errorf("seat %d, metric %d: got unit %d and %d values, want %d and %d", i, l.Metric, l.Unit, len(l.Values), sim.NoUnit, turns+1)
+				t.Errorf("seat %d, metric %d: got unit %d and %d values, want %d and %d", l.Seat, l.Metric, l.Unit, len(l.Values), sim.NoUnit, turns+1)
 				return nil
 			}
 			for turn, v := range l.Values {
 				if want := valueAt(l.Metric, turn, l.Seat, sim.NoUnit); v != want {
-					t.Errorf("seat %d, metric %d, turn %d: got %v, want %v", i, l.Metric, turn, v, want)
+					t.Errorf("seat %d, metric %d, turn %d: got %v, want %v", l.Seat, l.Metric, turn, v, want)
 					break
 				}
 			}
 			return nil
 		})
-		if err != nil {
-			t.Fatal(err)
+		if err != nil || seats != 4 || !slices.Equal(got, want) {
+			t.Errorf("got %d seats, lines %v, %v; want 4 seats (one without lines), lines %v", seats, got, err, want)
 		}
-		var want []got
-		for i, s := range seats[:2] { // the third match is not stored
-			for m := range synthMetrics {
-				want = append(want, got{i, m, s.Seat})
+		for _, tc := range []struct {
+			name          string
+			game, ruleset string
+			v             BotVersion
+			seats         int
+		}{
+			{"another ruleset", "worms", "final", alpha1, 1},
+			{"another game", "snake", "base", alpha1, 0},
+			{"no such version", "worms", "base", BotVersion{Name: "alpha", Version: "9"}, 0},
+		} {
+			seats, err := db.VersionLines(ctx, tc.game, tc.ruleset, tc.v, 10, func(Line) error { return nil })
+			if err != nil || seats != tc.seats {
+				t.Errorf("%s: got %d seats, %v; want %d", tc.name, seats, err, tc.seats)
 			}
-		}
-		if !slices.Equal(gotLines, want) {
-			t.Errorf("got lines %v, want %v", gotLines, want)
 		}
 
 		stop := errors.New("stop")
 		calls := 0
-		err = db.SeatLines(ctx, seats, func(int, Line) error { calls++; return stop })
+		_, err = db.VersionLines(ctx, "worms", "base", alpha1, 10, func(Line) error { calls++; return stop })
 		if !errors.Is(err, stop) || calls != 1 {
 			t.Errorf("an error from fn: got %v after %d calls, want it after 1", err, calls)
+		}
+		if _, err := db.VersionLines(ctx, "worms", "base", alpha1, MaxRecent+1, func(Line) error { return nil }); !errors.Is(err, ErrInvalid) {
+			t.Errorf("got error %v, want ErrInvalid", err)
 		}
 	})
 }

@@ -29,7 +29,10 @@ const (
 
 // MatchSummary is what lists and match pages show about a match.
 type MatchSummary struct {
-	ID            string
+	ID string
+	// Seq numbers the stored matches in the order they were stored: a
+	// list's MatchList.Next and MatchFilter.Before.
+	Seq           int64
 	Game          string
 	Ruleset       string
 	Seed          uint64
@@ -124,6 +127,10 @@ type MatchFilter struct {
 	// Limit is the page size: DefaultLimit when 0, at most MaxLimit.
 	Limit  int
 	Offset int
+	// Before, when not 0, keeps only the matches stored before the match
+	// of that Seq: a page's MatchList.Next. The page starts there, Offset
+	// counting from it, and its cost does not grow with how deep it is.
+	Before int64
 }
 
 // check reports a filter whose fields do not go together or hold values
@@ -138,6 +145,8 @@ func (f MatchFilter) check() error {
 		return invalidf("a vs version filter needs a vs bot")
 	case f.Rank < 0:
 		return invalidf("rank %d: want 1 or more", f.Rank)
+	case f.Before < 0:
+		return invalidf("before %d: want a match's number, 1 or more", f.Before)
 	}
 	switch f.Outcome {
 	case "", sim.Win, sim.Draw, sim.Loss:
@@ -184,6 +193,9 @@ type MatchList struct {
 	// Bot and Vs are the filter's bot names as stored: a name typed in
 	// another case selects the bot stored under it (botNameOf).
 	Bot, Vs string
+	// Next is the Before of the page after this one, 0 when no match
+	// follows.
+	Next int64
 }
 
 // Matches returns one page of the matches selected by f, newest first, and
@@ -252,11 +264,25 @@ func matchList(ctx context.Context, tx *sql.Tx, f MatchFilter, limit int) (Match
 	if err := tx.QueryRowContext(ctx, count+where, args...).Scan(&l.Total); err != nil {
 		return l, fmt.Errorf("count matches: %w", err)
 	}
+	if f.Before != 0 {
+		// The cursor is a range of the index the filter walks.
+		if where == "" {
+			where = " WHERE m.seq < ?"
+		} else {
+			where += " AND m.seq < ?"
+		}
+		args = append(args, f.Before)
+	}
+	// One match past the page tells whether another follows.
 	var err error
 	l.Matches, err = listMatches(ctx, tx, matchSelect+where+" ORDER BY m.seq DESC LIMIT ? OFFSET ?",
-		append(args, limit, f.Offset)...)
+		append(args, limit+1, f.Offset)...)
 	if err != nil {
 		return l, fmt.Errorf("list matches: %w", err)
+	}
+	if len(l.Matches) > limit {
+		l.Matches = l.Matches[:limit]
+		l.Next = l.Matches[limit-1].Seq
 	}
 	return l, nil
 }
@@ -279,7 +305,7 @@ func botMatchList(ctx context.Context, tx *sql.Tx, f MatchFilter, limit int, cou
 		}
 	}
 	bound := f.Offset + limit + 1
-	if !counted {
+	if !counted && f.Before == 0 {
 		bound = max(bound, countBound)
 	}
 	seqs, complete, err := botSeqs(ctx, tx, f, ids, bound)
@@ -287,21 +313,42 @@ func botMatchList(ctx context.Context, tx *sql.Tx, f MatchFilter, limit int, cou
 		return MatchList{}, err
 	}
 	switch {
-	case complete:
-		l.Total = len(seqs)
 	case counted:
 		l.Total = total
+	case f.Before != 0:
+		// A later page counts from the top, as its first page did.
+		top := f
+		top.Before, top.Offset = 0, 0
+		if l.Total, l.Exact, err = countSeqs(ctx, tx, top, ids); err != nil {
+			return MatchList{}, err
+		}
+	case complete:
+		l.Total = len(seqs)
 	default:
 		l.Total, l.Exact = bound, false
 	}
 	if f.Offset >= len(seqs) {
 		return l, nil
 	}
-	l.Matches, err = matchesBySeq(ctx, tx, seqs[f.Offset:min(len(seqs), f.Offset+limit)])
+	page := seqs[f.Offset:min(len(seqs), f.Offset+limit)]
+	if len(seqs) > f.Offset+limit {
+		l.Next = page[len(page)-1]
+	}
+	l.Matches, err = matchesBySeq(ctx, tx, page)
 	if err != nil {
 		return MatchList{}, fmt.Errorf("list matches: %w", err)
 	}
 	return l, nil
+}
+
+// countSeqs counts the matches f selects among those of the bot versions
+// ids up to countBound: exact below it, else countBound and not exact.
+func countSeqs(ctx context.Context, tx *sql.Tx, f MatchFilter, ids []int64) (int, bool, error) {
+	seqs, complete, err := botSeqs(ctx, tx, f, ids, countBound)
+	if complete {
+		return len(seqs), true, err
+	}
+	return countBound, false, err
 }
 
 // Match returns the match with the given id, or with the only id that
@@ -405,7 +452,7 @@ func isHexID(s string) bool {
 
 // matchSelect selects what scanMatch reads, from matches m.
 const matchSelect = `
-	SELECT m.id, m.game, m.ruleset, r.seed, r.config, m.turns, m.winner, m.reason,
+	SELECT m.id, m.seq, m.game, m.ruleset, r.seed, r.config, m.turns, m.winner, m.reason,
 		m.engine_version, m.regen_ms, m.created_at
 	FROM matches m JOIN replays r ON r.id = m.id`
 
@@ -418,7 +465,7 @@ func scanMatch(row interface{ Scan(...any) error }) (MatchSummary, error) {
 		regenMS float64
 		created int64
 	)
-	err := row.Scan(&m.ID, &m.Game, &m.Ruleset, &seed, &config, &m.Turns, &winner, &m.Reason,
+	err := row.Scan(&m.ID, &m.Seq, &m.Game, &m.Ruleset, &seed, &config, &m.Turns, &winner, &m.Reason,
 		&m.EngineVersion, &regenMS, &created)
 	if errors.Is(err, sql.ErrNoRows) {
 		return m, notFoundf("match not found")

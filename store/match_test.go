@@ -45,7 +45,10 @@ func TestMatch(t *testing.T) {
 			if got.CreatedAt.Before(before) || got.CreatedAt.After(after) {
 				t.Errorf("CreatedAt: got %v, want between %v and %v", got.CreatedAt, before, after)
 			}
-			got.CreatedAt = time.Time{}
+			if got.Seq < 1 {
+				t.Errorf("Seq: got %d, want the match's number, 1 or more", got.Seq)
+			}
+			got.CreatedAt, got.Seq = time.Time{}, 0
 			want := MatchSummary{
 				ID:            tt.rec.ID,
 				Game:          "worms",

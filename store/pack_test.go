@@ -127,13 +127,21 @@ func readMatch(t *testing.T, db *DB, id string) matchReads {
 	if r.Kinds, err = db.EventsOfKinds(ctx, id, []string{"hit", "late"}, 5); err != nil {
 		t.Fatalf("EventsOfKinds: %v", err)
 	}
-	err = db.SeatLines(ctx, []MatchSeat{{id, 1}}, func(_ int, l Line) error {
-		l.Values = append([]float64(nil), l.Values...)
-		r.Seats = append(r.Seats, l)
-		return nil
-	})
+	m, err := db.Match(ctx, id)
 	if err != nil {
-		t.Fatalf("SeatLines: %v", err)
+		t.Fatalf("Match: %v", err)
+	}
+	if len(m.Players) > 1 {
+		// The comparison's read: every line of seat 2's bot version.
+		v := BotVersion{Name: m.Players[1].Name, Version: m.Players[1].Version}
+		_, err = db.VersionLines(ctx, m.Game, m.Ruleset, v, MaxRecent, func(l Line) error {
+			l.Values = append([]float64(nil), l.Values...)
+			r.Seats = append(r.Seats, l)
+			return nil
+		})
+		if err != nil {
+			t.Fatalf("VersionLines: %v", err)
+		}
 	}
 	return r
 }
@@ -160,6 +168,10 @@ func TestOpenUpgradesVersion16(t *testing.T) {
 				defer db.Close()
 				for _, rec := range recs {
 					mustIngest(t, db, rec)
+				}
+				// Read once all are stored: the comparison's read spans
+				// a version's matches.
+				for _, rec := range recs {
 					want[rec.ID] = readMatch(t, db, rec.ID)
 				}
 				unpackToVersion16(t, db)

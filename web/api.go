@@ -78,8 +78,8 @@ func intQuery(c echo.Context, name string, def int) (int, error) {
 
 // matchFilter reads the filters of a match list: game, ruleset, bot,
 // version, result (win, loss or draw) and rank of the bot in its own seat,
-// the bot it met and that bot's version (vs, vs_version), limit and
-// offset.
+// the bot it met and that bot's version (vs, vs_version), limit, offset
+// and before (a page's next cursor: the matches stored before it).
 func matchFilter(c echo.Context, defLimit int) (store.MatchFilter, error) {
 	f := store.MatchFilter{
 		Game:      c.QueryParam("game"),
@@ -101,8 +101,15 @@ func matchFilter(c echo.Context, defLimit int) (store.MatchFilter, error) {
 	if f.Limit > store.MaxLimit {
 		return f, badInput("limit %d: at most %d", f.Limit, store.MaxLimit)
 	}
-	f.Offset, err = intQuery(c, "offset", 0)
-	return f, err
+	if f.Offset, err = intQuery(c, "offset", 0); err != nil {
+		return f, err
+	}
+	if v := c.QueryParam("before"); v != "" {
+		if f.Before, err = strconv.ParseInt(v, 10, 64); err != nil || f.Before < 1 {
+			return f, badInput("before %q: want the next cursor of a page, a whole number of 1 or more", v)
+		}
+	}
+	return f, nil
 }
 
 func (s *server) apiGames(c echo.Context) error {
@@ -132,12 +139,16 @@ func (s *server) gameCounts(c echo.Context) (map[string]int, error) {
 
 // matchList is a page of matches. A bot's filter the kept records cannot
 // count is counted up to store.CountBound: total is then a lower bound
-// and total_exact false.
+// and total_exact false. Next is the before of the page after this one
+// (null on the last): its cost does not grow with depth, as an offset's
+// does.
 type matchList struct {
 	Total      int         `json:"total"`
 	TotalExact bool        `json:"total_exact"`
 	Limit      int         `json:"limit"`
 	Offset     int         `json:"offset"`
+	Before     int64       `json:"before,omitempty"`
+	Next       *int64      `json:"next"`
 	Matches    []matchJSON `json:"matches"`
 }
 
@@ -150,7 +161,11 @@ func (s *server) apiMatches(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, matchList{Total: l.Total, TotalExact: l.Exact, Limit: f.Limit, Offset: f.Offset, Matches: matchesJSON(l.Matches)})
+	out := matchList{Total: l.Total, TotalExact: l.Exact, Limit: f.Limit, Offset: f.Offset, Before: f.Before, Matches: matchesJSON(l.Matches)}
+	if l.Next != 0 {
+		out.Next = &l.Next
+	}
+	return c.JSON(http.StatusOK, out)
 }
 
 // matchDetail is a match with the metrics its game reports, the match it

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -344,5 +346,55 @@ func TestUploadKeepsBotOutput(t *testing.T) {
 	}
 	if want := []store.BotOutput{{Turn: 3, Seat: 0, Stream: store.Stderr, Text: "thinking about turn 3\n"}}; !reflect.DeepEqual(got, want) {
 		t.Errorf("turn 3 output: got %+v, want %+v", got, want)
+	}
+}
+
+// TestMatchesCursor pages through the match list by the cursor the API
+// gives as next and the page's older link carries: the same matches as
+// one page of them all, the last page's next null, the page numbered as
+// the link counted it, with a newer link back.
+func TestMatchesCursor(t *testing.T) {
+	f := newFixture(t, nil)
+	type page struct {
+		Next    *int64 `json:"next"`
+		Matches []struct {
+			ID string `json:"id"`
+		} `json:"matches"`
+	}
+	var all page
+	getJSON(t, f.e, "/api/v1/matches?limit=10", http.StatusOK, &all)
+	var want, got []string
+	for _, m := range all.Matches {
+		want = append(want, m.ID)
+	}
+	url := "/api/v1/matches?limit=1"
+	for range len(want) + 1 {
+		var p page
+		getJSON(t, f.e, url, http.StatusOK, &p)
+		for _, m := range p.Matches {
+			got = append(got, m.ID)
+		}
+		if p.Next == nil {
+			break
+		}
+		url = fmt.Sprintf("/api/v1/matches?limit=1&before=%d", *p.Next)
+	}
+	if len(want) != 3 || !slices.Equal(got, want) {
+		t.Errorf("paged by cursor %v, want the 3 of one page %v", got, want)
+	}
+
+	var first page
+	getJSON(t, f.e, "/api/v1/matches?limit=1", http.StatusOK, &first)
+	older := fmt.Sprintf("/matches?at=2&amp;before=%d&amp;limit=1", *first.Next)
+	for _, sc := range []scenario{
+		{name: "first page", url: "/matches?limit=1", status: 200, want: []string{"Matches 1–1 of 3", `rel="next" href="` + older + `"`}, notWant: []string{`rel="prev"`}},
+		{name: "older page", url: strings.ReplaceAll(older, "&amp;", "&"), status: 200,
+			want: []string{"Matches 2–2 of 3", `rel="prev" href="/matches?limit=1"`, `rel="next" href="/matches?at=3&amp;before=`, shortID(want[1])}},
+		{name: "cursor without a position", url: fmt.Sprintf("/matches?before=%d", *first.Next), status: 200,
+			want: []string{"2 matches of 3", `rel="prev" href="/matches"`}, notWant: []string{`rel="next"`}},
+		{name: "bad cursor", url: "/api/v1/matches?before=-5", status: 400, want: []string{"before"}},
+		{name: "bad cursor on the page", url: "/matches?before=x", status: 400, want: []string{"before"}},
+	} {
+		t.Run(sc.name, func(t *testing.T) { sc.run(t, f.e) })
 	}
 }

@@ -130,7 +130,7 @@ func TestMatchesFilterOwnSeat(t *testing.T) {
 		{name: "ruleset", url: "/api/v1/matches?game=worms&ruleset=final", status: 200, want: []string{`"total":2`}, notWant: []string{`"ruleset":"base"`}},
 		{name: "ruleset and result", url: "/api/v1/matches?ruleset=base&bot=tactical&result=win", status: 200, want: []string{`"total":1`}},
 		{name: "page keeps every filter", url: "/matches?game=worms&ruleset=final&bot=random&version=v1&result=win&rank=1&limit=1", status: 200,
-			want: []string{`href="/matches?bot=random&amp;game=worms&amp;offset=1&amp;rank=1&amp;result=win&amp;ruleset=final&amp;version=v1"`,
+			want: []string{`href="/matches?at=2&amp;before=`, `&amp;bot=random&amp;game=worms&amp;limit=1&amp;rank=1&amp;result=win&amp;ruleset=final&amp;version=v1"`,
 				`<option value="final" selected>`, `name="rank" type="number" min="1" value="1"`, `name="version" value="v1"`}},
 	} {
 		t.Run(sc.name, func(t *testing.T) { sc.run(t, e) })

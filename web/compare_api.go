@@ -86,7 +86,8 @@ func summaryRows(cmp comparison) [][]string {
 		[]string{"pairs_b_better", strconv.Itoa(p.BBetter), "", "", ""},
 		[]string{"pairs_even", strconv.Itoa(p.Even), "", "", ""},
 		[]string{"sign_test_p_value", cell(p.PValue), "", "", ""},
-		[]string{"pairs_needed", needed, "", "", p.Note})
+		[]string{"pairs_needed", needed, "", "", p.Note},
+		[]string{"pairs_searched_matches", strconv.Itoa(p.Searched), "", "", p.SearchNote})
 }
 
 func pairRows(cmp comparison) [][]string {

@@ -20,7 +20,8 @@ const compareBenchSeeds = store.MaxRecent
 
 // BenchmarkCompare answers the compare API for two Worms bots that met
 // on compareBenchSeeds seeds with the seats swapped, each match 200 turns
-// of the game's metrics: pairs sought among 5000 matches of each side,
+// of the game's metrics: pairs sought on the seeds of A's newest
+// pairMatches matches,
 // distributions and curves over 200 of each, one divergence decoded; and
 // the page, which adds the charts.
 func BenchmarkCompare(b *testing.B) {

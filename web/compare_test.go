@@ -288,6 +288,44 @@ func TestCompare(t *testing.T) {
 	}
 }
 
+// TestCompareBounded checks that a comparison whose search for pairs
+// stops at its bound says so, in the API, its CSV and the page, and that
+// a search that did not stop says it is complete.
+func TestCompareBounded(t *testing.T) {
+	f := newCompareFixture(t)
+	e := f.server(t, nil)
+	var got comparison
+	getJSON(t, e, "/api/v1/compare?game=worms&a=tactical&b=random", http.StatusOK, &got)
+	if p := got.Paired; !p.Complete || p.Searched != 2*len(compareSeeds) || p.Matches != 2*len(compareSeeds) || p.SearchNote != "" {
+		t.Errorf("unbounded: got searched %d of %d, complete %v, note %q; want all %d, complete, no note",
+			p.Searched, p.Matches, p.Complete, p.SearchNote, 2*len(compareSeeds))
+	}
+
+	// Searched newest first, the last seed's two matches pair with
+	// each other.
+	defer func(n int) { pairMatches = n }(pairMatches)
+	pairMatches = 2
+	getJSON(t, e, "/api/v1/compare?game=worms&a=tactical&b=random", http.StatusOK, &got)
+	p := got.Paired
+	last := compareSeeds[len(compareSeeds)-1]
+	if p.Complete || p.Searched != 2 || p.Matches != 2*len(compareSeeds) || p.Pairs != 1 || got.Pairs[0].Seed != last || got.A.Recent != 2 {
+		t.Errorf("bounded: got searched %d of %d, complete %v, %d pairs %+v; want 2 of %d, not complete, the pair of seed %d",
+			p.Searched, p.Matches, p.Complete, p.Pairs, got.Pairs, 2*len(compareSeeds), last)
+	}
+	note := fmt.Sprintf("bounded: the seeds of 2 of tactical v1's %d matches under ruleset base were searched", 2*len(compareSeeds))
+	if !strings.HasPrefix(p.SearchNote, note) {
+		t.Errorf("got note %q, want it to start %q", p.SearchNote, note)
+	}
+	for _, sc := range []scenario{
+		{name: "page", url: "/compare?game=worms&a=tactical&b=random", status: 200,
+			want: []string{`<p class="hint" id="pair-search">bounded: the seeds of 2 of tactical v1&#39;s`}},
+		{name: "csv summary", url: "/api/v1/compare?game=worms&a=tactical&b=random&format=csv&table=summary", status: 200,
+			want: []string{"pairs_searched_matches,2,,,\"" + note}},
+	} {
+		t.Run(sc.name, func(t *testing.T) { sc.run(t, e) })
+	}
+}
+
 // firstDivergence is the turn of the default divergence of got's pairs.
 func firstDivergence(t *testing.T, e *echo.Echo, got comparison) *int {
 	t.Helper()

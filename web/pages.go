@@ -3,6 +3,7 @@ package web
 import (
 	"errors"
 	"fmt"
+	"html/template"
 	"io/fs"
 	"net/http"
 	"slices"
@@ -94,12 +95,12 @@ type matchesData struct {
 	Matches    []store.MatchSummary
 	Total      int
 	TotalExact bool // else the filter selects Total matches or more
-	First      int  // 1-based number of the first match shown
+	First      int  // 1-based number of the first match shown; 0 when not known
 	Last       int
-	PrevOffset int      // -1 when there is no previous page
-	NextOffset int      // -1 when there is no next page
-	Problem    string   // why the filter selects nothing, for the form
-	BotNames   []string // the names the bot fields suggest
+	PrevURL    template.URL // the newer page; "" on the first
+	NextURL    template.URL // the older page; "" on the last
+	Problem    string       // why the filter selects nothing, for the form
+	BotNames   []string     // the names the bot fields suggest
 }
 
 // maxSuggestedNames bounds the bot names the match filter suggests.
@@ -113,7 +114,13 @@ func (s *server) matchesPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	d := matchesData{page: page{Title: "Matches", Nav: "matches"}, Filter: f, Games: games.All(), PrevOffset: -1, NextOffset: -1}
+	// at numbers the first match of a page its older link reached, as
+	// that link counted: the cursor itself knows no position.
+	at, err := intQuery(c, "at", 0)
+	if err != nil {
+		return err
+	}
+	d := matchesData{page: page{Title: "Matches", Nav: "matches"}, Filter: f, Games: games.All()}
 	l, err := s.db.MatchList(c.Request().Context(), f)
 	if errors.Is(err, store.ErrInvalid) {
 		// A filter that does not go together (a result without a bot)
@@ -124,17 +131,45 @@ func (s *server) matchesPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	d.Matches, d.Total, d.TotalExact, d.First, d.Last = l.Matches, l.Total, l.Exact, f.Offset+1, f.Offset+len(l.Matches)
 	// A name typed in another case is shown, and linked, as stored.
+	f.Bot, f.Vs = l.Bot, l.Vs
 	d.Filter.Bot, d.Filter.Vs = l.Bot, l.Vs
 	if d.BotNames, err = s.db.BotNames(c.Request().Context(), f.Game, maxSuggestedNames); err != nil {
 		return err
 	}
-	if f.Offset > 0 {
-		d.PrevOffset = max(0, f.Offset-f.Limit)
+	d.Matches, d.Total, d.TotalExact = l.Matches, l.Total, l.Exact
+	top := f
+	top.Before, top.Offset = 0, 0
+	switch {
+	case f.Before == 0:
+		d.First = f.Offset + 1
+	case at > 0:
+		d.First = at + f.Offset
 	}
-	if f.Offset+len(l.Matches) < l.Total {
-		d.NextOffset = f.Offset + f.Limit
+	if d.First > 0 {
+		d.Last = d.First + len(l.Matches) - 1
+	}
+	// Older pages follow the cursor; a newer one is the offset page
+	// before this, or the first when the position is not known. Both
+	// keep a page size that is not the default.
+	limit := f.Limit
+	if limit == pageSize {
+		limit = 0
+	}
+	switch {
+	case d.First > 1:
+		d.PrevURL = matchesLink(top, "offset", max(0, d.First-1-f.Limit), "limit", limit)
+	case d.First == 0:
+		d.PrevURL = matchesLink(top, "limit", limit)
+	}
+	if l.Next != 0 {
+		older := top
+		older.Before = l.Next
+		at := 0
+		if d.First > 0 {
+			at = d.Last + 1
+		}
+		d.NextURL = matchesLink(older, "at", at, "limit", limit)
 	}
 	return s.render(c, http.StatusOK, "matches", d)
 }

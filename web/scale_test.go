@@ -493,6 +493,12 @@ func BenchmarkPagesAtScale(b *testing.B) {
 		{"matches-vs", "/matches?game=snake&bot=bot07&vs=bot03"},
 		{"api-matches-bot", "/api/v1/matches?game=snake&bot=bot07"},
 		{"api-matches-vs", "/api/v1/matches?game=snake&bot=bot07&vs=bot03"},
+		// Page 200 of a bot's list, by offset as old links ask for it,
+		// and by the cursor its older link carries (deepCursor).
+		{"matches-bot-deep", "/matches?game=snake&bot=bot07&offset=4975"},
+		{"api-matches-bot-deep", "/api/v1/matches?game=snake&bot=bot07&offset=4975&limit=25"},
+		{"matches-bot-deep-cursor", "/matches?game=snake&bot=bot07&at=4976&before=" + deepCursor(b, srv)},
+		{"api-matches-bot-deep-cursor", "/api/v1/matches?game=snake&bot=bot07&limit=25&before=" + deepCursor(b, srv)},
 		{"compare", "/compare?game=snake&a=bot07&b=bot03"},
 		{"api-compare", "/api/v1/compare?game=snake&a=bot07&b=bot03"},
 	} {
@@ -652,6 +658,26 @@ func timedCPU(b *testing.B, prepare, fn func()) {
 
 // fetch GETs url and reads the whole body, failing on any status but 200,
 // and returns the body's size, uncompressed.
+// deepCursor returns the cursor of page 200 of bot07's Snake matches:
+// the next of page 199; in a database too small for it, a cursor past
+// the end, as the offset page is.
+func deepCursor(b *testing.B, srv *httptest.Server) string {
+	b.Helper()
+	resp, err := srv.Client().Get(srv.URL + "/api/v1/matches?game=snake&bot=bot07&offset=4950&limit=25")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var page struct{ Next *int64 }
+	if err := json.NewDecoder(resp.Body).Decode(&page); err != nil {
+		b.Fatalf("page 199: %v", err)
+	}
+	if page.Next == nil {
+		return "1"
+	}
+	return strconv.FormatInt(*page.Next, 10)
+}
+
 func fetch(b *testing.B, c *http.Client, url string) int {
 	b.Helper()
 	resp, err := c.Get(url)

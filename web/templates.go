@@ -147,7 +147,7 @@ func shortID(id string) string {
 func query(kv ...any) template.URL {
 	q := url.Values{}
 	for i := 0; i+1 < len(kv); i += 2 {
-		if v := fmt.Sprint(kv[i+1]); v != "" && kv[i+1] != 0 {
+		if v := fmt.Sprint(kv[i+1]); v != "" && kv[i+1] != 0 && kv[i+1] != int64(0) {
 			q.Set(fmt.Sprint(kv[i]), v)
 		}
 	}
@@ -158,10 +158,16 @@ func query(kv ...any) template.URL {
 }
 
 // matchesURL links to the page of the match list that f selects starting
-// at offset, keeping every filter.
+// at offset, keeping every filter and its cursor.
 func matchesURL(f store.MatchFilter, offset int) template.URL {
-	return "/matches" + query("game", f.Game, "ruleset", f.Ruleset, "bot", f.Bot, "version", f.Version,
-		"vs", f.Vs, "vs_version", f.VsVersion, "result", f.Outcome, "rank", f.Rank, "trouble", f.Trouble, "offset", offset)
+	return matchesLink(f, "offset", offset)
+}
+
+// matchesLink links to the match list that f selects, from its cursor,
+// with the further parameters of kv (query's pairs).
+func matchesLink(f store.MatchFilter, kv ...any) template.URL {
+	return "/matches" + query(append([]any{"game", f.Game, "ruleset", f.Ruleset, "bot", f.Bot, "version", f.Version,
+		"vs", f.Vs, "vs_version", f.VsVersion, "result", f.Outcome, "rank", f.Rank, "trouble", f.Trouble, "before", f.Before}, kv...)...)
 }
 
 func matchURL(id string) string { return "/matches/" + shortID(id) }
