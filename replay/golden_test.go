@@ -20,7 +20,7 @@ var update = flag.Bool("update", false, "re-record the golden replays in ../test
 // with GOAMD64=v3 and as an arm64 binary under qemu, and all must reproduce
 // every hash. Re-record (go test ./replay -run Golden -update) only for new
 // cases or a ruleset's new rules revision (sim.Game.Revisions, bumped with a
-// README changelog entry and the reason in the commit message), never to
+// changelog entry in docs/replay-format.md and the reason in the commit message), never to
 // make a changed engine pass. A file re-recorded at a new revision has a
 // new id (see goldenIDs).
 const goldenDir = "../testdata/golden"

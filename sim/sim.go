@@ -31,7 +31,7 @@ type Game struct {
 	// Revisions holds the current rules revision of each ruleset; a ruleset
 	// absent here is at revision 1. Bump a ruleset's revision when a rule
 	// change alters any state hash or view for some input, and record the
-	// change in the README's revision changelog: replays recorded under an
+	// change in the revision changelog (docs/replay-format.md): replays recorded under an
 	// older revision are then checked against this build's rules (see
 	// replay.Run) instead of silently regenerating differently.
 	Revisions map[string]int

@@ -12,7 +12,7 @@ import (
 // space and visibility maps) summed over the tables of the database's
 // schema. The growth of Size over a number of stored matches is what they
 // cost on disk, B-tree pages, indexes and slack included, which is what
-// the storage figures of the README report.
+// the storage figures of docs/replay-format.md report.
 func (db *DB) Size(ctx context.Context) (int64, error) {
 	if db.postgres {
 		var size int64

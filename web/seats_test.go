@@ -18,7 +18,7 @@ import (
 
 // TestPagesNumberSeatsFromOne stores a match of every game and reads its
 // page, its inspector at a turn under way and its turns.csv, as the
-// README's "Seats" says people read them: no seat numbered from 0, none
+// "Seats" in docs/cli.md says people read them: no seat numbered from 0, none
 // outside 1 to N, the CSV's seats 1 to N, and every unit named as its game
 // does (Worms' worms 11 to 13 and 21 to 23) in the charts' lines and the
 // inspector's meta.

@@ -21,7 +21,7 @@ import (
 	"github.com/replaylab/replaylab/sim/worms"
 )
 
-// The bot specs of the original games' protocols (README "Original bot
+// The bot specs of the original games' protocols (docs/bots.md "Original bot
 // protocols"): a bot written for the original runner plays unchanged.
 const (
 	// codenjoyPrefix starts the command line of a CodeBattle Snake bot,

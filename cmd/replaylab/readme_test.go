@@ -14,11 +14,20 @@ import (
 	"github.com/replaylab/replaylab/internal/golden"
 )
 
-// readmePath is the README, whose generated blocks TestREADMEGenerated
-// keeps equal to what the commands print.
-var readmePath = filepath.Join("..", "..", "README.md")
+// docPaths are the README and the reference files under docs/, whose
+// generated blocks TestREADMEGenerated keeps equal to what the commands
+// print.
+func docPaths(t *testing.T) []string {
+	t.Helper()
+	docs, err := filepath.Glob(filepath.Join("..", "..", "docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append([]string{filepath.Join("..", "..", "README.md")}, docs...)
+}
 
-// generatedBlock matches a block of the README that a command wrote:
+// generatedBlock matches a block of the documentation that a command
+// wrote:
 //
 //	<!-- generated: ./replaylab view --game toad --turn 5 | head -n 20 -->
 //	...the command's output...
@@ -26,43 +35,56 @@ var readmePath = filepath.Join("..", "..", "README.md")
 var generatedBlock = regexp.MustCompile(`(?s)(<!-- generated: (.*?) -->\n)(.*?)(<!-- end generated -->)`)
 
 // TestREADMEGenerated runs the command of every generated block of the
-// README (the sample views and field tables of "What your bot sees") and
-// fails where the README shows something else, so the README cannot drift
-// from the code. With -update it rewrites the blocks instead: add a block
-// by writing its two marker lines and running
+// README and docs/ (the sample views and field tables of "What your bot
+// sees", docs/bots.md) and fails where a file shows something else, so
+// the documentation cannot drift from the code. With -update it rewrites
+// the blocks instead: add a block by writing its two marker lines and
+// running
 //
 //	go test ./cmd/replaylab -run TestREADMEGenerated -update
 func TestREADMEGenerated(t *testing.T) {
-	readme, err := os.ReadFile(readmePath)
+	found := 0
+	for _, path := range docPaths(t) {
+		found += checkGenerated(t, path)
+	}
+	if found == 0 {
+		t.Fatal("the README and docs/ have no generated blocks")
+	}
+}
+
+// checkGenerated checks (or, with -update, rewrites) the generated blocks
+// of one file and returns how many it has.
+func checkGenerated(t *testing.T, path string) int {
+	t.Helper()
+	doc, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	blocks := generatedBlock.FindAllSubmatchIndex(readme, -1)
-	if len(blocks) == 0 {
-		t.Fatal("the README has no generated blocks")
-	}
+	name := filepath.Base(path)
+	blocks := generatedBlock.FindAllSubmatchIndex(doc, -1)
 	var out bytes.Buffer
 	last := 0
 	for _, b := range blocks {
-		command := string(readme[b[4]:b[5]])
+		command := string(doc[b[4]:b[5]])
 		got, err := generate(t, command)
 		if err != nil {
-			t.Errorf("README block %q: %v", command, err)
-			got = string(readme[b[6]:b[7]])
+			t.Errorf("%s block %q: %v", name, command, err)
+			got = string(doc[b[6]:b[7]])
 		}
-		if want := string(readme[b[6]:b[7]]); got != want && !*golden.Update {
-			t.Errorf("README block %q is not what the command prints now (go test ./cmd/replaylab -run TestREADMEGenerated -update rewrites it):\n%s", command, golden.FirstDiff([]byte(got), []byte(want)))
+		if want := string(doc[b[6]:b[7]]); got != want && !*golden.Update {
+			t.Errorf("%s block %q is not what the command prints now (go test ./cmd/replaylab -run TestREADMEGenerated -update rewrites it):\n%s", name, command, golden.FirstDiff([]byte(got), []byte(want)))
 		}
-		out.Write(readme[last:b[6]])
+		out.Write(doc[last:b[6]])
 		out.WriteString(got)
 		last = b[7]
 	}
-	out.Write(readme[last:])
-	if *golden.Update && !bytes.Equal(out.Bytes(), readme) {
-		if err := os.WriteFile(readmePath, out.Bytes(), 0o644); err != nil {
+	out.Write(doc[last:])
+	if *golden.Update && !bytes.Equal(out.Bytes(), doc) {
+		if err := os.WriteFile(path, out.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
+	return len(blocks)
 }
 
 // generate runs a block's command line, "./replaylab ARGS [| head -n N]"

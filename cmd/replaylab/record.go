@@ -60,7 +60,7 @@ closed, 1 s grace, SIGTERM, 0.5 s, SIGKILL. On Ctrl-C or SIGTERM the match
 stops, the bots are ended the same way and no replay is written.
 
 A bot written for an original game's runner plays unchanged with its
-protocol's spec (README "Original bot protocols"): 'codenjoy:COMMAND {url}'
+protocol's spec (docs/bots.md, "Original bot protocols"): 'codenjoy:COMMAND {url}'
 for a Snake bot of the codenjoy websocket, given its board URL in place of
 {url} and in CODENJOY_URL (codenjoy-listen prints the URL and waits for a
 bot started by hand), awap2019:PATH/team.py for an AWAP 2019 career

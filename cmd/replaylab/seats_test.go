@@ -14,7 +14,7 @@ import (
 )
 
 // Every person-facing output calls the first seat "Seat 1" (see the
-// README's "Seats"): zeroSeat finds a seat, player or team numbered from
+// "Seats" in docs/cli.md): zeroSeat finds a seat, player or team numbered from
 // 0, lowerSeat a seat not named as sim.SeatName names it, seatName every
 // seat named.
 var (

@@ -3,7 +3,7 @@
 // walk the JSON of every seat's view, every turn. A field with no meaning
 // for the match's ruleset, a documented field that never turns up, and a
 // board symbol missing from the legend each fail the test, so what
-// `replaylab view --fields` and the README tell bot authors cannot drift
+// `replaylab view --fields` and docs/bots.md tell bot authors cannot drift
 // from the code.
 package viewdoc
 

@@ -11,7 +11,7 @@ import (
 // goldenMatches are locked in testdata/golden.txt with the state hash after
 // every step: a change to the rules, the draw order or the hash encoding
 // shows there (DESIGN.md §4). Rewrite it (-update) only with the ruleset's
-// rules revision bumped (sim.Game.Revisions) and a README changelog entry.
+// rules revision bumped (sim.Game.Revisions) and a changelog entry in docs/replay-format.md.
 // Seat s plays cmds[(turn+3s) % len(cmds)].
 var goldenMatches = []struct {
 	ruleset string

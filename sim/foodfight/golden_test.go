@@ -15,8 +15,8 @@ import (
 // goldenMatches are locked in testdata/golden.txt with the state hash after
 // every turn: a change to the rules, the draw order, the float arithmetic or
 // the hash encoding shows there (DESIGN.md §4). Rewrite it (-update) only
-// with the ruleset's rules revision bumped (sim.Game.Revisions) and a README
-// changelog entry. CI checks them under GOAMD64=v3 and on arm64, where a product fused
+// with the ruleset's rules revision bumped (sim.Game.Revisions) and a
+// changelog entry in docs/replay-format.md. CI checks them under GOAMD64=v3 and on arm64, where a product fused
 // into an FMA would change a hash.
 var goldenMatches = []struct {
 	players int

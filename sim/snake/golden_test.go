@@ -12,7 +12,7 @@ import (
 // goldenMatches are locked in testdata/golden.txt with the state hash after
 // every tick: a change to the rules, the draw order or the hash encoding
 // shows there (DESIGN.md §4). Rewrite it (-update) only with the ruleset's
-// rules revision bumped (sim.Game.Revisions) and a README changelog entry.
+// rules revision bumped (sim.Game.Revisions) and a changelog entry in docs/replay-format.md.
 var goldenMatches = []struct {
 	ruleset string
 	seed    uint64
