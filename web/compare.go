@@ -224,6 +224,9 @@ type compareRequest struct {
 	ruleset string
 	a, b    analytics.BotVersion
 	seed    *uint64 // the pair whose divergence to show; nil for the first
+	// pair, when set, names the pair by A's match (its id or a prefix of
+	// it): a seed can have several pairs (other seats, other configs).
+	pair string
 }
 
 // compareRequest reads and checks the query: game (and game_b, which
@@ -262,6 +265,9 @@ func (s *server) compareRequest(c echo.Context) (compareRequest, error) {
 			return r, badInput("seed %q: want a whole number from 0 to %d", v, uint64(math.MaxUint64))
 		}
 		r.seed = &seed
+	}
+	if r.pair = q.Get("pair"); r.pair != "" && !isHexPrefix(r.pair) {
+		return r, badInput("pair %q: want A's match id of the pair, or a prefix of it", r.pair)
 	}
 	if r.a.Version, err = s.botVersion(ctx, g.Name, r.ruleset, r.a.Name, q.Get("av")); err != nil {
 		return r, err
@@ -341,7 +347,14 @@ func (s *server) compare(ctx context.Context, r compareRequest) (comparison, err
 	}
 	if len(pairs) > 0 {
 		p := pairs[0]
-		if r.seed != nil {
+		switch {
+		case r.pair != "":
+			i := slices.IndexFunc(pairs, func(p analytics.SeedPair) bool { return strings.HasPrefix(p.A, r.pair) })
+			if i < 0 {
+				return cmp, notFound("none of the %d pairs found has A's match %s", len(pairs), r.pair)
+			}
+			p = pairs[i]
+		case r.seed != nil:
 			i := slices.IndexFunc(pairs, func(p analytics.SeedPair) bool { return p.Seed == *r.seed })
 			if i < 0 {
 				cmp.Divergence = &divergence{Seed: *r.seed, Commands: []commandDiff{}, Note: fmt.Sprintf("seed %d is not one both played", *r.seed)}
@@ -638,6 +651,20 @@ type compareData struct {
 
 // pairsShown bounds the pairs the page lists; the API has all of them.
 const pairsShown = 50
+
+// isHexPrefix reports whether s can begin a match id: 1 to 64 lower-case
+// hex digits.
+func isHexPrefix(s string) bool {
+	if len(s) == 0 || len(s) > 64 {
+		return false
+	}
+	for i := range len(s) {
+		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
 
 // ShownPairs are the pairs the page lists.
 func (d compareData) ShownPairs() []pairJSON { return d.Pairs[:min(len(d.Pairs), pairsShown)] }

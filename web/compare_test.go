@@ -230,6 +230,9 @@ func TestCompare(t *testing.T) {
 	}{
 		{"/api/v1/compare?game=worms&a=tactical&b=random", got.Pairs[0].Seed},
 		{"/api/v1/compare?game=worms&a=tactical&b=random&seed=2", 2},
+		// A pair named by A's match, as the page's picker and its pairs
+		// table name it: a seed may have several pairs.
+		{"/api/v1/compare?game=worms&a=tactical&b=random&pair=" + f.recs[3][0].ID[:10], 3},
 	} {
 		var c comparison
 		getJSON(t, e, tc.url, http.StatusOK, &c)
@@ -254,9 +257,14 @@ func TestCompare(t *testing.T) {
 			want: []string{"tactical", `id="chart-`[:0] + `id="curve-score"`, `id="final-score"`, "/static/js/compare.js",
 				fmt.Sprintf(`<dd id="pairs">%d: A better in %d, B better in %d, even in %d</dd>`, len(compareSeeds), w, l, even),
 				turnURL(f.recs[got.Pairs[0].Seed][0].ID, *firstDivergence(t, e, got)),
-				`<option value="2">2</option>`}},
+				`<option value="` + f.recs[2][0].ID + `">seed 2, seat 1: A `,
+				`<a href="/compare?a=tactical&amp;av=v1&amp;b=random&amp;bv=v1&amp;game=worms&amp;pair=` + f.recs[2][0].ID + `&amp;ruleset=base#divergence"`}},
 		{name: "page of a chosen seed", url: "/compare?game=worms&a=tactical&b=random&seed=3", status: 200,
-			want: []string{`<option value="3" selected>3</option>`, "Seed 3: the commands first differ"}},
+			want: []string{`<option value="` + f.recs[3][0].ID + `" selected>seed 3,`, "Seed 3: the commands first differ"}},
+		{name: "page of a chosen pair", url: "/compare?game=worms&a=tactical&b=random&pair=" + f.recs[3][0].ID[:12], status: 200,
+			want: []string{`<option value="` + f.recs[3][0].ID + `" selected>seed 3,`, "Seed 3: the commands first differ"}},
+		{name: "a pair not found", url: "/compare?game=worms&a=tactical&b=random&pair=0000", status: 404,
+			want: []string{"pairs found has A&#39;s match 0000"}},
 		{name: "a seed not played by both", url: "/compare?game=worms&a=tactical&b=random&seed=9", status: 200,
 			want: []string{"seed 9 is not one both played"}},
 		{name: "rating difference", url: "/compare?game=worms&a=tactical&b=random", status: 200,
@@ -360,6 +368,7 @@ func TestCompareBadInput(t *testing.T) {
 		{name: "unknown game", url: "/api/v1/compare?game=chess&a=x&b=y", status: 404, want: []string{`unknown game \"chess\"`}},
 		{name: "unknown ruleset", url: "/api/v1/compare?game=worms&ruleset=hard&a=tactical&b=random", status: 400, want: []string{"game worms has no ruleset"}},
 		{name: "bad seed", url: "/api/v1/compare?game=worms&a=tactical&b=random&seed=-1", status: 400, want: []string{`seed \"-1\"`}},
+		{name: "bad pair", url: "/api/v1/compare?game=worms&a=tactical&b=random&pair=XYZ", status: 400, want: []string{`pair \"XYZ\": want A's match id`}},
 		{name: "bad format", url: "/api/v1/compare?game=worms&a=tactical&b=random&format=xml", status: 400, want: []string{`format \"xml\"`}},
 		{name: "bad table", url: "/api/v1/compare?game=worms&a=tactical&b=random&format=csv&table=all", status: 400, want: []string{`table \"all\"`}},
 		{name: "not fitted", url: "/compare?game=worms&a=tactical&b=random", status: 200, want: []string{notFittedNote}},
