@@ -1,7 +1,7 @@
--- replaylab SQLite schema, version 17.
+-- replaylab SQLite schema, version 18.
 --
 -- store.Open applies this file to a fresh database inside one transaction
--- and then sets PRAGMA user_version to 17 and PRAGMA application_id to
+-- and then sets PRAGMA user_version to 18 and PRAGMA application_id to
 -- 0x52504c42 ("RPLB"), which marks the file as replaylab's: Open refuses an
 -- SQLite file with another application_id and tables of its own. A schema
 -- change edits this file and appends to store/upgrades.go the statements
@@ -215,8 +215,10 @@ CREATE TABLE match_entries (
 ) STRICT, WITHOUT ROWID;
 
 -- Per-bot filters start from the bot, and a bot's recent matches are the
--- last entries of its range.
-CREATE INDEX match_entries_by_bot ON match_entries (bot_id, match_seq);
+-- last entries of its range. The index holds every column the filtered
+-- lists read of an entry (store.MatchFilter.entrySeqs: team, rank,
+-- outcome), so they walk it without reading the rows.
+CREATE INDEX match_entries_by_bot ON match_entries (bot_id, match_seq, team, rank, outcome);
 
 -- Per-turn numbers: the lines of a match, one per metric of each player
 -- (unit -1) or unit, packed into one blob (store.packLines), one row per

@@ -66,7 +66,9 @@ func keptTotal(ctx context.Context, tx *sql.Tx, f MatchFilter, ids []int64) (tot
 // id, the filter's values (entryArgs) and a limit; vs is how many ids the
 // Vs bot has. Every condition looks up the entry's own match, so the
 // query walks the end of the version's index range and stops at the
-// limit, whatever the version played.
+// limit, whatever the version played. match_entries_by_bot holds every
+// column of an entry the conditions read (team, rank, outcome), so the
+// walk reads no row of the table (TestBotListPlanCovered).
 func (f MatchFilter) entrySeqs(vs int) string {
 	q := "SELECT e.match_seq FROM match_entries e WHERE e.bot_id = ?"
 	if f.Outcome != "" {

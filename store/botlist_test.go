@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/replaylab/replaylab/sim"
@@ -158,4 +160,106 @@ func recountBotFilter(t *testing.T, db *DB, f MatchFilter) []string {
 		t.Fatal(err)
 	}
 	return ids
+}
+
+// entryIndexCols is what match_entries_by_bot holds on each backend
+// since version 18: every column the filtered lists read of an entry.
+var entryIndexCols = map[bool]string{
+	false: "bot_id, match_seq, team, rank, outcome",
+	true:  "(bot_id, match_seq) INCLUDE (team, rank, outcome)",
+}
+
+// entryIndex returns the columns of match_entries_by_bot in db, as
+// entryIndexCols spells them.
+func entryIndex(t *testing.T, db *DB) string {
+	t.Helper()
+	if db.postgres {
+		def := queryRows(t, db, `SELECT indexdef FROM pg_indexes
+			WHERE schemaname = current_schema() AND indexname = 'match_entries_by_bot'`)[0][0].(string)
+		return def[strings.Index(def, "("):]
+	}
+	var cols []string
+	for _, r := range queryRows(t, db, `SELECT name FROM pragma_index_info('match_entries_by_bot') ORDER BY seqno`) {
+		cols = append(cols, r[0].(string))
+	}
+	return strings.Join(cols, ", ")
+}
+
+// TestOpenUpgradesVersion17 opens a database of schema version 17, whose
+// match_entries_by_bot held only (bot_id, match_seq), on each backend:
+// the upgrade makes the index cover the filtered lists, and they list
+// what they listed before it.
+func TestOpenUpgradesVersion17(t *testing.T) {
+	ctx := context.Background()
+	filters := []MatchFilter{
+		{Bot: "ant"},
+		{Bot: "ant", Game: "snake", Outcome: sim.Win},
+		{Bot: "cat", Rank: 2},
+		{Bot: "cat", Vs: "ant"},
+		{Bot: "cat", Game: "worms", Vs: "bee", VsVersion: "2"},
+	}
+	for _, b := range backends {
+		t.Run(b.name, func(t *testing.T) {
+			path := b.fresh(t)
+			want := make([]MatchList, len(filters))
+			func() {
+				db, err := Open(ctx, path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer db.Close()
+				r := rand.New(rand.NewPCG(25, 6))
+				for n := range 40 {
+					mustIngest(t, db, randomRecord(t, r, n+1))
+				}
+				for i, f := range filters {
+					f.Limit = MaxLimit
+					if want[i], err = db.MatchList(ctx, f); err != nil {
+						t.Fatal(err)
+					}
+				}
+				version := `PRAGMA user_version = 17`
+				if db.postgres {
+					version = `UPDATE replaylab_schema SET version = 17`
+				}
+				for _, q := range []string{`DROP INDEX match_entries_by_bot`,
+					`CREATE INDEX match_entries_by_bot ON match_entries (bot_id, match_seq)`, version} {
+					if _, err := db.write.ExecContext(ctx, q); err != nil {
+						t.Fatalf("%s: %v", q, err)
+					}
+				}
+			}()
+			db := openAt(t, path)
+			if got := entryIndex(t, db); got != entryIndexCols[db.postgres] {
+				t.Errorf("match_entries_by_bot after the upgrade: %s, want %s", got, entryIndexCols[db.postgres])
+			}
+			for i, f := range filters {
+				f.Limit = MaxLimit
+				got, err := db.MatchList(ctx, f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(got, want[i]) {
+					t.Errorf("%+v after the upgrade:\n got %+v\nwant %+v", f, got, want[i])
+				}
+			}
+		})
+	}
+}
+
+// TestBotListPlanCovered checks on SQLite that the bot lists, by result,
+// rank and opponent too, walk match_entries_by_bot as a covering index:
+// the entries they filter are never read from the table.
+func TestBotListPlanCovered(t *testing.T) {
+	db := openTest(t)
+	for _, f := range []MatchFilter{{Bot: "ant"}, {Bot: "ant", Outcome: sim.Win}, {Bot: "ant", Rank: 2}, {Bot: "ant", Vs: "bee"}} {
+		vs := []int64{}
+		if f.Vs != "" {
+			vs = []int64{2, 3}
+		}
+		plan := queryPlan(t, db, f.entrySeqs(len(vs)), f.entryArgs(1, vs, 25)...)
+		if !strings.Contains(plan, "SEARCH e USING COVERING INDEX match_entries_by_bot (bot_id=?)") {
+			t.Errorf("%+v: got query plan %q, want a search of e in the covering index match_entries_by_bot", f, plan)
+		}
+	}
 }

@@ -95,6 +95,12 @@ var postgresUpgrades = []string{
 	    match_seq BIGINT PRIMARY KEY REFERENCES matches (seq) ON DELETE CASCADE,
 	    data      BYTEA  NOT NULL
 	);`,
+	// Version 18: match_entries_by_bot covers the filtered lists
+	// (upgrades' version 18); the columns only read are INCLUDEd, so
+	// the lists take index-only scans.
+	`
+	DROP INDEX match_entries_by_bot;
+	CREATE INDEX match_entries_by_bot ON match_entries (bot_id, match_seq) INCLUDE (team, rank, outcome);`,
 }
 
 // postgresApplication is what the marker table's application column holds

@@ -601,6 +601,12 @@ var upgrades = []string{
 	    match_seq INTEGER PRIMARY KEY REFERENCES matches (seq) ON DELETE CASCADE,
 	    data      BLOB    NOT NULL
 	) STRICT;`,
+	// Version 18 makes match_entries_by_bot cover the filtered lists:
+	// with team, rank and outcome in the index, a bot's list by result,
+	// rank or opponent no longer reads a row per entry it walks.
+	`
+	DROP INDEX match_entries_by_bot;
+	CREATE INDEX match_entries_by_bot ON match_entries (bot_id, match_seq, team, rank, outcome);`,
 }
 
 // packedVersion is the schema version whose upgrade packStoredRows
