@@ -66,6 +66,7 @@ package foodfight
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/replaylab/replaylab/sim"
 	"github.com/replaylab/replaylab/sim/rng"
@@ -423,6 +424,30 @@ type match struct {
 	// seat's view of that turn (views are read, never written).
 	view     *FieldView
 	viewTurn int
+}
+
+// Clone copies the match (sim.Cloner), so the inspector can keep
+// checkpoints of it. Scratch slices are copied too, with the rest; the
+// copy starts without the shared view field, as a new match does,
+// because the views lent for a turn read the field they were made from.
+func (m *match) Clone() sim.Match {
+	c := *m
+	if r, ok := m.src.(*rng.Rand); ok { // a test's fake source is shared
+		c.src = r.Clone()
+	}
+	c.players = slices.Clone(m.players)
+	c.teams = slices.Clone(m.teams)
+	for i := range c.teams {
+		c.teams[i].seats = slices.Clone(m.teams[i].seats)
+	}
+	c.food = slices.Clone(m.food)
+	c.collisions = slices.Clone(m.collisions)
+	c.knock = slices.Clone(m.knock)
+	c.order = slices.Clone(m.order)
+	c.flying = slices.Clone(m.flying)
+	c.events = slices.Clone(m.events)
+	c.view = nil
+	return &c
 }
 
 // draw samples a "μ ± σ" quantity (A.3): μ·exp(Z·σ/μ).
