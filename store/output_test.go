@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestBotOutputAt(t *testing.T) {
@@ -23,8 +24,8 @@ func TestBotOutputAt(t *testing.T) {
 			want []BotOutput
 		}{
 			{1, []BotOutput{}},
-			{2, []BotOutput{{2, 0, Stdout, "debug: 7\n"}, {2, 1, Stderr, "thinking <b>hard</b>\n"}}},
-			{5, []BotOutput{{5, 0, Stderr, "last answer\nbye\n"}}},
+			{2, []BotOutput{{2, 0, Stdout, "debug: 7\n", nil}, {2, 1, Stderr, "thinking <b>hard</b>\n", nil}}},
+			{5, []BotOutput{{5, 0, Stderr, "last answer\nbye\n", nil}}},
 		} {
 			got, err := db.BotOutputAt(context.Background(), rec.ID, tt.turn)
 			if err != nil {
@@ -53,6 +54,10 @@ func TestIngestRefusesBadBotOutput(t *testing.T) {
 			{"too long", BotOutput{Turn: 1, Seat: 0, Stream: Stdout, Text: strings.Repeat("x", MaxBotOutput+1)}, "at most"},
 			{"not UTF-8", BotOutput{Turn: 1, Seat: 0, Stream: Stdout, Text: "\xff"}, "UTF-8"},
 			{"two pieces", BotOutput{Turn: 2, Seat: 1, Stream: Stderr, Text: "bye"}, "Seat 2 at turn 2 has two stderr pieces"},
+			{"times past the end", BotOutput{Seat: 0, Stream: Times, Times: make([]time.Duration, 6)}, "for 6 turns, the match has 5"},
+			{"a negative time", BotOutput{Seat: 0, Stream: Times, Times: []time.Duration{-1}}, "turn 1 is -1ns"},
+			{"times at a turn", BotOutput{Turn: 2, Seat: 0, Stream: Times}, "want turn 0"},
+			{"times in output", BotOutput{Turn: 2, Seat: 0, Stream: Stdout, Text: "x", Times: []time.Duration{1}}, "times in a stdout piece"},
 		} {
 			t.Run(tt.name, func(t *testing.T) {
 				db := open(t)
@@ -63,6 +68,52 @@ func TestIngestRefusesBadBotOutput(t *testing.T) {
 					t.Errorf("got %v, want ErrInvalid naming %q", err, tt.msg)
 				}
 			})
+		}
+	})
+}
+
+// TestBotTimes: a seat's answer times are stored with the match, packed
+// to the microsecond, attached with output to a match stored without,
+// and deleted with the match.
+func TestBotTimes(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, open opener) {
+		ctx := context.Background()
+		db := open(t)
+		times := BotOutput{Seat: 1, Stream: Times, Times: []time.Duration{1500 * time.Microsecond, 0, time.Second}}
+		rec := makeRecord(t, recordSpec{id: testID(1), turns: 5, winner: 0})
+		rec.Output = []BotOutput{{Turn: 2, Seat: 0, Stream: Stdout, Text: "debug\n"}, times}
+		mustIngest(t, db, rec)
+		got, err := db.BotTimes(ctx, rec.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := []BotOutput{times}; !reflect.DeepEqual(got, want) {
+			t.Errorf("got %+v, want %+v", got, want)
+		}
+		if out, err := db.BotOutputAt(ctx, rec.ID, 0); err != nil || len(out) != 0 {
+			t.Errorf("turn 0's output: got %+v, %v, want none: the times are not output", out, err)
+		}
+
+		// A match stored without them gets them with its output.
+		rec2 := makeRecord(t, recordSpec{id: testID(2), turns: 5, winner: 0})
+		mustIngest(t, db, rec2)
+		rec2.Output = []BotOutput{times}
+		if _, fate, err := db.Upload(ctx, rec2); err != nil || fate != OutputStored {
+			t.Fatalf("upload again with times: got %v, %v, want them stored", fate, err)
+		}
+		if got, err := db.BotTimes(ctx, rec2.ID); err != nil || len(got) != 1 {
+			t.Errorf("attached times: got %+v, %v, want one seat's", got, err)
+		}
+
+		if _, err := db.DeleteMatches(ctx, []string{rec.ID}); err != nil {
+			t.Fatal(err)
+		}
+		var n int
+		if err := db.write.QueryRowContext(ctx, `SELECT count(*) FROM bot_times`).Scan(&n); err != nil || n != 1 {
+			t.Errorf("after deleting one of two matches with times: %d rows (%v), want 1", n, err)
+		}
+		if _, err := db.BotTimes(ctx, rec.ID); !errors.Is(err, ErrNotFound) {
+			t.Errorf("deleted match: got %v, want ErrNotFound", err)
 		}
 	})
 }

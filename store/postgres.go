@@ -95,6 +95,14 @@ var postgresUpgrades = []string{
 	    match_seq BIGINT PRIMARY KEY REFERENCES matches (seq) ON DELETE CASCADE,
 	    data      BYTEA  NOT NULL
 	);`,
+	// Version 18: each external bot's answer times (upgrades' version 18).
+	`
+	CREATE TABLE bot_times (
+	    match_seq BIGINT NOT NULL REFERENCES matches (seq) ON DELETE CASCADE,
+	    seat      BIGINT NOT NULL CHECK (seat >= 0),
+	    data      BYTEA  NOT NULL,
+	    PRIMARY KEY (match_seq, seat)
+	);`,
 }
 
 // postgresApplication is what the marker table's application column holds

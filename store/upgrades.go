@@ -601,6 +601,15 @@ var upgrades = []string{
 	    match_seq INTEGER PRIMARY KEY REFERENCES matches (seq) ON DELETE CASCADE,
 	    data      BLOB    NOT NULL
 	) STRICT;`,
+	// Version 18 keeps each external bot's answer time per turn
+	// (bot_times, beside bot_output). Stored matches have none.
+	`
+	CREATE TABLE bot_times (
+	    match_seq INTEGER NOT NULL REFERENCES matches (seq) ON DELETE CASCADE,
+	    seat      INTEGER NOT NULL CHECK (seat >= 0),
+	    data      BLOB    NOT NULL,
+	    PRIMARY KEY (match_seq, seat)
+	) STRICT, WITHOUT ROWID;`,
 }
 
 // packedVersion is the schema version whose upgrade packStoredRows
