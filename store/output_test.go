@@ -117,3 +117,37 @@ func TestBotTimes(t *testing.T) {
 		}
 	})
 }
+
+// TestResponseTimes: a bot version's median and 99th percentile answer
+// times over its newest timed seats, turns not timed left out; a version
+// without times is not listed.
+func TestResponseTimes(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, open opener) {
+		ctx := context.Background()
+		db := open(t)
+		ms := func(n ...int) []time.Duration {
+			out := make([]time.Duration, len(n))
+			for i, v := range n {
+				out[i] = time.Duration(v) * time.Millisecond
+			}
+			return out
+		}
+		for i, ts := range [][]time.Duration{ms(1, 2, 3, 0, 5), ms(10, 20, 30, 40, 50)} {
+			rec := makeRecord(t, recordSpec{id: testID(i + 1), turns: 5, winner: 0})
+			rec.Output = []BotOutput{{Seat: 0, Stream: Times, Times: ts}}
+			mustIngest(t, db, rec)
+		}
+		got, err := db.ResponseTimes(ctx, "worms", "alpha")
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The 9 timed turns sorted: 1 2 3 5 10 20 30 40 50 ms.
+		want := []VersionTimes{{Version: "1", Seats: 2, Turns: 9, P50: 10 * time.Millisecond, P99: 50 * time.Millisecond}}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("alpha: got %+v, want %+v", got, want)
+		}
+		if got, err := db.ResponseTimes(ctx, "worms", "beta"); err != nil || len(got) != 0 {
+			t.Errorf("beta, never timed: got %+v, %v, want none", got, err)
+		}
+	})
+}
