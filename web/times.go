@@ -1,0 +1,123 @@
+package web
+
+import (
+	"context"
+	"math"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/replaylab/replaylab/analytics"
+	"github.com/replaylab/replaylab/sim"
+	"github.com/replaylab/replaylab/store"
+)
+
+// timesJSON is a match's answer times (GET /api/v1/matches/ID/times):
+// per timed seat, TimesMS[i] is its time at turn i+1 in milliseconds,
+// null where it was not timed. LimitMS is the turn limit the bots had,
+// "unknown" as long as neither the replay nor the output file records it.
+type timesJSON struct {
+	LimitMS any             `json:"limit_ms"`
+	Seats   []seatTimesJSON `json:"seats"`
+}
+
+type seatTimesJSON struct {
+	Seat    int        `json:"seat"`
+	TimesMS []*float64 `json:"times_ms"`
+}
+
+// turnTimeJSON is a seat's answer time at one turn, for the inspector.
+type turnTimeJSON struct {
+	Seat int     `json:"seat"`
+	MS   float64 `json:"ms"`
+}
+
+// millis converts d to milliseconds, to the microsecond the store keeps.
+func millis(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// matchTimes returns the match the URL names and its answer times.
+func (s *server) matchTimes(c echo.Context) (store.MatchSummary, []store.BotOutput, error) {
+	m, _, err := s.matchParam(c)
+	if err != nil {
+		return m, nil, err
+	}
+	times, err := s.db.BotTimes(c.Request().Context(), m.ID)
+	return m, times, err
+}
+
+func (s *server) apiTimes(c echo.Context) error {
+	_, times, err := s.matchTimes(c)
+	if err != nil {
+		return err
+	}
+	out := timesJSON{LimitMS: "unknown", Seats: make([]seatTimesJSON, len(times))}
+	for i, t := range times {
+		st := seatTimesJSON{Seat: t.Seat, TimesMS: make([]*float64, len(t.Times))}
+		for j, d := range t.Times {
+			if d > 0 {
+				v := millis(d)
+				st.TimesMS[j] = &v
+			}
+		}
+		out.Seats[i] = st
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// turnTimes returns each timed seat's answer time at turn.
+func (s *server) turnTimes(ctx context.Context, id string, turn int) ([]turnTimeJSON, error) {
+	times, err := s.db.BotTimes(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	out := []turnTimeJSON{}
+	for _, t := range times {
+		if turn >= 1 && turn <= len(t.Times) && t.Times[turn-1] > 0 {
+			out = append(out, turnTimeJSON{t.Seat, millis(t.Times[turn-1])})
+		}
+	}
+	return out, nil
+}
+
+// responseTime is the chart of the answer times, drawn as a metric's.
+var responseTime = sim.MetricDef{Name: "response-time", Label: "Response time (ms)"}
+
+// timesChart returns the collapsed "Response time" chart of a match page
+// when its bots' answers were timed.
+func (s *server) timesChart(ctx context.Context, m store.MatchSummary) (*moreChart, error) {
+	times, err := s.db.BotTimes(ctx, m.ID)
+	if err != nil || len(times) == 0 {
+		return nil, err
+	}
+	return &moreChart{ID: "chart-" + responseTime.Name, Title: "Response time", Src: matchURL(m.ID) + "/times/chart"}, nil
+}
+
+// timeLines are the answer times as chart lines: turns 0..turns, NaN
+// where a seat was not timed.
+func timeLines(times []store.BotOutput, turns int) []analytics.Line {
+	lines := make([]analytics.Line, len(times))
+	for i, t := range times {
+		v := make([]float64, turns+1)
+		for turn := range v {
+			v[turn] = math.NaN()
+			if turn >= 1 && turn <= len(t.Times) && t.Times[turn-1] > 0 {
+				v[turn] = millis(t.Times[turn-1])
+			}
+		}
+		lines[i] = analytics.Line{Seat: t.Seat, Unit: sim.NoUnit, Values: v}
+	}
+	return lines
+}
+
+// timesChartData answers the option and numbers of a match's response
+// time chart, as matchChart does a metric's.
+func (s *server) timesChartData(c echo.Context) error {
+	m, times, err := s.matchTimes(c)
+	if err != nil {
+		return err
+	}
+	lines := timeLines(times, m.Turns)
+	v, _ := metricChart(m, responseTime, lines, nil, linePoints(pagePoints, len(lines)))
+	return sendChart(c, v)
+}
