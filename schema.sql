@@ -287,11 +287,13 @@ CREATE TABLE bot_output (
 
 -- How long each external bot took to answer, per turn (Answer.Time): one
 -- row per timed seat of a match, data the times in microseconds from
--- turn 1, each a uvarint, 0 for a turn not timed. Stored with the bot
--- output, never in the replay.
+-- turn 1, each a uvarint, 0 for a turn not timed; limit_us the turn
+-- limit the bot had, 0 when not known. Stored with the bot output, never
+-- in the replay.
 CREATE TABLE bot_times (
     match_seq INTEGER NOT NULL REFERENCES matches (seq) ON DELETE CASCADE,
     seat      INTEGER NOT NULL CHECK (seat >= 0),
+    limit_us  INTEGER NOT NULL CHECK (limit_us >= 0),
     data      BLOB    NOT NULL,
     PRIMARY KEY (match_seq, seat)
 ) STRICT, WITHOUT ROWID;

@@ -44,6 +44,9 @@ type BotOutput struct {
 	// each turn from turn 1 (replay.Answer.Time, to the microsecond), 0
 	// where it was not timed; it may stop before the last turn.
 	Times []time.Duration
+	// Limit, of stream Times only, is the turn limit the bot had, 0 when
+	// not known.
+	Limit time.Duration
 }
 
 // checkOutput reports the first of rec.Output that does not fit rec, or
@@ -71,7 +74,7 @@ func checkOutput(id string, turns, seats int, out []BotOutput) error {
 			}
 		case o.Stream != Stdout && o.Stream != Stderr:
 			return invalidf("record %s: bot output stream %q, want stdout, stderr or times", id, o.Stream)
-		case o.Times != nil:
+		case o.Times != nil || o.Limit != 0:
 			return invalidf("record %s: bot output of %s at turn %d: times in a %s piece", id, sim.SeatName(o.Seat), o.Turn, o.Stream)
 		case len(o.Text) > MaxBotOutput:
 			return invalidf("record %s: bot output of %s at turn %d holds %d bytes, want at most %d", id, sim.SeatName(o.Seat), o.Turn, len(o.Text), MaxBotOutput)
@@ -91,6 +94,8 @@ func checkTimes(id string, turns int, o BotOutput) error {
 	switch {
 	case o.Turn != 0 || o.Text != "":
 		return invalidf("record %s: answer times of %s: at turn %d with text, want turn 0 and no text", id, sim.SeatName(o.Seat), o.Turn)
+	case o.Limit < 0 || o.Limit > MaxBotTime:
+		return invalidf("record %s: turn limit of %s is %v, want 0 to %v", id, sim.SeatName(o.Seat), o.Limit, MaxBotTime)
 	case len(o.Times) > turns:
 		return invalidf("record %s: answer times of %s for %d turns, the match has %d", id, sim.SeatName(o.Seat), len(o.Times), turns)
 	}
@@ -138,8 +143,8 @@ func keyOf(o BotOutput) outputKey { return outputKey{o.Turn, o.Seat, o.Stream} }
 func insertOutput(ctx context.Context, tx *sql.Tx, seq int64, out []BotOutput) error {
 	for _, o := range out {
 		if o.Stream == Times {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO bot_times (match_seq, seat, data) VALUES (?, ?, ?)`,
-				seq, o.Seat, packTimes(o.Times)); err != nil {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO bot_times (match_seq, seat, limit_us, data) VALUES (?, ?, ?, ?)`,
+				seq, o.Seat, o.Limit.Microseconds(), packTimes(o.Times)); err != nil {
 				return fmt.Errorf("answer times: %w", err)
 			}
 			continue
@@ -230,7 +235,7 @@ func (db *DB) BotTimes(ctx context.Context, matchID string) ([]BotOutput, error)
 	}
 	defer tx.Rollback()
 	rows, err := tx.QueryContext(ctx, `
-		SELECT seat, data FROM bot_times
+		SELECT seat, limit_us, data FROM bot_times
 		WHERE match_seq = (SELECT seq FROM matches WHERE id = ?) ORDER BY seat`, matchID)
 	if err != nil {
 		return nil, fmt.Errorf("answer times of %s: %w", matchID, err)
@@ -239,10 +244,14 @@ func (db *DB) BotTimes(ctx context.Context, matchID string) ([]BotOutput, error)
 	out := []BotOutput{}
 	for rows.Next() {
 		o := BotOutput{Stream: Times}
-		var data []byte
-		if err := rows.Scan(&o.Seat, &data); err != nil {
+		var (
+			data    []byte
+			limitUS int64
+		)
+		if err := rows.Scan(&o.Seat, &limitUS, &data); err != nil {
 			return nil, fmt.Errorf("answer times of %s: %w", matchID, err)
 		}
+		o.Limit = time.Duration(limitUS) * time.Microsecond
 		if o.Times, err = unpackTimes(data); err != nil {
 			return nil, fmt.Errorf("answer times of %s, %s: %w", matchID, sim.SeatName(o.Seat), err)
 		}

@@ -24,8 +24,8 @@ func TestBotOutputAt(t *testing.T) {
 			want []BotOutput
 		}{
 			{1, []BotOutput{}},
-			{2, []BotOutput{{2, 0, Stdout, "debug: 7\n", nil}, {2, 1, Stderr, "thinking <b>hard</b>\n", nil}}},
-			{5, []BotOutput{{5, 0, Stderr, "last answer\nbye\n", nil}}},
+			{2, []BotOutput{{2, 0, Stdout, "debug: 7\n", nil, 0}, {2, 1, Stderr, "thinking <b>hard</b>\n", nil, 0}}},
+			{5, []BotOutput{{5, 0, Stderr, "last answer\nbye\n", nil, 0}}},
 		} {
 			got, err := db.BotOutputAt(context.Background(), rec.ID, tt.turn)
 			if err != nil {
@@ -57,6 +57,7 @@ func TestIngestRefusesBadBotOutput(t *testing.T) {
 			{"times past the end", BotOutput{Seat: 0, Stream: Times, Times: make([]time.Duration, 6)}, "for 6 turns, the match has 5"},
 			{"a negative time", BotOutput{Seat: 0, Stream: Times, Times: []time.Duration{-1}}, "turn 1 is -1ns"},
 			{"times at a turn", BotOutput{Turn: 2, Seat: 0, Stream: Times}, "want turn 0"},
+			{"a negative limit", BotOutput{Seat: 0, Stream: Times, Limit: -time.Second}, "turn limit of Seat 1 is -1s"},
 			{"times in output", BotOutput{Turn: 2, Seat: 0, Stream: Stdout, Text: "x", Times: []time.Duration{1}}, "times in a stdout piece"},
 		} {
 			t.Run(tt.name, func(t *testing.T) {
@@ -79,7 +80,7 @@ func TestBotTimes(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, open opener) {
 		ctx := context.Background()
 		db := open(t)
-		times := BotOutput{Seat: 1, Stream: Times, Times: []time.Duration{1500 * time.Microsecond, 0, time.Second}}
+		times := BotOutput{Seat: 1, Stream: Times, Times: []time.Duration{1500 * time.Microsecond, 0, time.Second}, Limit: 2 * time.Second}
 		rec := makeRecord(t, recordSpec{id: testID(1), turns: 5, winner: 0})
 		rec.Output = []BotOutput{{Turn: 2, Seat: 0, Stream: Stdout, Text: "debug\n"}, times}
 		mustIngest(t, db, rec)

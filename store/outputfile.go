@@ -21,19 +21,22 @@ type outputLine struct {
 	Stream  string  `json:"stream"`
 	Text    string  `json:"text"`
 	TimesUS []int64 `json:"times_us,omitempty"` // stream Times only
+	LimitUS int64   `json:"limit_us,omitempty"` // stream Times only
 }
 
 // timesLine is the line of a seat's answer times.
 type timesLine struct {
 	Seat    int     `json:"seat"`
 	Stream  string  `json:"stream"`
+	LimitUS int64   `json:"limit_us,omitempty"`
 	TimesUS []int64 `json:"times_us"`
 }
 
 // WriteBotOutput writes out as a bot output file, the form 'replaylab
 // record' saves beside a replay: one JSON object per line,
 // {"turn","seat","stream","text"}, and for a piece of stream Times
-// {"seat","stream":"times","times_us":[...]}, the times in microseconds.
+// {"seat","stream":"times","limit_us","times_us":[...]}, the turn limit
+// (left out when not known) and the times in microseconds.
 func WriteBotOutput(w io.Writer, out []BotOutput) error {
 	bw := bufio.NewWriter(w)
 	for _, o := range out {
@@ -43,7 +46,7 @@ func WriteBotOutput(w io.Writer, out []BotOutput) error {
 			for i, d := range o.Times {
 				us[i] = int64(d / time.Microsecond)
 			}
-			v = timesLine{o.Seat, o.Stream, us}
+			v = timesLine{o.Seat, o.Stream, o.Limit.Microseconds(), us}
 		}
 		line, err := json.Marshal(v)
 		if err != nil {
@@ -75,6 +78,7 @@ func ReadBotOutput(r io.Reader) ([]BotOutput, error) {
 		}
 		o := BotOutput{Turn: l.Turn, Seat: l.Seat, Stream: l.Stream, Text: l.Text}
 		if l.Stream == Times {
+			o.Limit = time.Duration(l.LimitUS) * time.Microsecond
 			o.Times = make([]time.Duration, len(l.TimesUS))
 			for i, us := range l.TimesUS {
 				if us < 0 || us > int64(MaxBotTime/time.Microsecond) {
@@ -82,8 +86,8 @@ func ReadBotOutput(r io.Reader) ([]BotOutput, error) {
 				}
 				o.Times[i] = time.Duration(us) * time.Microsecond
 			}
-		} else if l.TimesUS != nil {
-			return nil, fmt.Errorf("bot output: line %d: times_us in a %s line, want it in a times line only", n, l.Stream)
+		} else if l.TimesUS != nil || l.LimitUS != 0 {
+			return nil, fmt.Errorf("bot output: line %d: times_us or limit_us in a %s line, want them in a times line only", n, l.Stream)
 		}
 		if len(o.Text) > MaxBotOutput {
 			return nil, fmt.Errorf("bot output: line %d: turn %d, %s: %d bytes of %s, want at most %d", n, o.Turn, sim.SeatName(o.Seat), len(o.Text), o.Stream, MaxBotOutput)

@@ -100,6 +100,7 @@ var postgresUpgrades = []string{
 	CREATE TABLE bot_times (
 	    match_seq BIGINT NOT NULL REFERENCES matches (seq) ON DELETE CASCADE,
 	    seat      BIGINT NOT NULL CHECK (seat >= 0),
+	    limit_us  BIGINT NOT NULL CHECK (limit_us >= 0),
 	    data      BYTEA  NOT NULL,
 	    PRIMARY KEY (match_seq, seat)
 	);`,

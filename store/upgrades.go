@@ -607,6 +607,7 @@ var upgrades = []string{
 	CREATE TABLE bot_times (
 	    match_seq INTEGER NOT NULL REFERENCES matches (seq) ON DELETE CASCADE,
 	    seat      INTEGER NOT NULL CHECK (seat >= 0),
+	    limit_us  INTEGER NOT NULL CHECK (limit_us >= 0),
 	    data      BLOB    NOT NULL,
 	    PRIMARY KEY (match_seq, seat)
 	) STRICT, WITHOUT ROWID;`,

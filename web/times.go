@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/go-echarts/go-echarts/v2/charts"
+	"github.com/go-echarts/go-echarts/v2/opts"
 	"github.com/labstack/echo/v4"
 
 	"github.com/replaylab/replaylab/analytics"
@@ -15,8 +17,9 @@ import (
 
 // timesJSON is a match's answer times (GET /api/v1/matches/ID/times):
 // per timed seat, TimesMS[i] is its time at turn i+1 in milliseconds,
-// null where it was not timed. LimitMS is the turn limit the bots had,
-// "unknown" as long as neither the replay nor the output file records it.
+// null where it was not timed, and LimitMS the turn limit it had, or
+// "unknown" when the output file did not say. The match's LimitMS is the
+// seats' when they all had the same known one, "unknown" otherwise.
 type timesJSON struct {
 	LimitMS any             `json:"limit_ms"`
 	Seats   []seatTimesJSON `json:"seats"`
@@ -24,7 +27,30 @@ type timesJSON struct {
 
 type seatTimesJSON struct {
 	Seat    int        `json:"seat"`
+	LimitMS any        `json:"limit_ms"`
 	TimesMS []*float64 `json:"times_ms"`
+}
+
+// commonLimit returns the turn limit every seat of times had, 0 when one
+// is not known or they differ.
+func commonLimit(times []store.BotOutput) time.Duration {
+	if len(times) == 0 {
+		return 0
+	}
+	for _, t := range times {
+		if t.Limit != times[0].Limit {
+			return 0
+		}
+	}
+	return times[0].Limit
+}
+
+// limitJSON is a turn limit in milliseconds, or "unknown".
+func limitJSON(d time.Duration) any {
+	if d <= 0 {
+		return "unknown"
+	}
+	return millis(d)
 }
 
 // turnTimeJSON is a seat's answer time at one turn, for the inspector.
@@ -51,9 +77,9 @@ func (s *server) apiTimes(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := timesJSON{LimitMS: "unknown", Seats: make([]seatTimesJSON, len(times))}
+	out := timesJSON{LimitMS: limitJSON(commonLimit(times)), Seats: make([]seatTimesJSON, len(times))}
 	for i, t := range times {
-		st := seatTimesJSON{Seat: t.Seat, TimesMS: make([]*float64, len(t.Times))}
+		st := seatTimesJSON{Seat: t.Seat, LimitMS: limitJSON(t.Limit), TimesMS: make([]*float64, len(t.Times))}
 		for j, d := range t.Times {
 			if d > 0 {
 				v := millis(d)
@@ -118,6 +144,18 @@ func (s *server) timesChartData(c echo.Context) error {
 		return err
 	}
 	lines := timeLines(times, m.Turns)
-	v, _ := metricChart(m, responseTime, lines, nil, linePoints(pagePoints, len(lines)))
-	return sendChart(c, v)
+	line, _ := lineChart(m, responseTime, lines, nil)
+	if limit := commonLimit(times); limit > 0 && len(line.MultiSeries) > 0 {
+		// The limit is a dashed line across the chart, on the first
+		// seat's series, as the event marks are.
+		charts.WithMarkLineNameYAxisItemOpts(opts.MarkLineNameYAxisItem{Name: "turn limit", YAxis: millis(limit)})(&line.MultiSeries[0])
+		charts.WithMarkLineStyleOpts(opts.MarkLineStyle{
+			Symbol:    []string{"none", "none"},
+			Label:     &opts.Label{Show: opts.Bool(true), Formatter: "turn limit"},
+			LineStyle: &opts.LineStyle{Color: gameEventColor, Type: "dashed"},
+		})(&line.MultiSeries[0])
+	}
+	line.Validate()
+	return sendChart(c, chartView{ID: line.ChartID, Title: responseTime.Label + " per turn", Option: line.JSON(),
+		Data: stepData(lines, 0, linePoints(pagePoints, len(lines)))})
 }

@@ -18,7 +18,7 @@ func TestAnswerTimes(t *testing.T) {
 	f := newFixture(t, nil)
 	enc, _ := f.encodeFresh(t)
 	var file bytes.Buffer
-	times := store.BotOutput{Seat: 0, Stream: store.Times, Times: []time.Duration{2500 * time.Microsecond, 0, 40 * time.Millisecond}}
+	times := store.BotOutput{Seat: 0, Stream: store.Times, Times: []time.Duration{2500 * time.Microsecond, 0, 40 * time.Millisecond}, Limit: time.Second}
 	if err := store.WriteBotOutput(&file, []store.BotOutput{times}); err != nil {
 		t.Fatal(err)
 	}
@@ -28,9 +28,9 @@ func TestAnswerTimes(t *testing.T) {
 
 	var got timesJSON
 	getJSON(t, f.e, "/api/v1/matches/"+enc.ID+"/times", http.StatusOK, &got)
-	if got.LimitMS != "unknown" || len(got.Seats) != 1 || got.Seats[0].Seat != 0 || len(got.Seats[0].TimesMS) != 3 ||
+	if got.LimitMS != 1000.0 || len(got.Seats) != 1 || got.Seats[0].LimitMS != 1000.0 || got.Seats[0].Seat != 0 || len(got.Seats[0].TimesMS) != 3 ||
 		*got.Seats[0].TimesMS[0] != 2.5 || got.Seats[0].TimesMS[1] != nil || *got.Seats[0].TimesMS[2] != 40 {
-		t.Errorf("times: got %+v, want seat 0's 2.5, null, 40 ms and an unknown limit", got)
+		t.Errorf("times: got %+v, want seat 0's 2.5, null, 40 ms and the limit 1000 ms", got)
 	}
 	var turn struct {
 		Times []turnTimeJSON `json:"times"`
@@ -53,7 +53,7 @@ func TestAnswerTimes(t *testing.T) {
 	for _, sc := range []scenario{
 		{name: "bot page", url: "/bots/toad/astar", status: 200, want: []string{"Response time", "<td class=\"num\">2.5 ms</td><td class=\"num\">40 ms</td>"}},
 		{name: "match page", url: matchURL(enc.ID), status: 200, want: []string{"Response time", matchURL(enc.ID) + "/times/chart"}},
-		{name: "chart", url: matchURL(enc.ID) + "/times/chart", status: 200, want: []string{`"option":`, "Response time (ms)", "[1,2.5]"}},
+		{name: "chart", url: matchURL(enc.ID) + "/times/chart", status: 200, want: []string{`"option":`, "Response time (ms)", "[1,2.5]", `"yAxis":1000`, "turn limit"}},
 		{name: "unknown match", url: "/api/v1/matches/" + fmt.Sprintf("%064x", 7) + "/times", status: 404},
 	} {
 		t.Run(sc.name, func(t *testing.T) { sc.run(t, f.e) })

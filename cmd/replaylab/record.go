@@ -196,7 +196,7 @@ func recordMatch(ctx context.Context, g *sim.Game, rec *replay.Recorder, specs [
 		}
 	}
 	if botOut != nil {
-		botOut.addTimes(rec.Times)
+		botOut.addTimes(rec.Times, f.turnLimit)
 	}
 	agents = nil
 	return l, nil
@@ -549,11 +549,12 @@ func (o *outputLog) add(turn, seat int, out replay.Output) {
 	}
 }
 
-// addTimes adds each timed seat's answer times (Recorder.Times).
-func (o *outputLog) addTimes(times [][]time.Duration) {
+// addTimes adds each timed seat's answer times (Recorder.Times) and the
+// turn limit the seats had.
+func (o *outputLog) addTimes(times [][]time.Duration, limit time.Duration) {
 	for seat, ts := range times {
 		if ts != nil {
-			o.lines = append(o.lines, store.BotOutput{Seat: seat, Stream: store.Times, Times: ts})
+			o.lines = append(o.lines, store.BotOutput{Seat: seat, Stream: store.Times, Times: ts, Limit: limit})
 		}
 	}
 }

@@ -182,6 +182,9 @@ func TestRecordKeepsAnswerTimes(t *testing.T) {
 	if len(lines) != 1 || lines[0].Stream != store.Times || lines[0].Seat != 0 || len(lines[0].Times) == 0 {
 		t.Fatalf("got output file %+v, want only seat 0's answer times", lines)
 	}
+	if lines[0].Limit != 10*time.Second {
+		t.Errorf("got turn limit %v, want --turn-timeout's 10s", lines[0].Limit)
+	}
 	file := lines[0].Times
 	for i, d := range file {
 		if d < sleep {
