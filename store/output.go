@@ -116,10 +116,11 @@ func packTimes(times []time.Duration) []byte {
 	return b
 }
 
-// unpackTimes reverses packTimes.
-func unpackTimes(b []byte) ([]time.Duration, error) {
+// unpackTimes reverses packTimes, up to the first upTo times (all when
+// upTo is 0 or less).
+func unpackTimes(b []byte, upTo int) ([]time.Duration, error) {
 	var times []time.Duration
-	for len(b) > 0 {
+	for len(b) > 0 && (upTo <= 0 || len(times) < upTo) {
 		us, n := binary.Uvarint(b)
 		if n <= 0 || us > uint64(MaxBotTime/time.Microsecond) {
 			return nil, fmt.Errorf("answer time %d: corrupt", len(times)+1)
@@ -229,6 +230,19 @@ func (db *DB) BotOutputAt(ctx context.Context, matchID string, turn int) ([]BotO
 // each turn, a piece of stream Times per timed seat by seat; none for a
 // match stored without them.
 func (db *DB) BotTimes(ctx context.Context, matchID string) ([]BotOutput, error) {
+	return db.botTimes(ctx, matchID, 0)
+}
+
+// BotTimesTo is BotTimes with each seat's times cut after turn (turn 1
+// for a turn below it), which reads no further into them: what the
+// inspector needs of a turn.
+func (db *DB) BotTimesTo(ctx context.Context, matchID string, turn int) ([]BotOutput, error) {
+	return db.botTimes(ctx, matchID, max(turn, 1))
+}
+
+// botTimes reads the times of BotTimes, up to the first upTo of each
+// seat (all when upTo is 0).
+func (db *DB) botTimes(ctx context.Context, matchID string, upTo int) ([]BotOutput, error) {
 	tx, err := db.readTx(ctx)
 	if err != nil {
 		return nil, err
@@ -252,7 +266,7 @@ func (db *DB) BotTimes(ctx context.Context, matchID string) ([]BotOutput, error)
 			return nil, fmt.Errorf("answer times of %s: %w", matchID, err)
 		}
 		o.Limit = time.Duration(limitUS) * time.Microsecond
-		if o.Times, err = unpackTimes(data); err != nil {
+		if o.Times, err = unpackTimes(data, upTo); err != nil {
 			return nil, fmt.Errorf("answer times of %s, %s: %w", matchID, sim.SeatName(o.Seat), err)
 		}
 		out = append(out, o)

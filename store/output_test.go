@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -90,6 +91,9 @@ func TestBotTimes(t *testing.T) {
 		}
 		if want := []BotOutput{times}; !reflect.DeepEqual(got, want) {
 			t.Errorf("got %+v, want %+v", got, want)
+		}
+		if got, err := db.BotTimesTo(ctx, rec.ID, 2); err != nil || len(got) != 1 || !slices.Equal(got[0].Times, times.Times[:2]) {
+			t.Errorf("times to turn 2: got %+v, %v, want the first two", got, err)
 		}
 		if out, err := db.BotOutputAt(ctx, rec.ID, 0); err != nil || len(out) != 0 {
 			t.Errorf("turn 0's output: got %+v, %v, want none: the times are not output", out, err)

@@ -102,7 +102,7 @@ func versionTimes(ctx context.Context, tx *sql.Tx, botID int64) (VersionTimes, e
 		if err := rows.Scan(&data, &timeouts); err != nil {
 			return VersionTimes{}, err
 		}
-		ts, err := unpackTimes(data)
+		ts, err := unpackTimes(data, 0)
 		if err != nil {
 			return VersionTimes{}, err
 		}

@@ -93,7 +93,7 @@ func (s *server) apiTimes(c echo.Context) error {
 
 // turnTimes returns each timed seat's answer time at turn.
 func (s *server) turnTimes(ctx context.Context, id string, turn int) ([]turnTimeJSON, error) {
-	times, err := s.db.BotTimes(ctx, id)
+	times, err := s.db.BotTimesTo(ctx, id, turn)
 	if err != nil {
 		return nil, err
 	}
@@ -112,7 +112,7 @@ var responseTime = sim.MetricDef{Name: "response-time", Label: "Response time (m
 // timesChart returns the collapsed "Response time" chart of a match page
 // when its bots' answers were timed.
 func (s *server) timesChart(ctx context.Context, m store.MatchSummary) (*moreChart, error) {
-	times, err := s.db.BotTimes(ctx, m.ID)
+	times, err := s.db.BotTimesTo(ctx, m.ID, 1) // whether there are any
 	if err != nil || len(times) == 0 {
 		return nil, err
 	}
