@@ -1,7 +1,7 @@
--- replaylab SQLite schema, version 18.
+-- replaylab SQLite schema, version 19.
 --
 -- store.Open applies this file to a fresh database inside one transaction
--- and then sets PRAGMA user_version to 18 and PRAGMA application_id to
+-- and then sets PRAGMA user_version to 19 and PRAGMA application_id to
 -- 0x52504c42 ("RPLB"), which marks the file as replaylab's: Open refuses an
 -- SQLite file with another application_id and tables of its own. A schema
 -- change edits this file and appends to store/upgrades.go the statements
@@ -285,6 +285,19 @@ CREATE TABLE bot_output (
     stream    TEXT    NOT NULL CHECK (stream IN ('stdout', 'stderr')),
     text      TEXT    NOT NULL,
     PRIMARY KEY (match_seq, turn, seat, stream)
+) STRICT, WITHOUT ROWID;
+
+-- How long each external bot took to answer, per turn (Answer.Time): one
+-- row per timed seat of a match, data the times in microseconds from
+-- turn 1, each a uvarint, 0 for a turn not timed; limit_us the turn
+-- limit the bot had, 0 when not known. Stored with the bot output, never
+-- in the replay.
+CREATE TABLE bot_times (
+    match_seq INTEGER NOT NULL REFERENCES matches (seq) ON DELETE CASCADE,
+    seat      INTEGER NOT NULL CHECK (seat >= 0),
+    limit_us  INTEGER NOT NULL CHECK (limit_us >= 0),
+    data      BLOB    NOT NULL,
+    PRIMARY KEY (match_seq, seat)
 ) STRICT, WITHOUT ROWID;
 
 -- Aggregates. The leaderboards, the overview and the bot pages read these

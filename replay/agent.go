@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/replaylab/replaylab/sim"
 	"github.com/replaylab/replaylab/sim/rng"
@@ -27,6 +28,10 @@ type Answer struct {
 	// late (Command is then ""), sim.EventCrash the turn the agent died or
 	// sim.EventOversize when the answer was cut to MaxCommandBytes.
 	Note string
+	// Time is how long an external bot took to answer: from writing the
+	// request to reading the answer, the turn's limit for a time-out, 0
+	// when nothing was timed (a built-in bot, a bot that died before).
+	Time time.Duration
 	Output
 }
 

@@ -64,6 +64,7 @@ type Process struct {
 
 	mu          sync.Mutex // guards the fields below, shared with the stdout pipe
 	awaiting    int        // turn whose request is out and answer is not, or 0
+	sent        time.Time  // when the awaited turn's request began to go out
 	answer      *Answer    // the answer to awaiting, once read
 	jsonBot     bool       // the bot has answered in the JSON form
 	turnBot     bool       // the bot has answered in the JSON form with a turn
@@ -309,7 +310,7 @@ func (p *Process) sortFramed(line string, dropped int, early bool) {
 // setAnswer makes cmd the awaited answer, cut to MaxCommandBytes; cut
 // says the line was cut already.
 func (p *Process) setAnswer(cmd string, cut bool) {
-	a := Answer{Command: cutUTF8(cmd, MaxCommandBytes)}
+	a := Answer{Command: cutUTF8(cmd, MaxCommandBytes), Time: max(time.Since(p.sent), time.Microsecond)}
 	if len(a.Command) < len(cmd) || cut {
 		a.Note = sim.EventOversize
 	}
@@ -516,11 +517,9 @@ func (p *Process) Act(ctx context.Context, turn int, view any) Answer {
 		// Views are the game's own JSON-able structs, so this is a bug.
 		panic(fmt.Sprintf("replay: encode view: %v", err))
 	}
-	limit := p.limit
-	if !p.answered {
-		limit = p.first
-	}
-	deadline := time.Now().Add(limit)
+	limit := p.Limit()
+	start := time.Now()
+	deadline := start.Add(limit)
 	// The request goes out in two writes: all but its last two bytes, and
 	// the rest once the bot has read those. A bot cannot answer before it
 	// has the whole request, and by the time it reads it has written all
@@ -531,26 +530,26 @@ func (p *Process) Act(ctx context.Context, turn int, view any) Answer {
 	head, end := req[:len(req)-hold], req[len(req)-hold:]
 	p.stdin.SetWriteDeadline(deadline)
 	if _, err := p.stdin.Write(head); err != nil {
-		return p.crash()
+		return p.crash(start)
 	}
 	switch p.waitRead(ctx, deadline) {
 	case readGone:
-		return p.crash()
+		return p.crash(start)
 	case readLate:
 		// Complete the request all the same, for the next one to be read
 		// as a request.
 		if !p.writeNow(end) {
-			return p.crash()
+			return p.crash(start)
 		}
-		return p.timeout()
+		return p.timeout(limit)
 	}
 	p.mu.Lock()
 	p.stdout.drain()
 	p.lineEarly = len(p.line) > 0 || p.lineDropped > 0 // begun before: not the answer
-	p.awaiting, p.answer = turn, nil
+	p.awaiting, p.answer, p.sent = turn, nil, start
 	p.mu.Unlock()
 	if !p.writeNow(end) {
-		return p.crash()
+		return p.crash(start)
 	}
 	timer := time.NewTimer(time.Until(deadline))
 	defer timer.Stop()
@@ -562,9 +561,9 @@ func (p *Process) Act(ctx context.Context, turn int, view any) Answer {
 			a.Stderr = p.takeStderr()
 			return *a
 		case ended || over && gone:
-			return p.crash()
+			return p.crash(start)
 		case over:
-			return p.timeout()
+			return p.timeout(limit)
 		}
 		select {
 		case <-p.wake:
@@ -578,6 +577,15 @@ func (p *Process) Act(ctx context.Context, turn int, view any) Answer {
 			over = true
 		}
 	}
+}
+
+// Limit returns the time the bot has for its next turn: the start limit
+// until it has answered once, then the turn limit.
+func (p *Process) Limit() time.Duration {
+	if !p.answered {
+		return p.first
+	}
+	return p.limit
 }
 
 // readState is how waiting for the bot to read its input ended.
@@ -666,19 +674,23 @@ func (p *Process) closeTurn() Output {
 	return Output{Stdout: out, Stderr: p.takeStderr()}
 }
 
-func (p *Process) timeout() Answer {
+// timeout ends a turn the bot did not answer within limit, its time.
+func (p *Process) timeout(limit time.Duration) Answer {
 	p.answered = true
-	return Answer{Note: sim.EventTimeout, Output: p.closeTurn()}
+	return Answer{Note: sim.EventTimeout, Time: limit, Output: p.closeTurn()}
 }
 
-func (p *Process) crash() Answer {
+// crash ends the bot's play in a turn begun at start; the turn's time is
+// until the recorder saw it die.
+func (p *Process) crash(start time.Time) Answer {
+	took := max(time.Since(start), time.Microsecond)
 	p.dead = true
 	// Give the process a moment to finish writing its last words.
 	select {
 	case <-p.exited:
 	case <-time.After(lastWords):
 	}
-	return Answer{Note: sim.EventCrash, Output: p.closeTurn()}
+	return Answer{Note: sim.EventCrash, Time: took, Output: p.closeTurn()}
 }
 
 // Exited returns a channel closed once the bot's own process has exited.

@@ -324,3 +324,50 @@ func TestProcessMalformed(t *testing.T) {
 		t.Errorf("turn 5: stdout %q lacks %q", output[5].Stdout, want)
 	}
 }
+
+// TestProcessTimes: the recorder keeps each answer's time, at least what
+// the bot slept before it answered, and a time-out's time is the limit;
+// the replay is the same as that of a bot answering at once.
+func TestProcessTimes(t *testing.T) {
+	replaytest.CheckGoroutines(t)
+	const sleep = 50 * time.Millisecond
+	p := startBot(t, 5*time.Second, "slow", "0.05")
+	defer p.Close()
+	r := replay.Recorder{Header: recordHeader(), Agents: []replay.Agent{p}}
+	l, err := r.Record(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Times) != 1 || len(r.Times[0]) != len(l.Turns) {
+		t.Fatalf("got times %v, want one seat's, one per turn of %d", r.Times, len(l.Turns))
+	}
+	for i, d := range r.Times[0] {
+		if d < sleep {
+			t.Errorf("turn %d: got time %v, want at least the bot's sleep %v", i+1, d, sleep)
+		}
+	}
+	fast := replay.Recorder{Header: recordHeader(), Agents: []replay.Agent{startBot(t, 5*time.Second, "slow", "0")}}
+	defer fast.Agents[0].Close()
+	lf, err := fast.Record(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := l.ID()
+	b, _ := lf.ID()
+	if a != b {
+		t.Errorf("a slow bot's replay is %s, a fast one's %s: want the same", a, b)
+	}
+
+	late := startBot(t, 20*time.Millisecond, "slow", "0.2")
+	defer late.Close()
+	rl := replay.Recorder{Header: recordHeader(), Agents: []replay.Agent{late}}
+	if _, err := rl.Record(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := rl.Times[0][0]; got != 40*time.Millisecond { // the start limit
+		t.Errorf("a first turn timed out: got time %v, want the start limit 40ms", got)
+	}
+	if got := rl.Times[0][1]; got != 20*time.Millisecond {
+		t.Errorf("a turn timed out: got time %v, want the limit 20ms", got)
+	}
+}

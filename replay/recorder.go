@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/replaylab/replaylab/sim"
 )
@@ -45,6 +46,11 @@ type Recorder struct {
 	// Agreements is set by Record for a fork: how far each seat's agent
 	// repeated From's commands, one entry per seat.
 	Agreements []Agreement
+	// Times is set by Record: Times[seat][turn-1] is how long the seat's
+	// agent took to answer turn (Answer.Time), 0 where it was not timed.
+	// A seat none of whose answers was timed (a built-in bot) has no
+	// slice, and Times is nil when no seat has one.
+	Times [][]time.Duration
 	// Result is set by Record: the match's result after the last turn
 	// played, so a caller that wants only the outcome (critical, which
 	// plays thousands of forks) need not regenerate the log.
@@ -109,6 +115,7 @@ func (r *Recorder) Record(ctx context.Context) (*Log, error) {
 	if len(r.Agents) != len(l.Header.Players) {
 		return nil, fmt.Errorf("%d agents for %d players", len(r.Agents), len(l.Header.Players))
 	}
+	r.Times = nil
 	pf, err := r.parent(g)
 	if err != nil {
 		return nil, err
@@ -128,6 +135,7 @@ func (r *Recorder) Record(ctx context.Context) (*Log, error) {
 			return nil, fmt.Errorf("the match is not over after %d turns", MaxTurns)
 		}
 		r.ask(ctx, turn, m, answers)
+		r.keepTimes(turn, answers)
 		if turn <= r.At && pf != nil {
 			r.compare(turn, answers)
 			answers = pf.answers(turn, answers)
@@ -175,6 +183,22 @@ func (r *Recorder) Record(ctx context.Context) (*Log, error) {
 	}
 	r.Result = m.Result()
 	return l, nil
+}
+
+// keepTimes adds the answers' times of turn to Times.
+func (r *Recorder) keepTimes(turn int, answers []Answer) {
+	for s, a := range answers {
+		if a.Time <= 0 {
+			continue
+		}
+		if r.Times == nil {
+			r.Times = make([][]time.Duration, len(answers))
+		}
+		if n := len(r.Times[s]); n < turn {
+			r.Times[s] = append(r.Times[s], make([]time.Duration, turn-n)...)
+		}
+		r.Times[s][turn-1] = a.Time
+	}
 }
 
 // parent is the match a fork plays its first turns from: its log and the

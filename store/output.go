@@ -3,8 +3,10 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"time"
 	"unicode/utf8"
 
 	"github.com/replaylab/replaylab/replay"
@@ -21,15 +23,30 @@ const MaxBotOutput = replay.MaxOutputBytes
 const (
 	Stdout = "stdout" // stray standard output: lines that were not answers
 	Stderr = "stderr"
+	// Times is no text but how long the seat's bot took to answer each
+	// turn: one piece per timed seat, at turn 0, its Times set. It
+	// travels with the output, beside the replay, and is stored apart
+	// (bot_times).
+	Times = "times"
 )
 
+// MaxBotTime bounds one stored answer time: far over any turn limit.
+const MaxBotTime = 24 * time.Hour
+
 // BotOutput is what a seat's bot wrote to one stream in one turn besides
-// its answer.
+// its answer, or its answer times.
 type BotOutput struct {
 	Turn   int
 	Seat   int
-	Stream string // Stdout or Stderr
+	Stream string // Stdout, Stderr or Times
 	Text   string
+	// Times, of stream Times only, holds how long the bot took to answer
+	// each turn from turn 1 (replay.Answer.Time, to the microsecond), 0
+	// where it was not timed; it may stop before the last turn.
+	Times []time.Duration
+	// Limit, of stream Times only, is the turn limit the bot had, 0 when
+	// not known.
+	Limit time.Duration
 }
 
 // checkOutput reports the first of rec.Output that does not fit rec, or
@@ -51,8 +68,14 @@ func checkOutput(id string, turns, seats int, out []BotOutput) error {
 			return invalidf("record %s: bot output at turn %d, want 0..%d", id, o.Turn, turns)
 		case o.Seat < 0 || o.Seat >= seats:
 			return invalidf("record %s: bot output of seat index %d, want 0..%d", id, o.Seat, seats-1)
+		case o.Stream == Times:
+			if err := checkTimes(id, turns, o); err != nil {
+				return err
+			}
 		case o.Stream != Stdout && o.Stream != Stderr:
-			return invalidf("record %s: bot output stream %q, want stdout or stderr", id, o.Stream)
+			return invalidf("record %s: bot output stream %q, want stdout, stderr or times", id, o.Stream)
+		case o.Times != nil || o.Limit != 0:
+			return invalidf("record %s: bot output of %s at turn %d: times in a %s piece", id, sim.SeatName(o.Seat), o.Turn, o.Stream)
 		case len(o.Text) > MaxBotOutput:
 			return invalidf("record %s: bot output of %s at turn %d holds %d bytes, want at most %d", id, sim.SeatName(o.Seat), o.Turn, len(o.Text), MaxBotOutput)
 		case !utf8.ValidString(o.Text):
@@ -63,6 +86,49 @@ func checkOutput(id string, turns, seats int, out []BotOutput) error {
 		seen[k] = true
 	}
 	return nil
+}
+
+// checkTimes reports what is wrong with o, a piece of stream Times of a
+// match of turns turns.
+func checkTimes(id string, turns int, o BotOutput) error {
+	switch {
+	case o.Turn != 0 || o.Text != "":
+		return invalidf("record %s: answer times of %s: at turn %d with text, want turn 0 and no text", id, sim.SeatName(o.Seat), o.Turn)
+	case o.Limit < 0 || o.Limit > MaxBotTime:
+		return invalidf("record %s: turn limit of %s is %v, want 0 to %v", id, sim.SeatName(o.Seat), o.Limit, MaxBotTime)
+	case len(o.Times) > turns:
+		return invalidf("record %s: answer times of %s for %d turns, the match has %d", id, sim.SeatName(o.Seat), len(o.Times), turns)
+	}
+	for i, d := range o.Times {
+		if d < 0 || d > MaxBotTime {
+			return invalidf("record %s: answer time of %s at turn %d is %v, want 0 to %v", id, sim.SeatName(o.Seat), i+1, d, MaxBotTime)
+		}
+	}
+	return nil
+}
+
+// packTimes packs times as bot_times.data: microseconds, each a uvarint.
+func packTimes(times []time.Duration) []byte {
+	b := make([]byte, 0, len(times)*3)
+	for _, d := range times {
+		b = binary.AppendUvarint(b, uint64(d/time.Microsecond))
+	}
+	return b
+}
+
+// unpackTimes reverses packTimes, up to the first upTo times (all when
+// upTo is 0 or less).
+func unpackTimes(b []byte, upTo int) ([]time.Duration, error) {
+	var times []time.Duration
+	for len(b) > 0 && (upTo <= 0 || len(times) < upTo) {
+		us, n := binary.Uvarint(b)
+		if n <= 0 || us > uint64(MaxBotTime/time.Microsecond) {
+			return nil, fmt.Errorf("answer time %d: corrupt", len(times)+1)
+		}
+		times = append(times, time.Duration(us)*time.Microsecond)
+		b = b[n:]
+	}
+	return times, nil
 }
 
 // outputKey names a piece of bot output; a match has one piece per key.
@@ -77,6 +143,13 @@ func keyOf(o BotOutput) outputKey { return outputKey{o.Turn, o.Seat, o.Stream} }
 // hold one piece per turn, seat and stream.
 func insertOutput(ctx context.Context, tx *sql.Tx, seq int64, out []BotOutput) error {
 	for _, o := range out {
+		if o.Stream == Times {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO bot_times (match_seq, seat, limit_us, data) VALUES (?, ?, ?, ?)`,
+				seq, o.Seat, o.Limit.Microseconds(), packTimes(o.Times)); err != nil {
+				return fmt.Errorf("answer times: %w", err)
+			}
+			continue
+		}
 		if _, err := tx.ExecContext(ctx, `
 			INSERT INTO bot_output (match_seq, turn, seat, stream, text) VALUES (?, ?, ?, ?, ?)`,
 			seq, o.Turn, o.Seat, o.Stream, o.Text); err != nil {
@@ -101,6 +174,7 @@ func attachOutput(ctx context.Context, tx *sql.Tx, id string, out []BotOutput) (
 	err = tx.QueryRowContext(ctx, `
 		SELECT seq, turns, (SELECT count(*) FROM match_players WHERE match_seq = m.seq),
 			EXISTS (SELECT 1 FROM bot_output WHERE match_seq = m.seq)
+				OR EXISTS (SELECT 1 FROM bot_times WHERE match_seq = m.seq)
 		FROM matches m WHERE id = ?`, id).Scan(&seq, &turns, &seats, &has)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, notFoundf("match %s not found", id)
@@ -143,6 +217,62 @@ func (db *DB) BotOutputAt(ctx context.Context, matchID string, turn int) ([]BotO
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("bot output of %s: %w", matchID, err)
+	}
+	if len(out) == 0 {
+		if err := checkMatch(ctx, tx, matchID); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// BotTimes returns how long the bots of match matchID took to answer
+// each turn, a piece of stream Times per timed seat by seat; none for a
+// match stored without them.
+func (db *DB) BotTimes(ctx context.Context, matchID string) ([]BotOutput, error) {
+	return db.botTimes(ctx, matchID, 0)
+}
+
+// BotTimesTo is BotTimes with each seat's times cut after turn (turn 1
+// for a turn below it), which reads no further into them: what the
+// inspector needs of a turn.
+func (db *DB) BotTimesTo(ctx context.Context, matchID string, turn int) ([]BotOutput, error) {
+	return db.botTimes(ctx, matchID, max(turn, 1))
+}
+
+// botTimes reads the times of BotTimes, up to the first upTo of each
+// seat (all when upTo is 0).
+func (db *DB) botTimes(ctx context.Context, matchID string, upTo int) ([]BotOutput, error) {
+	tx, err := db.readTx(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	rows, err := tx.QueryContext(ctx, `
+		SELECT seat, limit_us, data FROM bot_times
+		WHERE match_seq = (SELECT seq FROM matches WHERE id = ?) ORDER BY seat`, matchID)
+	if err != nil {
+		return nil, fmt.Errorf("answer times of %s: %w", matchID, err)
+	}
+	defer rows.Close()
+	out := []BotOutput{}
+	for rows.Next() {
+		o := BotOutput{Stream: Times}
+		var (
+			data    []byte
+			limitUS int64
+		)
+		if err := rows.Scan(&o.Seat, &limitUS, &data); err != nil {
+			return nil, fmt.Errorf("answer times of %s: %w", matchID, err)
+		}
+		o.Limit = time.Duration(limitUS) * time.Microsecond
+		if o.Times, err = unpackTimes(data, upTo); err != nil {
+			return nil, fmt.Errorf("answer times of %s, %s: %w", matchID, sim.SeatName(o.Seat), err)
+		}
+		out = append(out, o)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("answer times of %s: %w", matchID, err)
 	}
 	if len(out) == 0 {
 		if err := checkMatch(ctx, tx, matchID); err != nil {

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestBotOutputAt(t *testing.T) {
@@ -23,8 +25,8 @@ func TestBotOutputAt(t *testing.T) {
 			want []BotOutput
 		}{
 			{1, []BotOutput{}},
-			{2, []BotOutput{{2, 0, Stdout, "debug: 7\n"}, {2, 1, Stderr, "thinking <b>hard</b>\n"}}},
-			{5, []BotOutput{{5, 0, Stderr, "last answer\nbye\n"}}},
+			{2, []BotOutput{{2, 0, Stdout, "debug: 7\n", nil, 0}, {2, 1, Stderr, "thinking <b>hard</b>\n", nil, 0}}},
+			{5, []BotOutput{{5, 0, Stderr, "last answer\nbye\n", nil, 0}}},
 		} {
 			got, err := db.BotOutputAt(context.Background(), rec.ID, tt.turn)
 			if err != nil {
@@ -53,6 +55,11 @@ func TestIngestRefusesBadBotOutput(t *testing.T) {
 			{"too long", BotOutput{Turn: 1, Seat: 0, Stream: Stdout, Text: strings.Repeat("x", MaxBotOutput+1)}, "at most"},
 			{"not UTF-8", BotOutput{Turn: 1, Seat: 0, Stream: Stdout, Text: "\xff"}, "UTF-8"},
 			{"two pieces", BotOutput{Turn: 2, Seat: 1, Stream: Stderr, Text: "bye"}, "Seat 2 at turn 2 has two stderr pieces"},
+			{"times past the end", BotOutput{Seat: 0, Stream: Times, Times: make([]time.Duration, 6)}, "for 6 turns, the match has 5"},
+			{"a negative time", BotOutput{Seat: 0, Stream: Times, Times: []time.Duration{-1}}, "turn 1 is -1ns"},
+			{"times at a turn", BotOutput{Turn: 2, Seat: 0, Stream: Times}, "want turn 0"},
+			{"a negative limit", BotOutput{Seat: 0, Stream: Times, Limit: -time.Second}, "turn limit of Seat 1 is -1s"},
+			{"times in output", BotOutput{Turn: 2, Seat: 0, Stream: Stdout, Text: "x", Times: []time.Duration{1}}, "times in a stdout piece"},
 		} {
 			t.Run(tt.name, func(t *testing.T) {
 				db := open(t)
@@ -63,6 +70,89 @@ func TestIngestRefusesBadBotOutput(t *testing.T) {
 					t.Errorf("got %v, want ErrInvalid naming %q", err, tt.msg)
 				}
 			})
+		}
+	})
+}
+
+// TestBotTimes: a seat's answer times are stored with the match, packed
+// to the microsecond, attached with output to a match stored without,
+// and deleted with the match.
+func TestBotTimes(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, open opener) {
+		ctx := context.Background()
+		db := open(t)
+		times := BotOutput{Seat: 1, Stream: Times, Times: []time.Duration{1500 * time.Microsecond, 0, time.Second}, Limit: 2 * time.Second}
+		rec := makeRecord(t, recordSpec{id: testID(1), turns: 5, winner: 0})
+		rec.Output = []BotOutput{{Turn: 2, Seat: 0, Stream: Stdout, Text: "debug\n"}, times}
+		mustIngest(t, db, rec)
+		got, err := db.BotTimes(ctx, rec.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := []BotOutput{times}; !reflect.DeepEqual(got, want) {
+			t.Errorf("got %+v, want %+v", got, want)
+		}
+		if got, err := db.BotTimesTo(ctx, rec.ID, 2); err != nil || len(got) != 1 || !slices.Equal(got[0].Times, times.Times[:2]) {
+			t.Errorf("times to turn 2: got %+v, %v, want the first two", got, err)
+		}
+		if out, err := db.BotOutputAt(ctx, rec.ID, 0); err != nil || len(out) != 0 {
+			t.Errorf("turn 0's output: got %+v, %v, want none: the times are not output", out, err)
+		}
+
+		// A match stored without them gets them with its output.
+		rec2 := makeRecord(t, recordSpec{id: testID(2), turns: 5, winner: 0})
+		mustIngest(t, db, rec2)
+		rec2.Output = []BotOutput{times}
+		if _, fate, err := db.Upload(ctx, rec2); err != nil || fate != OutputStored {
+			t.Fatalf("upload again with times: got %v, %v, want them stored", fate, err)
+		}
+		if got, err := db.BotTimes(ctx, rec2.ID); err != nil || len(got) != 1 {
+			t.Errorf("attached times: got %+v, %v, want one seat's", got, err)
+		}
+
+		if _, err := db.DeleteMatches(ctx, []string{rec.ID}); err != nil {
+			t.Fatal(err)
+		}
+		var n int
+		if err := db.write.QueryRowContext(ctx, `SELECT count(*) FROM bot_times`).Scan(&n); err != nil || n != 1 {
+			t.Errorf("after deleting one of two matches with times: %d rows (%v), want 1", n, err)
+		}
+		if _, err := db.BotTimes(ctx, rec.ID); !errors.Is(err, ErrNotFound) {
+			t.Errorf("deleted match: got %v, want ErrNotFound", err)
+		}
+	})
+}
+
+// TestResponseTimes: a bot version's median and 99th percentile answer
+// times over its newest timed seats, turns not timed left out; a version
+// without times is not listed.
+func TestResponseTimes(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, open opener) {
+		ctx := context.Background()
+		db := open(t)
+		ms := func(n ...int) []time.Duration {
+			out := make([]time.Duration, len(n))
+			for i, v := range n {
+				out[i] = time.Duration(v) * time.Millisecond
+			}
+			return out
+		}
+		for i, ts := range [][]time.Duration{ms(1, 2, 3, 0, 5), ms(10, 20, 30, 40, 50)} {
+			rec := makeRecord(t, recordSpec{id: testID(i + 1), turns: 5, winner: 0})
+			rec.Output = []BotOutput{{Seat: 0, Stream: Times, Times: ts}}
+			mustIngest(t, db, rec)
+		}
+		got, err := db.ResponseTimes(ctx, "worms", "alpha")
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The 9 timed turns sorted: 1 2 3 5 10 20 30 40 50 ms.
+		want := []VersionTimes{{Version: "1", Seats: 2, Turns: 9, P50: 10 * time.Millisecond, P99: 50 * time.Millisecond}}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("alpha: got %+v, want %+v", got, want)
+		}
+		if got, err := db.ResponseTimes(ctx, "worms", "beta"); err != nil || len(got) != 0 {
+			t.Errorf("beta, never timed: got %+v, %v, want none", got, err)
 		}
 	})
 }

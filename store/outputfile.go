@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/replaylab/replaylab/sim"
 )
@@ -15,19 +16,39 @@ const MaxBotOutputFile = 64 << 20
 
 // outputLine is one line of a bot output file.
 type outputLine struct {
-	Turn   int    `json:"turn"`
-	Seat   int    `json:"seat"`
-	Stream string `json:"stream"`
-	Text   string `json:"text"`
+	Turn    int     `json:"turn"`
+	Seat    int     `json:"seat"`
+	Stream  string  `json:"stream"`
+	Text    string  `json:"text"`
+	TimesUS []int64 `json:"times_us,omitempty"` // stream Times only
+	LimitUS int64   `json:"limit_us,omitempty"` // stream Times only
+}
+
+// timesLine is the line of a seat's answer times.
+type timesLine struct {
+	Seat    int     `json:"seat"`
+	Stream  string  `json:"stream"`
+	LimitUS int64   `json:"limit_us,omitempty"`
+	TimesUS []int64 `json:"times_us"`
 }
 
 // WriteBotOutput writes out as a bot output file, the form 'replaylab
 // record' saves beside a replay: one JSON object per line,
-// {"turn","seat","stream","text"}.
+// {"turn","seat","stream","text"}, and for a piece of stream Times
+// {"seat","stream":"times","limit_us","times_us":[...]}, the turn limit
+// (left out when not known) and the times in microseconds.
 func WriteBotOutput(w io.Writer, out []BotOutput) error {
 	bw := bufio.NewWriter(w)
 	for _, o := range out {
-		line, err := json.Marshal(outputLine{o.Turn, o.Seat, o.Stream, o.Text})
+		var v any = outputLine{Turn: o.Turn, Seat: o.Seat, Stream: o.Stream, Text: o.Text}
+		if o.Stream == Times {
+			us := make([]int64, len(o.Times))
+			for i, d := range o.Times {
+				us[i] = int64(d / time.Microsecond)
+			}
+			v = timesLine{o.Seat, o.Stream, o.Limit.Microseconds(), us}
+		}
+		line, err := json.Marshal(v)
 		if err != nil {
 			return fmt.Errorf("bot output: %w", err)
 		}
@@ -56,6 +77,18 @@ func ReadBotOutput(r io.Reader) ([]BotOutput, error) {
 			return nil, fmt.Errorf("bot output: line %d: %w", n, err)
 		}
 		o := BotOutput{Turn: l.Turn, Seat: l.Seat, Stream: l.Stream, Text: l.Text}
+		if l.Stream == Times {
+			o.Limit = time.Duration(l.LimitUS) * time.Microsecond
+			o.Times = make([]time.Duration, len(l.TimesUS))
+			for i, us := range l.TimesUS {
+				if us < 0 || us > int64(MaxBotTime/time.Microsecond) {
+					return nil, fmt.Errorf("bot output: line %d: %s's answer time at turn %d is %d µs, want 0 to %d", n, sim.SeatName(o.Seat), i+1, us, MaxBotTime/time.Microsecond)
+				}
+				o.Times[i] = time.Duration(us) * time.Microsecond
+			}
+		} else if l.TimesUS != nil || l.LimitUS != 0 {
+			return nil, fmt.Errorf("bot output: line %d: times_us or limit_us in a %s line, want them in a times line only", n, l.Stream)
+		}
 		if len(o.Text) > MaxBotOutput {
 			return nil, fmt.Errorf("bot output: line %d: turn %d, %s: %d bytes of %s, want at most %d", n, o.Turn, sim.SeatName(o.Seat), len(o.Text), o.Stream, MaxBotOutput)
 		}

@@ -6,12 +6,15 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestBotOutputFileRoundTrip(t *testing.T) {
 	want := []BotOutput{
 		{Turn: 0, Seat: 1, Stream: Stderr, Text: "starting\n"},
 		{Turn: 3, Seat: 0, Stream: Stdout, Text: "debug \"quoted\" \u2028 line\n"},
+		{Seat: 1, Stream: Times, Times: []time.Duration{1500 * time.Microsecond, 0, 2 * time.Second}, Limit: time.Second},
+		{Seat: 0, Stream: Times, Times: []time.Duration{time.Millisecond}},
 	}
 	var buf bytes.Buffer
 	if err := WriteBotOutput(&buf, want); err != nil {
@@ -39,6 +42,8 @@ func TestReadBotOutputRefuses(t *testing.T) {
 		{"text over the bound", `{"turn":3,"seat":1,"stream":"stderr","text":"` + strings.Repeat("x", MaxBotOutput+1) + `"}` + "\n", "line 1: turn 3, Seat 2"},
 		{"a key twice", `{"turn":1,"seat":0,"stream":"stdout","text":"a"}` + "\n" + `{"turn":1,"seat":0,"stream":"stderr","text":"a"}` + "\n" +
 			`{"turn":1,"seat":0,"stream":"stdout","text":"b"}` + "\n", "line 3: turn 1, Seat 1: stdout again"},
+		{"a negative time", `{"seat":1,"stream":"times","times_us":[5,-1]}` + "\n", "line 1: Seat 2's answer time at turn 2 is -1 µs"},
+		{"times in output", `{"turn":1,"seat":0,"stream":"stdout","text":"a","times_us":[5]}` + "\n", "line 1: times_us or limit_us in a stdout line"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := ReadBotOutput(strings.NewReader(tt.file))

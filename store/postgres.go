@@ -101,6 +101,15 @@ var postgresUpgrades = []string{
 	`
 	DROP INDEX match_entries_by_bot;
 	CREATE INDEX match_entries_by_bot ON match_entries (bot_id, match_seq) INCLUDE (team, rank, outcome);`,
+	// Version 19: each external bot's answer times (upgrades' version 19).
+	`
+	CREATE TABLE bot_times (
+	    match_seq BIGINT NOT NULL REFERENCES matches (seq) ON DELETE CASCADE,
+	    seat      BIGINT NOT NULL CHECK (seat >= 0),
+	    limit_us  BIGINT NOT NULL CHECK (limit_us >= 0),
+	    data      BYTEA  NOT NULL,
+	    PRIMARY KEY (match_seq, seat)
+	);`,
 }
 
 // postgresApplication is what the marker table's application column holds

@@ -607,6 +607,16 @@ var upgrades = []string{
 	`
 	DROP INDEX match_entries_by_bot;
 	CREATE INDEX match_entries_by_bot ON match_entries (bot_id, match_seq, team, rank, outcome);`,
+	// Version 19 keeps each external bot's answer time per turn
+	// (bot_times, beside bot_output). Stored matches have none.
+	`
+	CREATE TABLE bot_times (
+	    match_seq INTEGER NOT NULL REFERENCES matches (seq) ON DELETE CASCADE,
+	    seat      INTEGER NOT NULL CHECK (seat >= 0),
+	    limit_us  INTEGER NOT NULL CHECK (limit_us >= 0),
+	    data      BLOB    NOT NULL,
+	    PRIMARY KEY (match_seq, seat)
+	) STRICT, WITHOUT ROWID;`,
 }
 
 // packedVersion is the schema version whose upgrade packStoredRows

@@ -254,8 +254,12 @@ func (s *server) turn(c echo.Context) (store.MatchSummary, *sim.Game, turnJSON, 
 	if err != nil {
 		return m, g, turnJSON{}, err
 	}
+	times, err := s.turnTimes(ctx, m.ID, n)
+	if err != nil {
+		return m, g, turnJSON{}, err
+	}
 	return m, g, turnJSON{Turn: n, LastTurn: m.Turns, Frame: frame, Stats: statsJSON(g, stats), Events: eventsJSON(events.Events),
-		Output: outputsJSON(output)}, nil
+		Output: outputsJSON(output), Times: times}, nil
 }
 
 func (s *server) apiTurn(c echo.Context) error {
@@ -449,6 +453,9 @@ type botProfile struct {
 	Fingerprints []store.BotFingerprint
 	Charts       []chartView
 	Assets       []string // the scripts the charts need
+	// Times sums up each version's answer times over its newest timed
+	// seats (store.ResponseTimes).
+	Times []store.VersionTimes
 }
 
 // recentLimit is how many recent matches overview and bot pages list.
@@ -502,6 +509,9 @@ func (s *server) botProfile(c echo.Context) (botProfile, error) {
 	if p.Fingerprints, err = s.db.Fingerprints(ctx, game, name); err != nil {
 		return p, err
 	}
+	if p.Times, err = s.db.ResponseTimes(ctx, game, name); err != nil {
+		return p, err
+	}
 	p.Recent, p.Total, err = s.db.BotMatches(ctx, p.Game, p.Name, recentLimit)
 	return p, err
 }
@@ -526,14 +536,30 @@ func (s *server) apiBot(c echo.Context) error {
 	for i, f := range p.Fingerprints {
 		fps[i] = fingerprintJSON(f)
 	}
+	times := make([]versionTimesJSON, len(p.Times))
+	for i, v := range p.Times {
+		times[i] = versionTimesJSON{v.Version, v.Seats, v.Turns, millis(v.P50), millis(v.P99), v.Timeouts, v.More}
+	}
 	return c.JSON(http.StatusOK, struct {
-		Game         string            `json:"game"`
-		Name         string            `json:"name"`
-		Versions     []standingJSON    `json:"versions"`
-		Fingerprints []fingerprintJSON `json:"fingerprints"`
-		Matches      int               `json:"matches"`
-		Recent       []matchJSON       `json:"recent"`
-	}{p.Game, p.Name, versions, fps, p.Total, matchesJSON(p.Recent)})
+		Game          string             `json:"game"`
+		Name          string             `json:"name"`
+		Versions      []standingJSON     `json:"versions"`
+		Fingerprints  []fingerprintJSON  `json:"fingerprints"`
+		ResponseTimes []versionTimesJSON `json:"response_times"`
+		Matches       int                `json:"matches"`
+		Recent        []matchJSON        `json:"recent"`
+	}{p.Game, p.Name, versions, fps, times, p.Total, matchesJSON(p.Recent)})
+}
+
+// versionTimesJSON is a bot version's answer times (store.VersionTimes).
+type versionTimesJSON struct {
+	Version  string  `json:"version"`
+	Seats    int     `json:"seats"`
+	Turns    int     `json:"turns"`
+	P50MS    float64 `json:"p50_ms"`
+	P99MS    float64 `json:"p99_ms"`
+	Timeouts int     `json:"timeouts"`
+	More     bool    `json:"more"`
 }
 
 // lineName labels a chart line: the player, and the unit where it is one.

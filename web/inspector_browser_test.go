@@ -33,8 +33,8 @@ done
 `
 
 // recordExternal plays a River Toad match against stderrBot as a real
-// process and stores it with the output the recorder kept, as import
-// does with record's output file.
+// process and stores it with the output and answer times the recorder
+// kept, as import does with record's output file.
 func recordExternal(t *testing.T, db *store.DB, turns int) string {
 	t.Helper()
 	bot := filepath.Join(t.TempDir(), "stderr.sh")
@@ -68,7 +68,7 @@ func recordExternal(t *testing.T, db *store.DB, turns int) string {
 	if err != nil {
 		t.Fatalf("build: %v", err)
 	}
-	r.Output = output
+	r.Output = append(output, store.BotOutput{Seat: 0, Stream: store.Times, Times: rec.Times[0], Limit: 5 * time.Second})
 	if _, err := db.Ingest(context.Background(), r); err != nil {
 		t.Fatalf("ingest: %v", err)
 	}
@@ -253,4 +253,28 @@ func TestBrowserInspector(t *testing.T) {
 		}
 		b.checkQuiet(t)
 	})
+}
+
+// TestBrowserResponseTimes: the inspector's Commands table shows the
+// seat's answer time, and the match page's collapsed Response time chart
+// draws when opened, the turn limit with it.
+func TestBrowserResponseTimes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser tests are slow; not in -short")
+	}
+	f, srv := newLiveFixture(t)
+	b := newBrowserSession(t)
+	id := recordExternal(t, f.db, 6)
+	b.do(t, "open inspector", chromedp.Navigate(srv.URL+turnURL(id, 3)), chromedp.WaitVisible(chromedp.CSS("#board svg")))
+	if got := eval[string](t, b, `document.querySelector('#commands tbody tr td:last-child').textContent`); !strings.HasSuffix(got, " ms") {
+		t.Errorf("Commands table's time: got %q, want milliseconds", got)
+	}
+	b.do(t, "open match", chromedp.Navigate(srv.URL+matchURL(id)), chromedp.WaitReady(chromedp.CSS("footer")))
+	b.do(t, "open the Response time chart", chromedp.Click(chromedp.CSS("#chart-response-time-box summary")),
+		chromedp.WaitVisible(chromedp.CSS("#chart-response-time[data-drawn] canvas")))
+	limit := eval[float64](t, b, `echarts.getInstanceByDom(document.getElementById('chart-response-time')).getOption().series[0].markLine.data[0].yAxis`)
+	if limit != 5000 {
+		t.Errorf("the chart's turn limit line: got %v ms, want 5000", limit)
+	}
+	b.checkQuiet(t)
 }

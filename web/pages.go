@@ -287,6 +287,14 @@ func (s *server) matchPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	tc, err := s.timesChart(c.Request().Context(), m)
+	if err != nil {
+		return err
+	}
+	if tc != nil {
+		charts.More = append(charts.More, *tc)
+		charts.Assets = appendAssets(charts.Assets, newTurnChartAssets())
+	}
 	assets := charts.Assets
 	lin, err := s.db.Lineage(c.Request().Context(), m.ID)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"path"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -112,10 +113,14 @@ var funcs = template.FuncMap{
 	"pct": func(x float64) string {
 		return strconv.FormatFloat(100*x, 'f', 0, 64) + "%"
 	},
-	"num":      formatNumber,
-	"rank":     func(i int) int { return i + 1 }, // a 0-based place in a list, from 1
-	"interval": func(i [2]float64) string { return fmt.Sprintf("%.0f–%.0f%%", 100*i[0], 100*i[1]) },
-	"rating":   func(x *float64) string { return strconv.FormatFloat(*x, 'f', 0, 64) },
+	"num": formatNumber,
+	// duration writes an answer time in milliseconds.
+	"duration":      func(d time.Duration) string { return strconv.FormatFloat(millis(d), 'f', -1, 64) + " ms" },
+	"maxTimedSeats": func() int { return store.MaxTimedSeats },
+	"maxTimedTurns": func() string { return formatNumber(store.MaxTimedTurns) },
+	"rank":          func(i int) int { return i + 1 }, // a 0-based place in a list, from 1
+	"interval":      func(i [2]float64) string { return fmt.Sprintf("%.0f–%.0f%%", 100*i[0], 100*i[1]) },
+	"rating":        func(x *float64) string { return strconv.FormatFloat(*x, 'f', 0, 64) },
 	"ratingInterval": func(i *[2]float64) string {
 		return fmt.Sprintf("%.0f–%.0f", i[0], i[1])
 	},

@@ -150,6 +150,9 @@ type turnJSON struct {
 	// Output is what the bots wrote besides their answers this turn, when
 	// the recorder kept it (store.BotOutput).
 	Output []outputJSON `json:"output"`
+	// Times holds each timed seat's answer time this turn, when the
+	// recorder kept it (store.BotTimes).
+	Times []turnTimeJSON `json:"times"`
 }
 
 // framePlaceholder stands for the frame while the rest of a turn is

@@ -195,6 +195,9 @@ func recordMatch(ctx context.Context, g *sim.Game, rec *replay.Recorder, specs [
 			botOut.add(len(l.Turns), s, last)
 		}
 	}
+	if botOut != nil {
+		botOut.addTimes(rec.Times, f.turnLimit)
+	}
 	agents = nil
 	return l, nil
 }
@@ -542,6 +545,16 @@ func (o *outputLog) add(turn, seat int, out replay.Output) {
 	for _, s := range [...]struct{ stream, text string }{{store.Stdout, out.Stdout}, {store.Stderr, out.Stderr}} {
 		if s.text != "" {
 			o.lines = append(o.lines, store.BotOutput{Turn: turn, Seat: seat, Stream: s.stream, Text: s.text})
+		}
+	}
+}
+
+// addTimes adds each timed seat's answer times (Recorder.Times) and the
+// turn limit the seats had.
+func (o *outputLog) addTimes(times [][]time.Duration, limit time.Duration) {
+	for seat, ts := range times {
+		if ts != nil {
+			o.lines = append(o.lines, store.BotOutput{Seat: seat, Stream: store.Times, Times: ts, Limit: limit})
 		}
 	}
 }

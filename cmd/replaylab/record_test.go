@@ -8,6 +8,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -46,6 +47,9 @@ func TestRecordSavesBotOutput(t *testing.T) {
 		var l line
 		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
 			t.Fatalf("bad output line %q: %v", sc.Text(), err)
+		}
+		if l.Stream == store.Times {
+			continue // TestRecordKeepsAnswerTimes
 		}
 		if l.Stream != "stdout" || l.Seat != 0 {
 			t.Errorf("got stream %q of seat %d, want stdout of seat 0", l.Stream, l.Seat)
@@ -120,22 +124,30 @@ func TestRecordOutputOnePiecePerTurn(t *testing.T) {
 // beside it, into a new database and returns the output stored for turn.
 func importedOutput(t *testing.T, path string, turn int) []store.BotOutput {
 	t.Helper()
+	db, m := importOne(t, path)
+	got, err := db.BotOutputAt(context.Background(), m.ID, turn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// importOne imports the replay at path into a new database and returns
+// the database, open until the test ends, and the match.
+func importOne(t *testing.T, path string) (*store.DB, store.MatchSummary) {
+	t.Helper()
 	dbPath := filepath.Join(t.TempDir(), "x.db")
 	mustCLI(t, "import", "--db", dbPath, path)
 	db, err := store.Open(context.Background(), dbPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
+	t.Cleanup(func() { db.Close() })
 	ms, _, err := db.Matches(context.Background(), store.MatchFilter{Limit: 1})
 	if err != nil || len(ms) != 1 {
 		t.Fatalf("matches: got %d, %v; want 1", len(ms), err)
 	}
-	got, err := db.BotOutputAt(context.Background(), ms[0].ID, turn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return got
+	return db, ms[0]
 }
 
 // TestImportReadsBotOutput checks that import stores the output file
@@ -147,6 +159,48 @@ func TestImportReadsBotOutput(t *testing.T) {
 	got := importedOutput(t, out, 3)
 	if len(got) != 1 || got[0].Stream != store.Stdout || !strings.Contains(got[0].Text, "debug 2.0\n") {
 		t.Errorf("turn 3 output: got %.200v, want seat 0's stdout holding the debug lines of turn 2", got)
+	}
+}
+
+// TestRecordKeepsAnswerTimes: record saves each external bot's answer
+// times in the output file, at least what the bot slept before each
+// answer, and import stores them.
+func TestRecordKeepsAnswerTimes(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "m.rpl")
+	const sleep = 30 * time.Millisecond
+	mustCLI(t, "record", "--game", "toad", "--seed", "1", "--turn-timeout", "10s", "--bot", botSpec("slow", "0.03"), "-o", out)
+	f, err := os.Open(out + ".output.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	lines, err := store.ReadBotOutput(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lines) != 1 || lines[0].Stream != store.Times || lines[0].Seat != 0 || len(lines[0].Times) == 0 {
+		t.Fatalf("got output file %+v, want only seat 0's answer times", lines)
+	}
+	if lines[0].Limit != 10*time.Second {
+		t.Errorf("got turn limit %v, want --turn-timeout's 10s", lines[0].Limit)
+	}
+	file := lines[0].Times
+	for i, d := range file {
+		if d < sleep {
+			t.Errorf("turn %d: got time %v, want at least the bot's sleep %v", i+1, d, sleep)
+		}
+	}
+	db, m := importOne(t, out)
+	if m.Turns != len(file) {
+		t.Errorf("got times for %d turns of %d, want every turn", len(file), m.Turns)
+	}
+	got, err := db.BotTimes(context.Background(), m.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || !slices.Equal(got[0].Times, file) {
+		t.Errorf("stored times: got %+v, want the file's %v", got, file)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -291,7 +292,7 @@ func TestOutputLogSkipsEmptyStreams(t *testing.T) {
 	o.add(4, 1, replay.Output{Stderr: "ok\n"})
 	o.add(5, 0, replay.Output{})
 	want := []store.BotOutput{{Turn: 4, Seat: 1, Stream: store.Stderr, Text: "ok\n"}}
-	if !slices.Equal(o.lines, want) {
+	if !reflect.DeepEqual(o.lines, want) {
 		t.Errorf("got %+v, want %+v", o.lines, want)
 	}
 }

@@ -263,6 +263,7 @@ func (b *Bot) Act(ctx context.Context, _ int, view any) replay.Answer {
 		limit = b.first
 	}
 	b.answered = true
+	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	b.mu.Lock()
@@ -273,7 +274,7 @@ func (b *Bot) Act(ctx context.Context, _ int, view any) replay.Answer {
 		// A write fails when the connection has ended, or when the bot
 		// reads nothing for a whole turn: the library then ends it.
 		if err := b.ws.Write(ctx, websocket.MessageText, []byte(Frame(v))); err != nil {
-			return b.crash()
+			return b.crash(start)
 		}
 	}
 	for {
@@ -284,14 +285,16 @@ func (b *Bot) Act(ctx context.Context, _ int, view any) replay.Answer {
 		}
 		b.mu.Unlock()
 		if a != nil {
-			return b.command(*a)
+			ans := b.command(*a)
+			ans.Time = max(time.Since(start), time.Microsecond)
+			return ans
 		}
 		select {
 		case <-b.wake:
 		case <-b.connEnded:
-			return b.crash()
+			return b.crash(start)
 		case <-ctx.Done():
-			return replay.Answer{Note: sim.EventTimeout, Output: b.output()}
+			return replay.Answer{Note: sim.EventTimeout, Time: limit, Output: b.output()}
 		}
 	}
 }
@@ -308,7 +311,8 @@ func (b *Bot) command(frame string) replay.Answer {
 
 // crash ends the seat's play: the connection ended or failed. The bot's
 // process, if any, has a moment for its last words.
-func (b *Bot) crash() replay.Answer {
+func (b *Bot) crash(start time.Time) replay.Answer {
+	took := max(time.Since(start), time.Microsecond)
 	b.dead = true
 	if b.proc != nil {
 		select {
@@ -316,7 +320,7 @@ func (b *Bot) crash() replay.Answer {
 		case <-time.After(lastWords):
 		}
 	}
-	return replay.Answer{Note: sim.EventCrash, Output: b.output()}
+	return replay.Answer{Note: sim.EventCrash, Time: took, Output: b.output()}
 }
 
 // output is what the bot's process wrote since the last turn.

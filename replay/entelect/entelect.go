@@ -200,7 +200,7 @@ func (a *Agent) Act(ctx context.Context, turn int, view any) replay.Answer {
 	defer a.lock.Unlock()
 	if err := a.write(turn, newState(v, a.final)); err != nil {
 		// The bot is not told of a round it has no state for.
-		return replay.Answer{Note: sim.EventTimeout, Output: replay.Output{Stderr: "replaylab: " + err.Error() + "\n"}}
+		return replay.Answer{Note: sim.EventTimeout, Time: a.proc.Limit(), Output: replay.Output{Stderr: "replaylab: " + err.Error() + "\n"}}
 	}
 	return a.proc.Act(ctx, turn, view)
 }

@@ -80,7 +80,11 @@ func (a *Agent) Act(ctx context.Context, turn int, view any) replay.Answer {
 			panic(fmt.Sprintf("toadsolver: view %T is not a River Toad view", view))
 		}
 		a.ran = true
+		start := time.Now()
 		a.solve(ctx, v.Rolls)
+		// The solver answers every turn at once: its time is the first
+		// turn's, the later ones are not timed.
+		ans.Time = max(time.Since(start), time.Microsecond)
 		ans.Output = a.out
 	}
 	switch {

@@ -113,6 +113,8 @@
       cell(row, t.turn === 0 ? '(start)' : cmd ? cmd : '(none)', 'command');
       var mine = t.events.filter(function (e) { return e.seat === p.seat; }).map(describe);
       cell(row, mine.length ? mine.join('; ') : t.turn === 0 ? '' : 'played');
+      var time = (t.times || []).find(function (x) { return x.seat === p.seat; });
+      cell(row, time ? formatMS(time.ms) : '', 'num');
       cmds.appendChild(row);
     });
 
@@ -188,6 +190,12 @@
   }
 
   // renderOutput shows, per seat, what its bot wrote this turn besides its
+  // formatMS writes an answer time: milliseconds, to the microsecond
+  // under 10 ms.
+  function formatMS(ms) {
+    return (ms < 10 ? ms.toFixed(3) : ms < 1000 ? ms.toFixed(1) : ms.toFixed(0)) + ' ms';
+  }
+
   // answer: standard error and stray standard output, as text (never HTML).
   function renderOutput(output) {
     var box = document.getElementById('bot-output');
