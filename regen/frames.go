@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strconv"
 	"sync"
 
 	"github.com/replaylab/replaylab/replay"
@@ -230,11 +231,26 @@ func encodeFrame(l *replay.Log, m sim.Match) (json.RawMessage, error) {
 	if t := m.Turn(); t > 0 {
 		cmds = l.Turns[t-1]
 	}
-	b, err := json.Marshal(Frame{Turn: m.Turn(), Commands: cmds, State: m.Frame()})
+	state := m.Frame()
+	a, ok := state.(sim.JSONAppender)
+	if !ok {
+		b, err := json.Marshal(Frame{Turn: m.Turn(), Commands: cmds, State: state})
+		if err != nil {
+			return nil, fmt.Errorf("turn %d: encode frame: %w", m.Turn(), err)
+		}
+		return b, nil
+	}
+	// What json.Marshal writes for Frame, the state written by itself.
+	c, err := json.Marshal(cmds)
 	if err != nil {
 		return nil, fmt.Errorf("turn %d: encode frame: %w", m.Turn(), err)
 	}
-	return b, nil
+	b := strconv.AppendInt(append(make([]byte, 0, 32<<10), `{"turn":`...), int64(m.Turn()), 10)
+	b = append(append(append(b, `,"commands":`...), c...), `,"state":`...)
+	if b, err = a.AppendJSON(b); err != nil {
+		return nil, fmt.Errorf("turn %d: encode frame: %w", m.Turn(), err)
+	}
+	return append(b, '}'), nil
 }
 
 // cursor returns the cursor of a match for one request, which calls done

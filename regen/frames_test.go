@@ -14,6 +14,7 @@ import (
 
 	"github.com/replaylab/replaylab/replay"
 	"github.com/replaylab/replaylab/sim"
+	"github.com/replaylab/replaylab/sim/careerfair"
 	"github.com/replaylab/replaylab/sim/snake"
 	"github.com/replaylab/replaylab/sim/toad"
 	"github.com/replaylab/replaylab/sim/worms"
@@ -69,7 +70,7 @@ func countSteps(t *testing.T) *int {
 // only the turns it has to play: backward, from the checkpoint before the
 // turn (steps -1: the turn modulo the checkpoints' interval).
 func TestFrameAt(t *testing.T) {
-	for _, g := range []*sim.Game{toad.Game, worms.Game, snake.Game} {
+	for _, g := range []*sim.Game{toad.Game, worms.Game, snake.Game, careerfair.Game} {
 		t.Run(g.Name, func(t *testing.T) {
 			steps := countSteps(t)
 			f, id, want := stored(t, g)

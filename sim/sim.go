@@ -107,6 +107,14 @@ type Match interface {
 	Hash() uint64
 }
 
+// JSONAppender is implemented by frames (Match.Frame) that write their own
+// JSON: byte for byte what encoding/json writes for them, appended to b,
+// without reflection. The inspector encodes a frame per request, and a
+// frame of thousands of small integers costs most of it by reflection.
+type JSONAppender interface {
+	AppendJSON(b []byte) ([]byte, error)
+}
+
 // Renderer is implemented by matches that can draw their current state as
 // text in the original game's symbols (used by `replaylab inspect`).
 type Renderer interface {
