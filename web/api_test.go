@@ -2,9 +2,11 @@ package web
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
@@ -16,6 +18,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/replaylab/replaylab/regen"
+	"github.com/replaylab/replaylab/sim/careerfair"
 	"github.com/replaylab/replaylab/store"
 )
 
@@ -396,5 +400,59 @@ func TestMatchesCursor(t *testing.T) {
 		{name: "bad cursor on the page", url: "/matches?before=x", status: 400, want: []string{"before"}},
 	} {
 		t.Run(sc.name, func(t *testing.T) { sc.run(t, f.e) })
+	}
+}
+
+// TestTurnCompressed: the turn API compresses for a client that accepts
+// gzip, its errors too (written inside the compressing writer, with
+// their status), and answers others plainly.
+func TestTurnCompressed(t *testing.T) {
+	f := newFixture(t, nil)
+	// A career fair turn is 24 KB; the fixture's toad turns are below the
+	// size worth compressing.
+	rec, err := regen.Build(context.Background(), longestMatch(t, careerfair.Game))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.db.Ingest(context.Background(), rec); err != nil {
+		t.Fatal(err)
+	}
+	api := "/api/v1/matches/" + shortID(rec.ID) + "/turns/"
+	for _, tc := range []struct {
+		turn, want string
+		status     int
+		gzip       bool
+	}{
+		{"5", `"frame":{"turn":5,`, 200, true},
+		{"311", "past the end", 404, true},
+		{"x", `"error"`, 400, true},
+		{"5", `"frame":{"turn":5,`, 200, false},
+	} {
+		req := httptest.NewRequest(http.MethodGet, api+tc.turn, nil)
+		req.Host = testAddr
+		if tc.gzip {
+			req.Header.Set("Accept-Encoding", "gzip")
+		}
+		w := httptest.NewRecorder()
+		f.e.ServeHTTP(w, req)
+		body := w.Body.Bytes()
+		if enc := w.Header().Get("Content-Encoding"); tc.status == 200 && (enc == "gzip") != tc.gzip {
+			t.Errorf("turn %s, gzip %v: Content-Encoding %q, %d bytes", tc.turn, tc.gzip, enc, len(body))
+		}
+		if w.Header().Get("Content-Encoding") == "gzip" {
+			zr, err := gzip.NewReader(bytes.NewReader(body))
+			if err != nil {
+				t.Fatalf("turn %s: %v", tc.turn, err)
+			}
+			if body, err = io.ReadAll(zr); err != nil {
+				t.Fatalf("turn %s: %v", tc.turn, err)
+			}
+		}
+		if w.Code != tc.status || !bytes.Contains(body, []byte(tc.want)) {
+			t.Errorf("turn %s, gzip %v: status %d, body %.200s; want %d and %q", tc.turn, tc.gzip, w.Code, body, tc.status, tc.want)
+		}
+		if ct := w.Header().Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+			t.Errorf("turn %s, gzip %v: Content-Type %q", tc.turn, tc.gzip, ct)
+		}
 	}
 }
