@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"path"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -117,7 +118,8 @@ var funcs = template.FuncMap{
 	// duration writes an answer time in milliseconds.
 	"duration":      func(d time.Duration) string { return strconv.FormatFloat(millis(d), 'f', -1, 64) + " ms" },
 	"maxTimedSeats": func() int { return store.MaxTimedSeats },
-	"maxTimedTurns": func() string { return formatNumber(store.MaxTimedTurns) },
+	"maxTimedTurns": func() string { return count(store.MaxTimedTurns) },
+	"count":         count,
 	"rank":          func(i int) int { return i + 1 }, // a 0-based place in a list, from 1
 	"interval":      func(i [2]float64) string { return fmt.Sprintf("%.0f–%.0f%%", 100*i[0], 100*i[1]) },
 	"rating":        func(x *float64) string { return strconv.FormatFloat(*x, 'f', 0, 64) },
@@ -196,6 +198,24 @@ func formatNumber(x float64) string {
 		return strconv.FormatFloat(x, 'f', 0, 64)
 	}
 	return strconv.FormatFloat(x, 'f', 2, 64)
+}
+
+// count writes a count with its thousands grouped: 1,000,000.
+func count(n int) string {
+	s := strconv.Itoa(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
+	}
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
 }
 
 // matchRows is the match table's data: the matches, and the bot whose

@@ -51,3 +51,11 @@ func TestMatchTablePlaces(t *testing.T) {
 		t.Errorf("marked names: got %d, want 2 (hider's seat in each match)", got)
 	}
 }
+
+func TestCount(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 200000: "200,000", 1234567: "1,234,567", -1000: "-1,000"} {
+		if got := count(n); got != want {
+			t.Errorf("count(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
