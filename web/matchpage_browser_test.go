@@ -52,7 +52,7 @@ func TestBrowserMatchPageInteractive(t *testing.T) {
 }
 
 // TestBrowserTablesFit opens the match page and the inspector of a match
-// of each game at 1280 px and checks that no table is wider than its box
+// of each game at 1280 px and on a phone (390 px) and checks that no table is wider than its box
 // and that the page does not scroll sideways.
 func TestBrowserTablesFit(t *testing.T) {
 	if testing.Short() {
@@ -74,25 +74,27 @@ func TestBrowserTablesFit(t *testing.T) {
 		matches[m.g.Name] = ingest(t, f.db, recordBuiltin(t, m.g, m.ruleset, m.config, 7, m.bots, nil))
 	}
 	b := newBrowserSession(t)
-	b.do(t, "width", chromedp.EmulateViewport(1280, 900))
-	for _, game := range slices.Sorted(maps.Keys(matches)) {
-		id := matches[game]
-		for _, u := range []string{matchURL(id), turnURL(id, 20)} {
-			t.Run(fmt.Sprintf("%s %s", game, u), func(t *testing.T) {
-				b.do(t, "open", chromedp.Navigate(srv.URL+u), chromedp.WaitReady(chromedp.CSS("footer")))
-				if u != matchURL(id) {
-					b.do(t, "wait for the tables", chromedp.WaitVisible(chromedp.CSS("#stats tbody tr")))
-				}
-				wide := eval[[]string](t, b, `Array.from(document.querySelectorAll('table')).filter(el => el.offsetParent !== null).flatMap(el => {
+	for _, width := range []int64{1280, phoneWidth} {
+		b.do(t, "width", chromedp.EmulateViewport(width, 900))
+		for _, game := range slices.Sorted(maps.Keys(matches)) {
+			id := matches[game]
+			for _, u := range []string{matchURL(id), turnURL(id, 20)} {
+				t.Run(fmt.Sprintf("%d px %s %s", width, game, u), func(t *testing.T) {
+					b.do(t, "open", chromedp.Navigate(srv.URL+u), chromedp.WaitReady(chromedp.CSS("footer")))
+					if u != matchURL(id) {
+						b.do(t, "wait for the tables", chromedp.WaitVisible(chromedp.CSS("#stats tbody tr")))
+					}
+					wide := eval[[]string](t, b, `Array.from(document.querySelectorAll('table')).filter(el => el.offsetParent !== null).flatMap(el => {
 					const box = el.parentElement, w = el.getBoundingClientRect().width;
 					return w > box.clientWidth + 1 || box.scrollWidth > box.clientWidth + 1 ? [(el.id || el.className) + ': ' + Math.round(w) + ' px in ' + box.clientWidth] : []; })`)
-				for _, w := range wide {
-					t.Errorf("a table wider than its box: %s", w)
-				}
-				if got := eval[[]int](t, b, `[document.documentElement.scrollWidth, innerWidth]`); got[0] > got[1] {
-					t.Errorf("the page is %d px wide on a %d px screen", got[0], got[1])
-				}
-			})
+					for _, w := range wide {
+						t.Errorf("a table wider than its box: %s", w)
+					}
+					if got := eval[[]int](t, b, `[document.documentElement.scrollWidth, innerWidth]`); got[0] > got[1] {
+						t.Errorf("the page is %d px wide on a %d px screen", got[0], got[1])
+					}
+				})
+			}
 		}
 	}
 	b.checkQuiet(t)

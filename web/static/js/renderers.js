@@ -78,6 +78,24 @@
       if (className) e.className = className;
       if (text !== undefined) e.textContent = text;
       return e;
+    },
+    // phoneCards lets a built table (thead and tbody filled) show each
+    // row as a card on a phone (the stylesheet's table.phone-cards): each
+    // cell is labelled with its column's header, the row's first cell
+    // heads the card, and a row of one cell spanning the table (a group's
+    // heading) stays a heading.
+    phoneCards: function (table) {
+      table.classList.add('phone-cards');
+      var heads = Array.prototype.map.call(table.querySelectorAll('thead th'), function (th) { return th.textContent; });
+      Array.prototype.forEach.call(table.querySelectorAll('tbody tr'), function (tr) {
+        var col = 0;
+        Array.prototype.forEach.call(tr.children, function (c, i) {
+          if (i === 0) c.classList.add('card-head');
+          else if (heads[col]) c.setAttribute('data-label', heads[col]);
+          col += c.colSpan || 1;
+        });
+      });
+      return table;
     }
   };
 })();

@@ -327,7 +327,7 @@
       return cells;
     });
     table.append(head, body);
-    scroll.appendChild(table);
+    scroll.appendChild(ReplayLab.phoneCards(table));
     wrap.appendChild(scroll);
     return wrap;
   }

@@ -186,7 +186,7 @@
       tbody.appendChild(r);
     });
     table.append(thead, tbody);
-    wrap.appendChild(table);
+    wrap.appendChild(ReplayLab.phoneCards(table));
     return wrap;
   }
 

@@ -251,7 +251,7 @@
       });
     });
     table.append(thead, tbody);
-    wrap.appendChild(table);
+    wrap.appendChild(ReplayLab.phoneCards(table));
     return wrap;
   }
 
