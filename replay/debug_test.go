@@ -115,7 +115,7 @@ func TestProcessDebug(t *testing.T) {
 		t.Fatalf("got debug %v, want one seat's, one per turn of %d", r.Debug, len(l.Turns))
 	}
 	for i, d := range r.Debug[0] {
-		want := fmt.Sprintf(`[{"mark":[%d,1]},{"line":[0,0,2,3],"color":"red"},{"text":"t%d","at":[1,2]}]`, i+1, i+1)
+		want := fmt.Sprintf(`[{"mark":[%d,1]},{"line":[0,0,2,3],"color":"red"},{"text":"t%d","at":[1,2]}]`, (i+1)%5+1, i+1)
 		if d != want {
 			t.Errorf("turn %d: got debug %s, want %s", i+1, d, want)
 		}

@@ -56,7 +56,7 @@ func TestBrowserDebugDrawing(t *testing.T) {
 	games := []struct {
 		game, id string
 	}{
-		{"toad", ingestDrawn(t, f.db, recordBuiltin(t, toad.Game, "", `{"turns":10}`, 3, []string{"astar"}, nil), cells, "[3,6]")},
+		{"toad", ingestDrawn(t, f.db, recordBuiltin(t, toad.Game, "", `{"turns":10}`, 3, []string{"astar"}, nil), cells, "[3,4]")},
 		{"snake", ingestDrawn(t, f.db, recordBuiltin(t, snake.Game, "", `{}`, 11, []string{"greedy", "random"}, nil), cells, "[5,5]")},
 		{"worms", ingestDrawn(t, f.db, recordBuiltin(t, worms.Game, "final", `{"rounds":20}`, 7, []string{"tactical", "random"}, nil), cells, "[16,16]")},
 		{"careerfair", ingestDrawn(t, f.db, recordBuiltin(t, careerfair.Game, "awap2019", `{"board":"gates6"}`, 7, []string{"greedy", "idle"}, nil), cells, "[4,8]")},

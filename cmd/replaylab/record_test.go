@@ -217,7 +217,7 @@ func TestRecordKeepsDebugDrawings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := `[{"mark":[2,1]},{"line":[0,0,2,3],"color":"red"},{"text":"t2","at":[1,2]}]`; len(got) != 1 || got[0].Text != want || drawn[2] != want {
+	if want := `[{"mark":[3,1]},{"line":[0,0,2,3],"color":"red"},{"text":"t2","at":[1,2]}]`; len(got) != 1 || got[0].Text != want || drawn[2] != want {
 		t.Errorf("turn 2: stored %+v, file %s; want %s in both", got, drawn[2], want)
 	}
 }
