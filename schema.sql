@@ -1,7 +1,7 @@
--- replaylab SQLite schema, version 19.
+-- replaylab SQLite schema, version 20.
 --
 -- store.Open applies this file to a fresh database inside one transaction
--- and then sets PRAGMA user_version to 19 and PRAGMA application_id to
+-- and then sets PRAGMA user_version to 20 and PRAGMA application_id to
 -- 0x52504c42 ("RPLB"), which marks the file as replaylab's: Open refuses an
 -- SQLite file with another application_id and tables of its own. A schema
 -- change edits this file and appends to store/upgrades.go the statements
@@ -298,6 +298,18 @@ CREATE TABLE bot_times (
     limit_us  INTEGER NOT NULL CHECK (limit_us >= 0),
     data      BLOB    NOT NULL,
     PRIMARY KEY (match_seq, seat)
+) STRICT, WITHOUT ROWID;
+
+-- What each external bot drew over the board, per turn (Answer.Debug):
+-- shapes, the normalised JSON array of replay.ParseDebug, at most 4 KiB,
+-- and at most 1 MiB per seat of a match. Stored with the bot output, never
+-- in the replay.
+CREATE TABLE bot_debug (
+    match_seq INTEGER NOT NULL REFERENCES matches (seq) ON DELETE CASCADE,
+    turn      INTEGER NOT NULL CHECK (turn >= 1),
+    seat      INTEGER NOT NULL CHECK (seat >= 0),
+    shapes    TEXT    NOT NULL,
+    PRIMARY KEY (match_seq, turn, seat)
 ) STRICT, WITHOUT ROWID;
 
 -- Aggregates. The leaderboards, the overview and the bot pages read these

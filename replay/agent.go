@@ -32,6 +32,9 @@ type Answer struct {
 	// request to reading the answer, the turn's limit for a time-out, 0
 	// when nothing was timed (a built-in bot, a bot that died before).
 	Time time.Duration
+	// Debug is the answer's debug drawing, its shapes as compact JSON
+	// (ParseDebug), "" for none: drawn over the board, never played.
+	Debug string
 	Output
 }
 

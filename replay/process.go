@@ -27,6 +27,8 @@ import (
 //     until the bot has answered with a turn once: from then on a line
 //     without one is output, as it may be meant for any turn);
 //     "command":null is no command, as in the original games' protocols;
+//     it may add "debug", shapes to draw over the board (ParseDebug),
+//     which are kept with the answer (Answer.Debug) and never played;
 //   - a line that starts with { and names "command" but is not that form
 //     (broken JSON, a command that is not a string): the line itself is
 //     played, so the game reports it as an invalid command rather than the
@@ -73,6 +75,8 @@ type Process struct {
 	line        []byte     // the stdout line being read, cut at maxStdoutLine
 	lineDropped int        // the bytes of line past maxStdoutLine
 	lineEarly   bool       // line began before the request was sent
+	debugKept   int        // bytes of debug shapes kept over the match
+	debugFull   bool       // debugKept reached MaxMatchDebugBytes
 
 	errMu   sync.Mutex // guards errOut and errTail, shared with the stderr pipe
 	errOut  capture
@@ -276,7 +280,7 @@ func (p *Process) sortLine(raw []byte, dropped int, early bool) {
 		p.sortFramed(line, dropped, early)
 		return
 	}
-	cmd, turn, form := parseJSONAnswer(line, dropped)
+	cmd, turn, debug, form := parseJSONAnswer(line, dropped)
 	isJSON := form == jsonAnswer
 	ownTurn := turn == nil && !p.turnBot || turn != nil && *turn == p.awaiting
 	p.jsonBot = p.jsonBot || isJSON
@@ -290,7 +294,7 @@ func (p *Process) sortLine(raw []byte, dropped int, early bool) {
 	if !isJSON {
 		cmd = line
 	}
-	p.setAnswer(cmd, !isJSON && dropped > 0)
+	p.setAnswer(cmd, !isJSON && dropped > 0, debug)
 }
 
 // sortFramed is sortLine for a bot of another framing: a line its Answer
@@ -301,19 +305,21 @@ func (p *Process) sortFramed(line string, dropped int, early bool) {
 		turn = p.awaiting
 	}
 	if cmd, ok := p.framing.Answer(line, turn); ok && turn > 0 {
-		p.setAnswer(cmd, dropped > 0)
+		p.setAnswer(cmd, dropped > 0, nil)
 		return
 	}
 	p.out.writeLine(strings.ToValidUTF8(line, "\uFFFD")+"\n", dropped)
 }
 
 // setAnswer makes cmd the awaited answer, cut to MaxCommandBytes; cut
-// says the line was cut already.
-func (p *Process) setAnswer(cmd string, cut bool) {
+// says the line was cut already. debug is the answer's debug drawing
+// (ParseDebug), whose notes go to the turn's stdout output.
+func (p *Process) setAnswer(cmd string, cut bool, debug json.RawMessage) {
 	a := Answer{Command: cutUTF8(cmd, MaxCommandBytes), Time: max(time.Since(p.sent), time.Microsecond)}
 	if len(a.Command) < len(cmd) || cut {
 		a.Note = sim.EventOversize
 	}
+	a.Debug = p.keepDebug(debug)
 	a.Stdout = p.out.take()
 	p.answer = &a
 	p.signal()
@@ -322,6 +328,29 @@ func (p *Process) setAnswer(cmd string, cut bool) {
 type response struct {
 	Turn    *int            `json:"turn"`
 	Command json.RawMessage `json:"command"`
+	Debug   json.RawMessage `json:"debug"`
+}
+
+// keepDebug returns the shapes of an answer's debug value within the
+// seat's bounds, noting in the turn's output what it dropped: once the
+// seat has had MaxMatchDebugBytes, it keeps none and says so once.
+func (p *Process) keepDebug(raw json.RawMessage) string {
+	shapes, note := ParseDebug(raw)
+	if note != "" {
+		p.out.writeLine(note+"\n", 0)
+	}
+	switch {
+	case shapes == "":
+	case p.debugKept+len(shapes) > MaxMatchDebugBytes:
+		if !p.debugFull {
+			p.debugFull = true
+			p.out.writeLine(fmt.Sprintf("[debug: over %d KiB of shapes in the match; no more are kept]\n", MaxMatchDebugBytes>>10), 0)
+		}
+		shapes = ""
+	default:
+		p.debugKept += len(shapes)
+	}
+	return shapes
 }
 
 // answerForm is how a stdout line reads as an answer.
@@ -334,27 +363,28 @@ const (
 )
 
 // parseJSONAnswer reports whether line is an answer in the JSON form, or a
-// broken attempt at one, and returns the JSON form's command and turn. A
-// line cut at maxStdoutLine (dropped > 0) never is one.
-func parseJSONAnswer(line string, dropped int) (cmd string, turn *int, form answerForm) {
+// broken attempt at one, and returns the JSON form's command, turn and
+// debug value (unchecked). A line cut at maxStdoutLine (dropped > 0)
+// never is one.
+func parseJSONAnswer(line string, dropped int) (cmd string, turn *int, debug json.RawMessage, form answerForm) {
 	trimmed := strings.TrimSpace(line)
 	if dropped > 0 || !strings.HasPrefix(trimmed, "{") {
-		return "", nil, notAnswer
+		return "", nil, nil, notAnswer
 	}
 	var r response
 	if err := json.Unmarshal([]byte(trimmed), &r); err != nil || r.Command == nil {
 		if strings.Contains(trimmed, `"command"`) {
-			return "", nil, brokenAnswer
+			return "", nil, nil, brokenAnswer
 		}
-		return "", nil, notAnswer
+		return "", nil, nil, notAnswer
 	}
 	if string(r.Command) == "null" {
-		return "", r.Turn, jsonAnswer
+		return "", r.Turn, r.Debug, jsonAnswer
 	}
 	if json.Unmarshal(r.Command, &cmd) != nil {
-		return "", nil, brokenAnswer
+		return "", nil, nil, brokenAnswer
 	}
-	return cmd, r.Turn, jsonAnswer
+	return cmd, r.Turn, r.Debug, jsonAnswer
 }
 
 // cutUTF8 returns the longest prefix of s of at most n bytes that does not

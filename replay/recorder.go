@@ -51,6 +51,10 @@ type Recorder struct {
 	// A seat none of whose answers was timed (a built-in bot) has no
 	// slice, and Times is nil when no seat has one.
 	Times [][]time.Duration
+	// Debug is set by Record: Debug[seat][turn-1] is the seat's debug
+	// drawing of turn (Answer.Debug), "" where it drew none. A seat that
+	// drew none has no slice, and Debug is nil when no seat has one.
+	Debug [][]string
 	// Result is set by Record: the match's result after the last turn
 	// played, so a caller that wants only the outcome (critical, which
 	// plays thousands of forks) need not regenerate the log.
@@ -115,7 +119,7 @@ func (r *Recorder) Record(ctx context.Context) (*Log, error) {
 	if len(r.Agents) != len(l.Header.Players) {
 		return nil, fmt.Errorf("%d agents for %d players", len(r.Agents), len(l.Header.Players))
 	}
-	r.Times = nil
+	r.Times, r.Debug = nil, nil
 	pf, err := r.parent(g)
 	if err != nil {
 		return nil, err
@@ -185,20 +189,30 @@ func (r *Recorder) Record(ctx context.Context) (*Log, error) {
 	return l, nil
 }
 
-// keepTimes adds the answers' times of turn to Times.
+// keepTimes adds the answers' times of turn to Times, and their debug
+// drawings to Debug.
 func (r *Recorder) keepTimes(turn int, answers []Answer) {
 	for s, a := range answers {
-		if a.Time <= 0 {
-			continue
-		}
-		if r.Times == nil {
-			r.Times = make([][]time.Duration, len(answers))
-		}
-		if n := len(r.Times[s]); n < turn {
-			r.Times[s] = append(r.Times[s], make([]time.Duration, turn-n)...)
-		}
-		r.Times[s][turn-1] = a.Time
+		r.Times = keepTurn(r.Times, len(answers), s, turn, a.Time)
+		r.Debug = keepTurn(r.Debug, len(answers), s, turn, a.Debug)
 	}
+}
+
+// keepTurn sets rows[seat][turn-1] to v unless v is zero, making rows
+// (of seats rows) and growing the seat's row as needed.
+func keepTurn[T comparable](rows [][]T, seats, seat, turn int, v T) [][]T {
+	var zero T
+	if v == zero {
+		return rows
+	}
+	if rows == nil {
+		rows = make([][]T, seats)
+	}
+	if n := len(rows[seat]); n < turn {
+		rows[seat] = append(rows[seat], make([]T, turn-n)...)
+	}
+	rows[seat][turn-1] = v
+	return rows
 }
 
 // parent is the match a fork plays its first turns from: its log and the

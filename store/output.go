@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -28,6 +29,11 @@ const (
 	// travels with the output, beside the replay, and is stored apart
 	// (bot_times).
 	Times = "times"
+	// Debug is no text but what the seat's bot drew over the board in a
+	// turn (replay.Answer.Debug): Text holds the shapes, the normalised
+	// JSON of replay.ParseDebug. It travels with the output and is
+	// stored apart (bot_debug).
+	Debug = "debug"
 )
 
 // MaxBotTime bounds one stored answer time: far over any turn limit.
@@ -38,7 +44,7 @@ const MaxBotTime = 24 * time.Hour
 type BotOutput struct {
 	Turn   int
 	Seat   int
-	Stream string // Stdout, Stderr or Times
+	Stream string // Stdout, Stderr, Times or Debug
 	Text   string
 	// Times, of stream Times only, holds how long the bot took to answer
 	// each turn from turn 1 (replay.Answer.Time, to the microsecond), 0
@@ -61,6 +67,7 @@ func (rec *Record) checkOutput() error {
 // attached to a stored match are the same.
 func checkOutput(id string, turns, seats int, out []BotOutput) error {
 	seen := make(map[outputKey]bool, len(out))
+	drawn := map[int]int{} // bytes of debug shapes per seat
 	for _, o := range out {
 		k := keyOf(o)
 		switch {
@@ -72,18 +79,41 @@ func checkOutput(id string, turns, seats int, out []BotOutput) error {
 			if err := checkTimes(id, turns, o); err != nil {
 				return err
 			}
+		case o.Stream == Debug:
+			if drawn[o.Seat] += len(o.Text); drawn[o.Seat] > replay.MaxMatchDebugBytes {
+				return invalidf("record %s: debug drawings of %s over %d KiB", id, sim.SeatName(o.Seat), replay.MaxMatchDebugBytes>>10)
+			}
+			if err := checkDebug(id, o); err != nil {
+				return err
+			}
 		case o.Stream != Stdout && o.Stream != Stderr:
-			return invalidf("record %s: bot output stream %q, want stdout, stderr or times", id, o.Stream)
+			return invalidf("record %s: bot output stream %q, want stdout, stderr, times or debug", id, o.Stream)
 		case o.Times != nil || o.Limit != 0:
 			return invalidf("record %s: bot output of %s at turn %d: times in a %s piece", id, sim.SeatName(o.Seat), o.Turn, o.Stream)
 		case len(o.Text) > MaxBotOutput:
 			return invalidf("record %s: bot output of %s at turn %d holds %d bytes, want at most %d", id, sim.SeatName(o.Seat), o.Turn, len(o.Text), MaxBotOutput)
 		case !utf8.ValidString(o.Text):
 			return invalidf("record %s: bot output of %s at turn %d is not UTF-8", id, sim.SeatName(o.Seat), o.Turn)
-		case seen[k]:
+		}
+		if seen[k] {
 			return invalidf("record %s: bot output of %s at turn %d has two %s pieces, want one", id, sim.SeatName(o.Seat), o.Turn, o.Stream)
 		}
 		seen[k] = true
+	}
+	return nil
+}
+
+// checkDebug reports what is wrong with o, a piece of stream Debug: it
+// must be at a turn, and its shapes as replay.ParseDebug leaves them.
+func checkDebug(id string, o BotOutput) error {
+	switch shapes, note := replay.ParseDebug(json.RawMessage(o.Text)); {
+	case o.Turn < 1 || o.Times != nil || o.Limit != 0:
+		return invalidf("record %s: debug drawing of %s at turn %d, want one at a turn from 1, without times", id, sim.SeatName(o.Seat), o.Turn)
+	case shapes == "" || shapes != o.Text:
+		if note == "" {
+			note = "not as the recorder writes them"
+		}
+		return invalidf("record %s: debug drawing of %s at turn %d: %s", id, sim.SeatName(o.Seat), o.Turn, note)
 	}
 	return nil
 }
@@ -150,6 +180,13 @@ func insertOutput(ctx context.Context, tx *sql.Tx, seq int64, out []BotOutput) e
 			}
 			continue
 		}
+		if o.Stream == Debug {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO bot_debug (match_seq, turn, seat, shapes) VALUES (?, ?, ?, ?)`,
+				seq, o.Turn, o.Seat, o.Text); err != nil {
+				return fmt.Errorf("debug drawings: %w", err)
+			}
+			continue
+		}
 		if _, err := tx.ExecContext(ctx, `
 			INSERT INTO bot_output (match_seq, turn, seat, stream, text) VALUES (?, ?, ?, ?, ?)`,
 			seq, o.Turn, o.Seat, o.Stream, o.Text); err != nil {
@@ -175,6 +212,7 @@ func attachOutput(ctx context.Context, tx *sql.Tx, id string, out []BotOutput) (
 		SELECT seq, turns, (SELECT count(*) FROM match_players WHERE match_seq = m.seq),
 			EXISTS (SELECT 1 FROM bot_output WHERE match_seq = m.seq)
 				OR EXISTS (SELECT 1 FROM bot_times WHERE match_seq = m.seq)
+				OR EXISTS (SELECT 1 FROM bot_debug WHERE match_seq = m.seq)
 		FROM matches m WHERE id = ?`, id).Scan(&seq, &turns, &seats, &has)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, notFoundf("match %s not found", id)
@@ -280,4 +318,74 @@ func (db *DB) botTimes(ctx context.Context, matchID string, upTo int) ([]BotOutp
 		}
 	}
 	return out, nil
+}
+
+// BotDebugAt returns what the bots of match matchID drew over the board
+// in turn, a piece of stream Debug per seat that drew, by seat; none for
+// a match stored without drawings.
+func (db *DB) BotDebugAt(ctx context.Context, matchID string, turn int) ([]BotOutput, error) {
+	tx, err := db.readTx(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	rows, err := tx.QueryContext(ctx, `
+		SELECT seat, shapes FROM bot_debug
+		WHERE match_seq = (SELECT seq FROM matches WHERE id = ?) AND turn = ?
+		ORDER BY seat`, matchID, turn)
+	if err != nil {
+		return nil, fmt.Errorf("debug drawings of %s: %w", matchID, err)
+	}
+	defer rows.Close()
+	out := []BotOutput{}
+	for rows.Next() {
+		o := BotOutput{Turn: turn, Stream: Debug}
+		if err := rows.Scan(&o.Seat, &o.Text); err != nil {
+			return nil, fmt.Errorf("debug drawings of %s: %w", matchID, err)
+		}
+		out = append(out, o)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("debug drawings of %s: %w", matchID, err)
+	}
+	if len(out) == 0 {
+		if err := checkMatch(ctx, tx, matchID); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// BotDebugSeats returns the seats whose bots drew over the board in any
+// turn of match matchID, in order; none for a match without drawings.
+func (db *DB) BotDebugSeats(ctx context.Context, matchID string) ([]int, error) {
+	tx, err := db.readTx(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	rows, err := tx.QueryContext(ctx, `
+		SELECT DISTINCT seat FROM bot_debug
+		WHERE match_seq = (SELECT seq FROM matches WHERE id = ?) ORDER BY seat`, matchID)
+	if err != nil {
+		return nil, fmt.Errorf("debug drawings of %s: %w", matchID, err)
+	}
+	defer rows.Close()
+	seats := []int{}
+	for rows.Next() {
+		var s int
+		if err := rows.Scan(&s); err != nil {
+			return nil, fmt.Errorf("debug drawings of %s: %w", matchID, err)
+		}
+		seats = append(seats, s)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("debug drawings of %s: %w", matchID, err)
+	}
+	if len(seats) == 0 {
+		if err := checkMatch(ctx, tx, matchID); err != nil {
+			return nil, err
+		}
+	}
+	return seats, nil
 }

@@ -3,11 +3,14 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/replaylab/replaylab/replay"
 )
 
 func TestBotOutputAt(t *testing.T) {
@@ -60,6 +63,10 @@ func TestIngestRefusesBadBotOutput(t *testing.T) {
 			{"times at a turn", BotOutput{Turn: 2, Seat: 0, Stream: Times}, "want turn 0"},
 			{"a negative limit", BotOutput{Seat: 0, Stream: Times, Limit: -time.Second}, "turn limit of Seat 1 is -1s"},
 			{"times in output", BotOutput{Turn: 2, Seat: 0, Stream: Stdout, Text: "x", Times: []time.Duration{1}}, "times in a stdout piece"},
+			{"debug at turn 0", BotOutput{Seat: 0, Stream: Debug, Text: `[{"mark":[1,2]}]`}, "debug drawing of Seat 1 at turn 0"},
+			{"debug not normalised", BotOutput{Turn: 1, Seat: 0, Stream: Debug, Text: `[{"mark":[1, 2]}]`}, "not as the recorder writes them"},
+			{"debug malformed", BotOutput{Turn: 1, Seat: 0, Stream: Debug, Text: `[{"mark":[1]}]`}, "mark has 1 numbers"},
+			{"debug not an array", BotOutput{Turn: 1, Seat: 0, Stream: Debug, Text: `"x"`}, "want an array of shapes"},
 		} {
 			t.Run(tt.name, func(t *testing.T) {
 				db := open(t)
@@ -153,6 +160,75 @@ func TestResponseTimes(t *testing.T) {
 		}
 		if got, err := db.ResponseTimes(ctx, "worms", "beta"); err != nil || len(got) != 0 {
 			t.Errorf("beta, never timed: got %+v, %v, want none", got, err)
+		}
+	})
+}
+
+// TestBotDebug: a seat's debug drawings are stored with the match per
+// turn, attached with output to a match stored without, bounded per
+// seat, and deleted with the match.
+func TestBotDebug(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, open opener) {
+		ctx := context.Background()
+		db := open(t)
+		draw := []BotOutput{
+			{Turn: 2, Seat: 1, Stream: Debug, Text: `[{"mark":[1,2]}]`},
+			{Turn: 2, Seat: 0, Stream: Debug, Text: `[{"circle":[3,4,1.5],"color":"#00ff00"}]`},
+			{Turn: 3, Seat: 1, Stream: Debug, Text: `[{"text":"x","at":[0,0]}]`},
+		}
+		rec := makeRecord(t, recordSpec{id: testID(1), turns: 5, winner: 0})
+		rec.Output = append([]BotOutput{{Turn: 2, Seat: 0, Stream: Stdout, Text: "hi\n"}}, draw...)
+		mustIngest(t, db, rec)
+		got, err := db.BotDebugAt(ctx, rec.ID, 2)
+		if want := []BotOutput{draw[1], draw[0]}; err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("turn 2: got %+v, %v, want %+v", got, err, want)
+		}
+		if got, err := db.BotDebugAt(ctx, rec.ID, 4); err != nil || len(got) != 0 {
+			t.Errorf("turn 4: got %+v, %v, want none", got, err)
+		}
+		if seats, err := db.BotDebugSeats(ctx, rec.ID); err != nil || !slices.Equal(seats, []int{0, 1}) {
+			t.Errorf("seats: got %v, %v, want [0 1]", seats, err)
+		}
+		if out, err := db.BotOutputAt(ctx, rec.ID, 2); err != nil || len(out) != 1 {
+			t.Errorf("turn 2's output: got %+v, %v, want the stdout piece alone", out, err)
+		}
+
+		// A match stored without them gets them with its output.
+		rec2 := makeRecord(t, recordSpec{id: testID(2), turns: 5, winner: 0})
+		mustIngest(t, db, rec2)
+		if seats, err := db.BotDebugSeats(ctx, rec2.ID); err != nil || len(seats) != 0 {
+			t.Errorf("a match without drawings: got seats %v, %v, want none", seats, err)
+		}
+		rec2.Output = draw[2:]
+		if _, fate, err := db.Upload(ctx, rec2); err != nil || fate != OutputStored {
+			t.Fatalf("upload again with drawings: got %v, %v, want them stored", fate, err)
+		}
+		if got, err := db.BotDebugAt(ctx, rec2.ID, 3); err != nil || len(got) != 1 {
+			t.Errorf("attached drawings: got %+v, %v, want one seat's", got, err)
+		}
+
+		// Over the bound of a seat's match: refused whole.
+		rec3 := makeRecord(t, recordSpec{id: testID(3), turns: 500, winner: 0})
+		shapes := make([]string, 0, replay.MaxDebugShapes)
+		for i := range replay.MaxDebugShapes {
+			shapes = append(shapes, fmt.Sprintf(`{"line":[%d,1000.25,1000.25,1000.25]}`, i))
+		}
+		for turn := 1; turn <= 500; turn++ {
+			rec3.Output = append(rec3.Output, BotOutput{Turn: turn, Seat: 0, Stream: Debug, Text: "[" + strings.Join(shapes, ",") + "]"})
+		}
+		if _, err := db.Ingest(ctx, rec3); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "debug drawings of Seat 1 over 1024 KiB") {
+			t.Errorf("over a seat's bound: got %v, want ErrInvalid naming it", err)
+		}
+
+		if _, err := db.DeleteMatches(ctx, []string{rec.ID}); err != nil {
+			t.Fatal(err)
+		}
+		var n int
+		if err := db.write.QueryRowContext(ctx, `SELECT count(*) FROM bot_debug`).Scan(&n); err != nil || n != 1 {
+			t.Errorf("after deleting one of two matches with drawings: %d rows (%v), want 1", n, err)
+		}
+		if _, err := db.BotDebugAt(ctx, rec.ID, 2); !errors.Is(err, ErrNotFound) {
+			t.Errorf("deleted match: got %v, want ErrNotFound", err)
 		}
 	})
 }

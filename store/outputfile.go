@@ -2,6 +2,7 @@ package store
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -22,6 +23,8 @@ type outputLine struct {
 	Text    string  `json:"text"`
 	TimesUS []int64 `json:"times_us,omitempty"` // stream Times only
 	LimitUS int64   `json:"limit_us,omitempty"` // stream Times only
+	// Shapes, of stream Debug only, is the turn's debug drawing.
+	Shapes json.RawMessage `json:"shapes,omitempty"`
 }
 
 // timesLine is the line of a seat's answer times.
@@ -32,11 +35,20 @@ type timesLine struct {
 	TimesUS []int64 `json:"times_us"`
 }
 
+// debugLine is the line of a seat's debug drawing of a turn.
+type debugLine struct {
+	Turn   int             `json:"turn"`
+	Seat   int             `json:"seat"`
+	Stream string          `json:"stream"`
+	Shapes json.RawMessage `json:"shapes"`
+}
+
 // WriteBotOutput writes out as a bot output file, the form 'replaylab
 // record' saves beside a replay: one JSON object per line,
 // {"turn","seat","stream","text"}, and for a piece of stream Times
 // {"seat","stream":"times","limit_us","times_us":[...]}, the turn limit
-// (left out when not known) and the times in microseconds.
+// (left out when not known) and the times in microseconds, and for a
+// piece of stream Debug {"turn","seat","stream":"debug","shapes":[...]}.
 func WriteBotOutput(w io.Writer, out []BotOutput) error {
 	bw := bufio.NewWriter(w)
 	for _, o := range out {
@@ -47,6 +59,8 @@ func WriteBotOutput(w io.Writer, out []BotOutput) error {
 				us[i] = int64(d / time.Microsecond)
 			}
 			v = timesLine{o.Seat, o.Stream, o.Limit.Microseconds(), us}
+		} else if o.Stream == Debug {
+			v = debugLine{o.Turn, o.Seat, o.Stream, json.RawMessage(o.Text)}
 		}
 		line, err := json.Marshal(v)
 		if err != nil {
@@ -88,6 +102,15 @@ func ReadBotOutput(r io.Reader) ([]BotOutput, error) {
 			}
 		} else if l.TimesUS != nil || l.LimitUS != 0 {
 			return nil, fmt.Errorf("bot output: line %d: times_us or limit_us in a %s line, want them in a times line only", n, l.Stream)
+		}
+		if l.Stream == Debug {
+			var b bytes.Buffer
+			if err := json.Compact(&b, l.Shapes); err != nil || l.Text != "" {
+				return nil, fmt.Errorf("bot output: line %d: a debug line wants shapes, a JSON array, and no text", n)
+			}
+			o.Text = b.String()
+		} else if l.Shapes != nil {
+			return nil, fmt.Errorf("bot output: line %d: shapes in a %s line, want them in a debug line only", n, l.Stream)
 		}
 		if len(o.Text) > MaxBotOutput {
 			return nil, fmt.Errorf("bot output: line %d: turn %d, %s: %d bytes of %s, want at most %d", n, o.Turn, sim.SeatName(o.Seat), len(o.Text), o.Stream, MaxBotOutput)

@@ -15,6 +15,7 @@ func TestBotOutputFileRoundTrip(t *testing.T) {
 		{Turn: 3, Seat: 0, Stream: Stdout, Text: "debug \"quoted\" \u2028 line\n"},
 		{Seat: 1, Stream: Times, Times: []time.Duration{1500 * time.Microsecond, 0, 2 * time.Second}, Limit: time.Second},
 		{Seat: 0, Stream: Times, Times: []time.Duration{time.Millisecond}},
+		{Turn: 2, Seat: 1, Stream: Debug, Text: `[{"mark":[1,2]},{"text":"a \u003c b","at":[0,0.5],"color":"red"}]`},
 	}
 	var buf bytes.Buffer
 	if err := WriteBotOutput(&buf, want); err != nil {
@@ -22,6 +23,9 @@ func TestBotOutputFileRoundTrip(t *testing.T) {
 	}
 	if n := strings.Count(buf.String(), "\n"); n != len(want) {
 		t.Errorf("got %d lines, want one per piece:\n%s", n, buf.String())
+	}
+	if !strings.Contains(buf.String(), `{"turn":2,"seat":1,"stream":"debug","shapes":[{"mark":[1,2]},`) {
+		t.Errorf("got no debug line with its shapes as JSON:\n%s", buf.String())
 	}
 	got, err := ReadBotOutput(&buf)
 	if err != nil {
@@ -44,6 +48,8 @@ func TestReadBotOutputRefuses(t *testing.T) {
 			`{"turn":1,"seat":0,"stream":"stdout","text":"b"}` + "\n", "line 3: turn 1, Seat 1: stdout again"},
 		{"a negative time", `{"seat":1,"stream":"times","times_us":[5,-1]}` + "\n", "line 1: Seat 2's answer time at turn 2 is -1 µs"},
 		{"times in output", `{"turn":1,"seat":0,"stream":"stdout","text":"a","times_us":[5]}` + "\n", "line 1: times_us or limit_us in a stdout line"},
+		{"debug without shapes", `{"turn":1,"seat":0,"stream":"debug","text":"[]"}` + "\n", "line 1: a debug line wants shapes"},
+		{"shapes in output", `{"turn":1,"seat":0,"stream":"stdout","text":"a","shapes":[]}` + "\n", "line 1: shapes in a stdout line"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := ReadBotOutput(strings.NewReader(tt.file))

@@ -110,6 +110,15 @@ var postgresUpgrades = []string{
 	    data      BYTEA  NOT NULL,
 	    PRIMARY KEY (match_seq, seat)
 	);`,
+	// Version 20: each external bot's debug drawings (upgrades' version 20).
+	`
+	CREATE TABLE bot_debug (
+	    match_seq BIGINT NOT NULL REFERENCES matches (seq) ON DELETE CASCADE,
+	    turn      BIGINT NOT NULL CHECK (turn >= 1),
+	    seat      BIGINT NOT NULL CHECK (seat >= 0),
+	    shapes    TEXT COLLATE "C" NOT NULL,
+	    PRIMARY KEY (match_seq, turn, seat)
+	);`,
 }
 
 // postgresApplication is what the marker table's application column holds

@@ -617,6 +617,16 @@ var upgrades = []string{
 	    data      BLOB    NOT NULL,
 	    PRIMARY KEY (match_seq, seat)
 	) STRICT, WITHOUT ROWID;`,
+	// Version 20 keeps what each external bot drew over the board per
+	// turn (bot_debug, beside bot_output). Stored matches have none.
+	`
+	CREATE TABLE bot_debug (
+	    match_seq INTEGER NOT NULL REFERENCES matches (seq) ON DELETE CASCADE,
+	    turn      INTEGER NOT NULL CHECK (turn >= 1),
+	    seat      INTEGER NOT NULL CHECK (seat >= 0),
+	    shapes    TEXT    NOT NULL,
+	    PRIMARY KEY (match_seq, turn, seat)
+	) STRICT, WITHOUT ROWID;`,
 }
 
 // packedVersion is the schema version whose upgrade packStoredRows

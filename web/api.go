@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -225,7 +226,8 @@ func (s *server) apiSeries(c echo.Context) error {
 }
 
 // turn collects what the inspector shows of the turn the URL names
-// (:id and :n), with its match and game.
+// (:id and :n), with its match and game; the bots' debug drawings only
+// when the query asks for them (debug=1).
 func (s *server) turn(c echo.Context) (store.MatchSummary, *sim.Game, turnJSON, error) {
 	m, g, err := s.matchParam(c)
 	if err != nil {
@@ -258,8 +260,32 @@ func (s *server) turn(c echo.Context) (store.MatchSummary, *sim.Game, turnJSON, 
 	if err != nil {
 		return m, g, turnJSON{}, err
 	}
-	return m, g, turnJSON{Turn: n, LastTurn: m.Turns, Frame: frame, Stats: statsJSON(g, stats), Events: eventsJSON(events.Events),
-		Output: outputsJSON(output), Times: times}, nil
+	t := turnJSON{Turn: n, LastTurn: m.Turns, Frame: frame, Stats: statsJSON(g, stats), Events: eventsJSON(events.Events),
+		Output: outputsJSON(output), Times: times}
+	switch c.QueryParam("debug") {
+	case "":
+	case "1":
+		if t.Debug, err = s.turnDebug(ctx, m.ID, n); err != nil {
+			return m, g, turnJSON{}, err
+		}
+	default:
+		return m, g, turnJSON{}, badInput("debug %q: want 1 (or leave it out)", c.QueryParam("debug"))
+	}
+	return m, g, t, nil
+}
+
+// turnDebug returns what the bots of match id drew over the board in
+// turn n, a seat's shapes each, never nil.
+func (s *server) turnDebug(ctx context.Context, id string, n int) ([]debugJSON, error) {
+	drawn, err := s.db.BotDebugAt(ctx, id, n)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]debugJSON, len(drawn))
+	for i, d := range drawn {
+		out[i] = debugJSON{d.Seat, json.RawMessage(d.Text)}
+	}
+	return out, nil
 }
 
 func (s *server) apiTurn(c echo.Context) error {

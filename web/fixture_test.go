@@ -101,10 +101,18 @@ func ingest(t testing.TB, db *store.DB, l *replay.Log) string {
 // build regenerates a log and stores it, returning the stored record.
 func build(t testing.TB, db *store.DB, l *replay.Log) *store.Record {
 	t.Helper()
+	return buildWith(t, db, l, nil)
+}
+
+// buildWith is build storing the bot output out with the match, as
+// import stores a recording's output file.
+func buildWith(t testing.TB, db *store.DB, l *replay.Log, out []store.BotOutput) *store.Record {
+	t.Helper()
 	rec, err := regen.Build(context.Background(), l)
 	if err != nil {
 		t.Fatalf("build: %v", err)
 	}
+	rec.Output = out
 	if _, err := db.Ingest(context.Background(), rec); err != nil {
 		t.Fatalf("ingest: %v", err)
 	}

@@ -14,7 +14,6 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
-	"github.com/replaylab/replaylab/regen"
 	"github.com/replaylab/replaylab/replay"
 	"github.com/replaylab/replaylab/sim/toad"
 	"github.com/replaylab/replaylab/store"
@@ -64,15 +63,7 @@ func recordExternal(t *testing.T, db *store.DB, turns int) string {
 	if err != nil {
 		t.Fatalf("record: %v", err)
 	}
-	r, err := regen.Build(context.Background(), l)
-	if err != nil {
-		t.Fatalf("build: %v", err)
-	}
-	r.Output = append(output, store.BotOutput{Seat: 0, Stream: store.Times, Times: rec.Times[0], Limit: 5 * time.Second})
-	if _, err := db.Ingest(context.Background(), r); err != nil {
-		t.Fatalf("ingest: %v", err)
-	}
-	return r.ID
+	return buildWith(t, db, l, append(output, store.BotOutput{Seat: 0, Stream: store.Times, Times: rec.Times[0], Limit: 5 * time.Second})).ID
 }
 
 // TestBrowserInspector checks the inspector's bot output panel, event

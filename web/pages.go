@@ -331,6 +331,10 @@ type inspectorMeta struct {
 	Marks []eventJSON `json:"marks"`
 	// Unit says how the board names units, so the tables say the same.
 	Unit unitNaming `json:"unit"`
+	// DebugSeats are the seats whose bots drew over the board in some
+	// turn, for which the page offers toggles and asks turns with
+	// debug=1; none for most matches.
+	DebugSeats []int `json:"debug_seats"`
 }
 
 type inspectorData struct {
@@ -352,13 +356,23 @@ func (s *server) inspectorPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	ctx := c.Request().Context()
+	meta := newInspectorMeta(m, g, marks)
+	if meta.DebugSeats, err = s.db.BotDebugSeats(ctx, m.ID); err != nil {
+		return err
+	}
+	if len(meta.DebugSeats) > 0 && t.Debug == nil {
+		if t.Debug, err = s.turnDebug(ctx, m.ID, t.Turn); err != nil {
+			return err
+		}
+	}
 	scripts := append(boardScripts(m.Game), "/static/js/fork.js", "/static/js/inspector.js", "/static/js/seatview.js", echartsHost+"echarts.min.js", "/static/js/curves.js")
 	d := inspectorData{
 		page:      page{Title: gameTitle(g, m.Game) + " match " + shortID(m.ID) + ", turn inspector", Nav: "matches", Scripts: scripts},
 		Match:     m,
 		GameTitle: gameTitle(g, m.Game),
 		Turn:      t.Turn,
-		Meta:      newInspectorMeta(m, g, marks),
+		Meta:      meta,
 		Initial:   t,
 		Fork:      s.forkView(g, m, t.Turn),
 	}

@@ -11,6 +11,13 @@ import (
 	"github.com/replaylab/replaylab/store"
 )
 
+// uploadWithOutput is the upload of replay with the bot output file out,
+// answered with status.
+func uploadWithOutput(t *testing.T, out, replay []byte, status int) scenario {
+	body, contentType := multipartBody(t, field{"replay", replay}, field{"output", out})
+	return scenario{method: http.MethodPost, url: "/api/v1/replays", body: body, header: map[string]string{"Content-Type": contentType}, status: status}
+}
+
 // TestAnswerTimes uploads a replay with an output file holding a seat's
 // answer times and reads them back: the times API, the inspector's turn,
 // the match page's collapsed "Response time" chart and its numbers.
@@ -22,9 +29,7 @@ func TestAnswerTimes(t *testing.T) {
 	if err := store.WriteBotOutput(&file, []store.BotOutput{times}); err != nil {
 		t.Fatal(err)
 	}
-	body, contentType := multipartBody(t, field{"replay", enc.Bytes}, field{"output", file.Bytes()})
-	up := scenario{method: http.MethodPost, url: "/api/v1/replays", body: body, header: map[string]string{"Content-Type": contentType}, status: 201}
-	up.run(t, f.e)
+	uploadWithOutput(t, file.Bytes(), enc.Bytes, 201).run(t, f.e)
 
 	var got timesJSON
 	getJSON(t, f.e, "/api/v1/matches/"+enc.ID+"/times", http.StatusOK, &got)

@@ -153,6 +153,16 @@ type turnJSON struct {
 	// Times holds each timed seat's answer time this turn, when the
 	// recorder kept it (store.BotTimes).
 	Times []turnTimeJSON `json:"times"`
+	// Debug holds what each seat's bot drew over the board this turn
+	// (store.BotDebugAt), only when asked for (debug=1) and drawn.
+	Debug []debugJSON `json:"debug,omitempty"`
+}
+
+// debugJSON is a seat's debug drawing of a turn: shapes as
+// replay.ParseDebug normalised them.
+type debugJSON struct {
+	Seat   int             `json:"seat"`
+	Shapes json.RawMessage `json:"shapes"`
 }
 
 // framePlaceholder stands for the frame while the rest of a turn is

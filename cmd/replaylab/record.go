@@ -197,6 +197,7 @@ func recordMatch(ctx context.Context, g *sim.Game, rec *replay.Recorder, specs [
 	}
 	if botOut != nil {
 		botOut.addTimes(rec.Times, f.turnLimit)
+		botOut.addDebug(rec.Debug)
 	}
 	agents = nil
 	return l, nil
@@ -555,6 +556,18 @@ func (o *outputLog) addTimes(times [][]time.Duration, limit time.Duration) {
 	for seat, ts := range times {
 		if ts != nil {
 			o.lines = append(o.lines, store.BotOutput{Seat: seat, Stream: store.Times, Times: ts, Limit: limit})
+		}
+	}
+}
+
+// addDebug adds each seat's debug drawings (Recorder.Debug), a piece per
+// turn drawn.
+func (o *outputLog) addDebug(debug [][]string) {
+	for seat, turns := range debug {
+		for i, shapes := range turns {
+			if shapes != "" {
+				o.lines = append(o.lines, store.BotOutput{Turn: i + 1, Seat: seat, Stream: store.Debug, Text: shapes})
+			}
 		}
 	}
 }

@@ -170,15 +170,7 @@ func TestRecordKeepsAnswerTimes(t *testing.T) {
 	out := filepath.Join(dir, "m.rpl")
 	const sleep = 30 * time.Millisecond
 	mustCLI(t, "record", "--game", "toad", "--seed", "1", "--turn-timeout", "10s", "--bot", botSpec("slow", "0.03"), "-o", out)
-	f, err := os.Open(out + ".output.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	lines, err := store.ReadBotOutput(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	lines := readOutputFile(t, out+".output.jsonl")
 	if len(lines) != 1 || lines[0].Stream != store.Times || lines[0].Seat != 0 || len(lines[0].Times) == 0 {
 		t.Fatalf("got output file %+v, want only seat 0's answer times", lines)
 	}
@@ -202,6 +194,47 @@ func TestRecordKeepsAnswerTimes(t *testing.T) {
 	if len(got) != 1 || !slices.Equal(got[0].Times, file) {
 		t.Errorf("stored times: got %+v, want the file's %v", got, file)
 	}
+}
+
+// TestRecordKeepsDebugDrawings: record saves what an external bot drew
+// in the output file, a debug line per turn, and import stores them.
+func TestRecordKeepsDebugDrawings(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "m.rpl")
+	mustCLI(t, "record", "--game", "toad", "--seed", "1", "--turn-timeout", "10s", "--bot", botSpec("drawing"), "-o", out)
+	lines := readOutputFile(t, out+".output.jsonl")
+	drawn := map[int]string{}
+	for _, l := range lines {
+		if l.Stream == store.Debug {
+			drawn[l.Turn] = l.Text
+		}
+	}
+	db, m := importOne(t, out)
+	if len(drawn) != m.Turns {
+		t.Fatalf("got debug lines for turns %v, want one for each of %d turns", drawn, m.Turns)
+	}
+	got, err := db.BotDebugAt(context.Background(), m.ID, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `[{"mark":[3,1]},{"line":[0,0,2,3],"color":"red"},{"text":"t2","at":[1,2]}]`; len(got) != 1 || got[0].Text != want || drawn[2] != want {
+		t.Errorf("turn 2: stored %+v, file %s; want %s in both", got, drawn[2], want)
+	}
+}
+
+// readOutputFile reads the bot output file at path.
+func readOutputFile(t *testing.T, path string) []store.BotOutput {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	lines, err := store.ReadBotOutput(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lines
 }
 
 func TestRecordInterrupted(t *testing.T) {

@@ -8,6 +8,11 @@
   var meta = JSON.parse(document.getElementById('inspector-meta').textContent);
   var initial = JSON.parse(document.getElementById('inspector-turn').textContent);
   var api = '/api/v1/matches/' + meta.id + '/turns/';
+  // A match whose bots drew over the board has its turns asked with
+  // their drawings, and a toggle per seat that drew (off at first).
+  var debugSeats = meta.debug_seats || [];
+  var debugQuery = debugSeats.length ? '?debug=1' : '';
+  var debugOn = new Set();
   var draw = window.ReplayLab.renderer(meta.game);
   var PREFETCH = 12;
   // MAX_OUTPUT bounds the characters of one stream shown per seat; the
@@ -33,7 +38,7 @@
 
   function load(n) {
     if (!cache.has(n)) {
-      var p = fetch(api + n, { headers: { Accept: 'application/json' } }).then(function (r) {
+      var p = fetch(api + n + debugQuery, { headers: { Accept: 'application/json' } }).then(function (r) {
         if (!r.ok) throw new Error('turn ' + n + ': HTTP ' + r.status);
         return r.json();
       });
@@ -86,14 +91,50 @@
       'The board after turn ' + t.turn + (t.turn > 0 ? '; its commands below were chosen from the board after turn ' + (t.turn - 1) + '.' : ', the setup.');
     if (!early) {
       draw(board, t.frame.state, t, meta);
+      drawDebug(t);
       return;
     }
     load(t.turn - 1).then(function (prev) {
-      if (shown === t.turn && before) draw(board, prev.frame.state, prev, meta);
+      if (shown === t.turn && before) {
+        draw(board, prev.frame.state, prev, meta);
+        drawDebug(t);
+      }
     }, function (err) {
       board.textContent = String(err);
     });
   }
+
+  // drawDebug draws turn t's debug drawings of the seats toggled on: what
+  // the bots drew answering turn t, from the board before it, over the
+  // board shown.
+  var debugTurn = null;
+  function drawDebug(t) {
+    debugTurn = t;
+    if (debugSeats.length) window.ReplayLab.drawDebug(board, t.debug, debugOn);
+  }
+
+  function debugToggles() {
+    var box = document.getElementById('debug-toggles');
+    if (!debugSeats.length) return;
+    box.appendChild(document.createTextNode('Debug drawing:'));
+    debugSeats.forEach(function (seat) {
+      var label = document.createElement('label');
+      var check = document.createElement('input');
+      check.type = 'checkbox';
+      check.setAttribute('data-debug-seat', seat);
+      check.addEventListener('change', function () {
+        if (check.checked) debugOn.add(seat); else debugOn.delete(seat);
+        if (debugTurn) drawDebug(debugTurn);
+      });
+      var swatch = document.createElement('span');
+      swatch.className = 'swatch';
+      swatch.style.background = meta.players[seat] ? meta.players[seat].color : '';
+      label.append(check, swatch, document.createTextNode(seatLabel(seat)));
+      box.appendChild(label);
+    });
+    box.hidden = false;
+  }
+  debugToggles();
 
   function render(t) {
     shown = t.turn;

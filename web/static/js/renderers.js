@@ -12,6 +12,11 @@
 // Seats have one colour across the dashboard, sent by the server with the
 // page's players (meta.players[i].color); renderers read it with
 // ReplayLab.seatColor(seat), which renderer() keeps set to the match drawn.
+//
+// Bots' debug drawings (docs/bots.md) are drawn over a board by
+// ReplayLab.drawDebug: a renderer says where its game's coordinates fall
+// on its board SVG (role="img") with ReplayLab.debugCells (a board of
+// cells) or by setting the SVG's replayDebug itself.
 (function () {
   'use strict';
   var renderers = {};
@@ -23,6 +28,58 @@
   }
   var SVG_NS = 'http://www.w3.org/2000/svg';
   var drawings = new WeakMap(); // board container -> the drawing it shows
+  // The colours a debug shape may name (replay.DebugColors), chosen to
+  // read on every board; any other is #rrggbb, checked again here.
+  var DEBUG_COLORS = {
+    red: '#e53935', orange: '#fb8c00', yellow: '#fdd835', green: '#43a047', blue: '#1e88e5', purple: '#8e24aa',
+    pink: '#ec407a', brown: '#795548', gray: '#9e9e9e', black: '#111111', white: '#ffffff'
+  };
+  function debugColor(c, seat) {
+    if (DEBUG_COLORS[c]) return DEBUG_COLORS[c];
+    return /^#[0-9a-f]{6}$/.test(c || '') ? c : ReplayLab.seatColor(seat);
+  }
+  // halo is black or white, whichever sets off colour c.
+  function halo(c) {
+    var v = parseInt(c.slice(1), 16);
+    var lum = 0.299 * (v >> 16) + 0.587 * ((v >> 8) & 255) + 0.114 * (v & 255);
+    return lum > 150 ? '#000' : '#fff';
+  }
+  // debugShape makes the SVG of one shape in the board's coordinates m.
+  function debugShape(m, s, color) {
+    var el = ReplayLab.svg, p, q;
+    var line = { stroke: color, 'stroke-width': m.stroke, 'stroke-linecap': 'round', fill: 'none' };
+    if (s.mark) {
+      p = m.pt(s.mark[0], s.mark[1]);
+      if (m.cell) {
+        return el('rect', { x: p[0] - m.cell / 2, y: p[1] - m.cell / 2, width: m.cell, height: m.cell, fill: color, 'fill-opacity': 0.35, stroke: color, 'stroke-width': m.stroke, 'class': 'debug-mark' });
+      }
+      var r = m.mark;
+      line['class'] = 'debug-mark';
+      line.d = 'M' + (p[0] - r) + ' ' + (p[1] - r) + 'L' + (p[0] + r) + ' ' + (p[1] + r) + 'M' + (p[0] - r) + ' ' + (p[1] + r) + 'L' + (p[0] + r) + ' ' + (p[1] - r);
+      return el('path', line);
+    }
+    if (s.line) {
+      p = m.pt(s.line[0], s.line[1]);
+      q = m.pt(s.line[2], s.line[3]);
+      line.x1 = p[0]; line.y1 = p[1]; line.x2 = q[0]; line.y2 = q[1];
+      line['class'] = 'debug-line';
+      return el('line', line);
+    }
+    if (s.circle) {
+      p = m.pt(s.circle[0], s.circle[1]);
+      line.cx = p[0]; line.cy = p[1]; line.r = s.circle[2] * m.unit;
+      line['class'] = 'debug-circle';
+      return el('circle', line);
+    }
+    if (typeof s.text === 'string' && s.at) {
+      p = m.pt(s.at[0], s.at[1]);
+      return el('text', {
+        x: p[0], y: p[1], 'text-anchor': 'middle', 'dominant-baseline': 'central', 'font-size': m.font, 'font-weight': 700,
+        fill: color, stroke: halo(color), 'stroke-width': m.font / 8, 'paint-order': 'stroke', 'class': 'debug-text'
+      }, s.text);
+    }
+    return null;
+  }
   window.ReplayLab = {
     register: function (game, fn) { renderers[game] = fn; },
     renderer: function (game) {
@@ -71,6 +128,41 @@
         d += (i ? 'L' : 'M') + (cx + r * Math.sin(a)).toFixed(2) + ' ' + (cy - r * Math.cos(a)).toFixed(2);
       }
       return d + 'Z';
+    },
+    // debugCells says that the game's coordinates of debug drawings name
+    // the cells of svg, size SVG units square, the cell (x, y) in column
+    // x and row y from the top left, or in row x and column y when swap.
+    debugCells: function (svg, size, swap) {
+      svg.replayDebug = {
+        pt: function (x, y) { return swap ? [(y + 0.5) * size, (x + 0.5) * size] : [(x + 0.5) * size, (y + 0.5) * size]; },
+        unit: size, cell: size * 0.9, stroke: size * 0.12, font: size * 0.6
+      };
+    },
+    // drawDebug draws, over the board in container, the shapes of debug
+    // (a turn's [{seat, shapes}]) of the seats in the set on, in the
+    // seat's colour unless a shape names one, and says how many it drew
+    // in the container's data-debug-shapes. Texts are set as text.
+    drawDebug: function (container, debug, on) {
+      var board = container.querySelector('svg[role=img]');
+      var n = 0;
+      if (board) {
+        var old = board.querySelector(':scope > g.debug-layer');
+        if (old) old.remove();
+        var m = board.replayDebug;
+        var layer = ReplayLab.svg('g', { 'class': 'debug-layer', 'pointer-events': 'none' });
+        (m ? debug || [] : []).forEach(function (d) {
+          if (!on.has(d.seat)) return;
+          (d.shapes || []).forEach(function (s) {
+            var e = debugShape(m, s, debugColor(s.color, d.seat));
+            if (!e) return;
+            e.setAttribute('data-seat', d.seat);
+            layer.appendChild(e);
+            n++;
+          });
+        });
+        if (n) board.appendChild(layer);
+      }
+      container.setAttribute('data-debug-shapes', n);
     },
     // html makes an HTML element with a class and, optionally, text.
     html: function (name, className, text) {

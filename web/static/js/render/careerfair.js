@@ -115,6 +115,7 @@
     var rows = state.rows, cols = state.cols, n = rows * cols;
     var s = { col: columns(state), rows: rows, cols: cols };
     s.svg = el('svg', { viewBox: [-2, -2, cols * C + 4, rows * C + 4].join(' '), role: 'img', 'class': 'board-careerfair', 'font-family': 'system-ui, sans-serif' });
+    ReplayLab.debugCells(s.svg, C, true); // a bot's [x, y] is board[x][y]: row x, column y
 
     // What each tile is, and where free bots stand on it: nine places, or
     // the six beside the lane on a line tile.

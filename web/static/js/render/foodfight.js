@@ -63,6 +63,8 @@
     var W = state.width, D = state.depth;
     var s = {};
     s.svg = el('svg', { viewBox: [-MARGIN, -MARGIN, W + 2 * MARGIN, D + 2 * MARGIN].join(' '), role: 'img', 'class': 'board-foodfight', 'font-family': 'system-ui, sans-serif' });
+    // A bot's debug drawing is in the field's points, y up.
+    s.svg.replayDebug = { pt: function (x, y) { return [x, D - y]; }, unit: 1, mark: 14, stroke: 5, font: 32 };
     var field = el('g', { 'class': 'field' });
     field.appendChild(el('rect', { x: -MARGIN, y: -MARGIN, width: W + 2 * MARGIN, height: D + 2 * MARGIN, fill: '#d5d9df' }));
     field.appendChild(el('rect', { x: 0, y: 0, width: W, height: D, fill: '#f6f1e7', stroke: '#5a6475', 'stroke-width': 4 }));

@@ -225,6 +225,7 @@
       'aria-label': 'Snake Battle board, turn ' + n, 'data-board': (st.board || []).join('|')
     });
     defs(svg);
+    ReplayLab.debugCells(svg, C); // a bot's [x, y] is column x, row y from the top
     svg.appendChild(el('rect', { width: cols * C, height: size * C, fill: 'url(#snake-floor)' }));
 
     // Under a snake the glyph is the snake's; a sleeping snake lies on its

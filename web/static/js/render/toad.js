@@ -41,6 +41,7 @@
     var board = state.board || [];
     var rows = board.length, cols = rows ? board[0].length : 0;
     var svg = el('svg', { viewBox: '0 0 ' + cols * CELL + ' ' + rows * CELL, role: 'img', 'aria-label': 'River Toad board, turn ' + state.turn, 'data-board': board.join('|') });
+    ReplayLab.debugCells(svg, CELL); // a bot's [x, y] is column x, row y from the top
     board.forEach(function (line, r) {
       for (var c = 0; c < line.length; c++) {
         var x = c * CELL, y = r * CELL, symbol = line[c];

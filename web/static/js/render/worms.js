@@ -265,6 +265,7 @@
       'data-board': map.join('|'), 'data-round': state.round
     });
     defs(svg);
+    ReplayLab.debugCells(svg, C); // a bot's [x, y] is the map's cell x, y
     labels(svg, size);
     terrain(svg, map);
     if (state.lava_radius > 0) {
