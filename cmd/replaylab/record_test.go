@@ -246,7 +246,7 @@ func TestRecordInterrupted(t *testing.T) {
 	}
 	pidFile := filepath.Join(dir, "bot.pid")
 	// The bot never answers and ignores SIGTERM; the user gives up.
-	code, errOut := runInterrupted(t, "record", "--game", "toad", "--seed", "1", "--turn-timeout", "1m", "--start-timeout", "1m",
+	code, errOut := runInterrupted(t, pidFile, "record", "--game", "toad", "--seed", "1", "--turn-timeout", "1m", "--start-timeout", "1m",
 		"--bot", botSpec("noterm", pidFile, "mute"), "-o", out)
 	if code == 0 || !strings.Contains(errOut, "no replay written") {
 		t.Errorf("got exit %d and stderr %q, want a failure saying no replay was written", code, errOut)
@@ -257,22 +257,44 @@ func TestRecordInterrupted(t *testing.T) {
 	checkBotEnded(t, pidFile)
 }
 
-// runInterrupted runs the program with args and a context that ends after
-// 500 ms, as a user giving up would, and returns its exit code and
-// stderr. The program must stop within 20 s of that.
-func runInterrupted(t *testing.T, args ...string) (int, string) {
+// runInterrupted runs the program with args and ends its context once
+// the bot has started (pidFile, which the test bot writes, exists) and
+// 200 ms more have passed, as a user giving up on a silent bot would, and
+// returns its exit code and stderr. The program must stop within 20 s of
+// that. Waiting for the bot, rather than a fixed time, keeps a loaded
+// machine from interrupting the program before the bot is started.
+func runInterrupted(t *testing.T, pidFile string, args ...string) (int, string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var stdout, stderr bytes.Buffer
 	done := make(chan int)
 	go func() { done <- run(ctx, args, strings.NewReader(""), &stdout, &stderr) }()
-	select {
-	case code := <-done:
-		return code, stderr.String()
-	case <-time.After(20 * time.Second):
-		t.Fatalf("%s did not stop within 20 s of its context's end", args[0])
-		return 0, ""
+	started := time.NewTicker(10 * time.Millisecond)
+	defer started.Stop()
+	var stop <-chan time.Time
+	giveUp := time.After(2 * time.Minute)
+	for {
+		select {
+		case code := <-done:
+			return code, stderr.String()
+		case <-started.C:
+			if _, err := os.Stat(pidFile); err == nil && stop == nil {
+				stop = time.After(200 * time.Millisecond)
+			}
+		case <-stop:
+			cancel()
+			select {
+			case code := <-done:
+				return code, stderr.String()
+			case <-time.After(20 * time.Second):
+				t.Fatalf("%s did not stop within 20 s of its context's end", args[0])
+				return 0, ""
+			}
+		case <-giveUp:
+			t.Fatalf("%s: the bot did not start within 2 minutes", args[0])
+			return 0, ""
+		}
 	}
 }
 

@@ -212,7 +212,7 @@ func TestTournamentInterrupted(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "t.db")
 	pidFile := filepath.Join(dir, "bot.pid")
-	code, errOut := runInterrupted(t, "tournament", "--db", db, "--game", "worms", "--seeds", "1", "--workers", "1", "--start-timeout", "1m",
+	code, errOut := runInterrupted(t, pidFile, "tournament", "--db", db, "--game", "worms", "--seeds", "1", "--workers", "1", "--start-timeout", "1m",
 		"--bot", "builtin:random", "--bot", botSpec("noterm", pidFile, "mute"), "--name", "random", "--name", "mute")
 	if code != 1 || !strings.Contains(errOut, "interrupted after storing 0 of 2 matches; run the same command again to resume") {
 		t.Errorf("got exit %d and stderr %q, want 1 and how to resume", code, errOut)
