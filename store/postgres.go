@@ -110,6 +110,9 @@ var postgresUpgrades = []string{
 	    data      BYTEA  NOT NULL,
 	    PRIMARY KEY (match_seq, seat)
 	);`,
+	// Version 20: a rating fit's state (upgrades' version 20).
+	`
+	ALTER TABLE rating_fits ADD COLUMN state BYTEA;`,
 }
 
 // postgresApplication is what the marker table's application column holds
