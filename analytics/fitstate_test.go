@@ -1,0 +1,48 @@
+package analytics
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/replaylab/replaylab/store"
+)
+
+// testState returns the saved state of a full fit of n random matches.
+func testState(t testing.TB, n int) []byte {
+	t.Helper()
+	st := newRulesetFit(store.RulesetCount{Game: "snake", Ruleset: "base"})
+	for i, ps := range placings(randomSeats(rand.New(rand.NewPCG(7, uint64(n))), n)) {
+		if err := st.in.Add(ps); err != nil {
+			t.Fatalf("match %d: %v", i, err)
+		}
+		for _, p := range ps {
+			st.ids[p.Player] = int64(len(p.Player))
+		}
+	}
+	f, err := st.in.Fit(RatingPrior)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Matches = st.in.Len()
+	st.base, st.baseSeq, st.baseDistinct = f, int64(2*n), st.in.distinct()
+	return encodeState(st)
+}
+
+// FuzzStateFit reads arbitrary bytes as a saved state: it never panics,
+// and a state it takes encodes to the same bytes again.
+func FuzzStateFit(f *testing.F) {
+	for _, n := range []int{1, 5, 40} {
+		f.Add(testState(f, n))
+	}
+	f.Add([]byte{stateLayout})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		st, err := stateFit(store.RulesetCount{Game: "snake", Ruleset: "base"}, b)
+		if err != nil {
+			return
+		}
+		if again := encodeState(st); !bytes.Equal(again, b) {
+			t.Errorf("encoded again: got %x, want %x", again, b)
+		}
+	})
+}
