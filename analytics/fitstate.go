@@ -12,6 +12,13 @@ import (
 	"github.com/replaylab/replaylab/store"
 )
 
+// stateInputMax bounds the distinct placings a saved state keeps: a
+// ruleset of more saves its last full fit without its matches (about 14
+// bytes a placing, 280 KB at most), and its first full fit after a start
+// reads them. Those rulesets are the ones whose new matches are updates
+// (incrementalFrom), which need no more. (A variable: tests lower it.)
+var stateInputMax = 20_000
+
 // stateLayout is the first byte of a saved fit state (encodeState): a
 // state of another layout, saved by another build, is ignored and the
 // ruleset fitted in full once.
@@ -24,10 +31,14 @@ const stateLayout = 1
 // placings and prior, and per player, in the fit's row order, the
 // player's key, bot id, matches and raw log-strength, then the lower
 // triangle of the observed information, row by row (the upper one is its
-// mirror), and a CRC-32 of all that. Numbers are varints and float64s
-// little-endian: 8·n(n+1)/2 bytes of information for n versions, 15 KB
-// for 60, which DEFLATE does not shrink (the floats' low bits are noise).
-// It returns nil when st has no full fit to update.
+// mirror), then, when they are stateInputMax or fewer, the fit's
+// matches as its distinct placings (their teams by rows, best first, the
+// ends of their tied groups and how often each occurred), and a CRC-32
+// of all that. Numbers are varints and float64s little-endian: 8·n(n+1)/2
+// bytes of information for n versions, 15 KB for 60, which DEFLATE does
+// not shrink (the floats' low bits are noise). It returns nil when st has
+// no full fit to update. st.in must hold the fit's matches, as it does
+// when the fit is made.
 func encodeState(st *rulesetFit) []byte {
 	f := st.base
 	if f == nil || f.info == nil {
@@ -61,7 +72,88 @@ func encodeState(st *rulesetFit) []byte {
 			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(x))
 		}
 	}
+	if st.partial || st.in.distinct() > stateInputMax {
+		b = append(b, 0)
+	} else {
+		b = append(b, 1)
+		b = appendInput(b, &st.in)
+	}
 	return binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
+}
+
+// appendInput appends the distinct placings of in, in the canonical
+// order and player rows of its table.
+func appendInput(b []byte, in *RatingInput) []byte {
+	t := in.table()
+	b = binary.AppendUvarint(b, uint64(in.Len()))
+	b = binary.AppendUvarint(b, uint64(len(t.outcomes)))
+	for _, o := range t.outcomes {
+		b = binary.AppendUvarint(b, uint64(len(o.units)))
+		for _, unit := range o.units {
+			b = binary.AppendUvarint(b, uint64(len(unit)))
+			for _, p := range unit {
+				b = binary.AppendUvarint(b, uint64(p))
+			}
+		}
+		b = binary.AppendUvarint(b, uint64(len(o.ends)))
+		for _, e := range o.ends {
+			b = binary.AppendUvarint(b, uint64(e))
+		}
+		b = binary.AppendUvarint(b, uint64(o.count))
+	}
+	return b
+}
+
+// readInput reads what appendInput wrote, of the players of rows, into
+// in, through Add, which checks every placing.
+func (d *stateDecoder) readInput(in *RatingInput, rows []string, matches int) error {
+	rated, k := d.count(matches), d.count(stateInputMax)
+	var ps []Placing
+	for range k {
+		units := make([][]int, d.count(maxSeats))
+		for u := range units {
+			units[u] = make([]int, d.count(maxSeats))
+			for i := range units[u] {
+				units[u][i] = d.count(max(0, len(rows)-1))
+			}
+		}
+		ends := make([]int, d.count(maxSeats))
+		for g := range ends {
+			ends[g] = d.count(len(units))
+		}
+		count := d.count(matches)
+		if d.err != nil {
+			return d.err
+		}
+		// A placing of every team, its tied group's rank.
+		ps, start := ps[:0], 0
+		for g, end := range ends {
+			if end <= start {
+				return errors.New("tied groups out of order")
+			}
+			for u := start; u < end; u++ {
+				for _, p := range units[u] {
+					ps = append(ps, Placing{Player: rows[p], Rank: g + 1, Team: u + 1})
+				}
+			}
+			start = end
+		}
+		if start != len(units) || count < 1 {
+			return errors.New("a placing without its teams or matches")
+		}
+		if err := in.Add(ps); err != nil {
+			return err
+		}
+		o := in.outcomes[string(in.key)]
+		if o.count != 1 {
+			return errors.New("a placing twice")
+		}
+		o.count, in.n = float64(count), in.n+count-1
+	}
+	if in.Len() != rated {
+		return fmt.Errorf("%d matches in the placings, %d counted", in.Len(), rated)
+	}
+	return nil
 }
 
 // errStateLayout says that a saved state is of a layout this build does
@@ -70,8 +162,9 @@ var errStateLayout = errors.New("saved by a build with another layout")
 
 // stateFit returns the state of a fit of c's ruleset taken over from a
 // saved state (encodeState): its last full fit, made now as far as
-// fullAfter goes, which has read none of the matches it covers
-// (partial); the matches stored after them are read as new ones. It
+// fullAfter goes, with the matches it covers when the state has them, or
+// else none of them (partial); the matches stored after them are read as
+// new ones. It
 // returns an error, and never panics, for a state of another layout or
 // one that does not decode whole and sound.
 func stateFit(c store.RulesetCount, b []byte) (*rulesetFit, error) {
@@ -107,6 +200,15 @@ func stateFit(c store.RulesetCount, b []byte) (*rulesetFit, error) {
 			info[j][i] = info[i][j]
 		}
 	}
+	if d.count(1) == 1 {
+		if err := d.readInput(&st.in, t.players, matches); err != nil {
+			return nil, fmt.Errorf("placings: %w", err)
+		}
+		if st.in.distinct() != distinct {
+			return nil, fmt.Errorf("%d distinct placings, %d counted", st.in.distinct(), distinct)
+		}
+		st.partial = false
+	}
 	switch {
 	case d.err != nil:
 		return nil, d.err
@@ -125,7 +227,7 @@ func stateFit(c store.RulesetCount, b []byte) (*rulesetFit, error) {
 	}
 	f := t.ratings(raw, cov)
 	f.raw, f.info, f.prior, f.Matches = raw, info, prior, matches
-	st.base, st.fit = f, f
+	st.base, st.fit, st.state = f, f, b
 	return st, nil
 }
 

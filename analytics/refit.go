@@ -138,9 +138,11 @@ type rulesetFit struct {
 	baseSeq      int64
 	baseDistinct int
 	recent       RatingInput
-	// partial says that st was taken over from a saved state
-	// (stateFit): in holds none of the matches, base and recent stand
-	// for them, and a full fit reads them all first (fill).
+	// state is base saved (encodeState), nil when base is.
+	state []byte
+	// partial says that st was taken over from a saved state without
+	// its matches (stateFit): in holds none of them, base and recent
+	// stand for them, and a full fit reads them all first (fill).
 	partial bool
 }
 
@@ -509,6 +511,7 @@ func (r *Refitter) refit(ctx context.Context, st *rulesetFit, c store.RulesetCou
 		}
 		f.Matches = st.seen.Matches
 		st.base, st.baseAt, st.baseSeq, st.baseDistinct, st.recent = f, time.Now(), st.seen.LastSeq, st.in.distinct(), RatingInput{}
+		st.state = encodeState(st)
 		return f, nil
 	}
 	// The checkpoints of the old step that the new one keeps.
@@ -548,7 +551,7 @@ func (r *Refitter) refit(ctx context.Context, st *rulesetFit, c store.RulesetCou
 					st.addErr = st.in.Add(placings)
 				}
 				if st.addErr == nil && st.base != nil && st.recent.Add(placings) != nil {
-					st.base = nil
+					st.base, st.state = nil, nil
 				}
 			}
 		}
@@ -624,7 +627,7 @@ func (r *Refitter) refit(ctx context.Context, st *rulesetFit, c store.RulesetCou
 		if st.seen.Matches%step != 0 {
 			out.History = append(out.History, ratedAt(st.seen.Matches, last, st.ids)...)
 		}
-		out.State = encodeState(st)
+		out.State = st.state
 	}
 	if st.seen != stored || out.Problem != "" || due || saved != nil && saved.State == nil {
 		count()

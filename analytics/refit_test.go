@@ -552,9 +552,10 @@ func TestRefitStartUnchanged(t *testing.T) {
 }
 
 // TestRefitStartGoesOnFromSaved checks that the first pass after a start
-// that finds a new match goes on from the saved fit: it keeps the saved
-// history rather than fitting its checkpoints again (a marker put in it
-// stays), and its ratings are a fresh fit's of the same matches.
+// that finds a new match goes on from the saved fit and its state: it
+// reads the new match alone, keeps the saved history rather than fitting
+// its checkpoints again (a marker put in it stays), and its ratings are a
+// fresh fit's of the same matches.
 func TestRefitStartGoesOnFromSaved(t *testing.T) {
 	ctx := context.Background()
 	ms := randomSeats(rand.New(rand.NewPCG(31, 32)), 61)
@@ -586,8 +587,8 @@ func TestRefitStartGoesOnFromSaved(t *testing.T) {
 	if err := r.Refit(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(froms, []int{0}) {
-		t.Errorf("first pass after the new match: got fits from %v matches, want one from 0", froms)
+	if !slices.Equal(froms, []int{60}) {
+		t.Errorf("first pass after the new match: got fits from %v matches, want one from the saved state's 60", froms)
 	}
 	got, err := db.SavedRatings(ctx, "snake", "base")
 	if err != nil {
@@ -639,15 +640,13 @@ func TestRefitServersShare(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			// The first pass of each reads everything; later, the one
-			// first after the match reads what it had not: its own last
-			// match and the other's.
+			// The first pass reads everything; later, the one first
+			// after the match reads what it had not: its own last match
+			// and the other's, or only the new one after the other's
+			// saved state.
 			want := []fitted{{i % 2, max(0, i-1)}}
-			if i == 0 {
-				want = []fitted{{0, 0}}
-			}
 			if i == 1 {
-				want = []fitted{{1, 0}}
+				want = []fitted{{1, 1}} // b's first pass, after a's state
 			}
 			if got := fits[before:]; !slices.Equal(got, want) {
 				t.Errorf("after match %d: got fits (server, from matches) %v, want %v", i+1, got, want)
@@ -876,12 +875,10 @@ func TestRefitWarm(t *testing.T) {
 	r.Notify()
 	fits = nil
 	// All kept: the warm-up runs the pass the Notify asked for alone.
-	// On so small a ruleset an update will not do: the pass reads every
-	// match (TestRefitStartOnState has one where it does).
 	if err := r.Warm(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"snake/base from 0"}; !slices.Equal(fits, want) {
+	if want := []string{"snake/base from 19"}; !slices.Equal(fits, want) {
 		t.Errorf("a new match, notified during the warm-up: got fits %v, want %v", fits, want)
 	}
 }
@@ -893,6 +890,25 @@ func TestRefitWarm(t *testing.T) {
 // ratings, intervals, differences and history of the one that never
 // stopped, to the bit.
 func TestRefitStartOnState(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		// inputMax is stateInputMax: 0 saves no placings, and the
+		// restarted server keeps none (partial).
+		inputMax int
+		partial  bool
+	}{
+		{"with its placings", stateInputMax, false},
+		{"without", 0, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			defer func(m int) { stateInputMax = m }(stateInputMax)
+			stateInputMax = tc.inputMax
+			testStartOnState(t, tc.partial)
+		})
+	}
+}
+
+func testStartOnState(t *testing.T, partial bool) {
 	ctx := context.Background()
 	const first = 2650
 	ms := randomSeats(rand.New(rand.NewPCG(61, 62)), first+2)
@@ -924,8 +940,9 @@ func TestRefitStartOnState(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if st := restarted.kept[k]; st == nil || !st.partial || st.fit == st.base {
-			t.Fatalf("after %d matches: the restarted server read the old matches or fitted in full, want an update of the saved state", n)
+		if st := restarted.kept[k]; st == nil || st.partial != partial || st.fit == st.base {
+			t.Fatalf("after %d matches: the restarted server kept placings %v or fitted in full, want placings %v and an update of the saved state",
+				n, st != nil && !st.partial, !partial)
 		}
 		want, _ := kept.Fit("worms", "base")
 		got, ok := restarted.Fit("worms", "base")
