@@ -108,6 +108,9 @@ func appendInput(b []byte, in *RatingInput) []byte {
 // in, through Add, which checks every placing.
 func (d *stateDecoder) readInput(in *RatingInput, rows []string, matches int) error {
 	rated, k := d.count(matches), d.count(stateInputMax)
+	if len(rows) == 0 {
+		return errors.New("placings of no players")
+	}
 	var ps []Placing
 	for range k {
 		units := make([][]int, d.count(maxSeats))
@@ -164,9 +167,8 @@ var errStateLayout = errors.New("saved by a build with another layout")
 // saved state (encodeState): its last full fit, made now as far as
 // fullAfter goes, with the matches it covers when the state has them, or
 // else none of them (partial); the matches stored after them are read as
-// new ones. It
-// returns an error, and never panics, for a state of another layout or
-// one that does not decode whole and sound.
+// new ones. It returns an error, and never panics, for a state of another
+// layout or one that does not decode whole and sound.
 func stateFit(c store.RulesetCount, b []byte) (*rulesetFit, error) {
 	if len(b) == 0 {
 		return nil, errors.New("no saved state")

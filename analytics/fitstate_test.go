@@ -2,6 +2,9 @@ package analytics
 
 import (
 	"bytes"
+	"encoding/binary"
+	"hash/crc32"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -45,4 +48,16 @@ func FuzzStateFit(f *testing.F) {
 			t.Errorf("encoded again: got %x, want %x", again, b)
 		}
 	})
+}
+
+// TestStateFitNoPlayers reads a state of no players whose placings name
+// one, with its checksum right: an error, not a panic.
+func TestStateFitNoPlayers(t *testing.T) {
+	b := []byte{stateLayout, 1, 1, 1}
+	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(RatingPrior))
+	b = append(b, 0, 1, 1, 1, 2, 1, 0, 1, 0, 1, 2, 1)
+	b = binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
+	if _, err := stateFit(store.RulesetCount{Game: "snake", Ruleset: "base"}, b); err == nil {
+		t.Error("got a state, want an error")
+	}
 }
