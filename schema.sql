@@ -1,7 +1,7 @@
--- replaylab SQLite schema, version 20.
+-- replaylab SQLite schema, version 21.
 --
 -- store.Open applies this file to a fresh database inside one transaction
--- and then sets PRAGMA user_version to 20 and PRAGMA application_id to
+-- and then sets PRAGMA user_version to 21 and PRAGMA application_id to
 -- 0x52504c42 ("RPLB"), which marks the file as replaylab's: Open refuses an
 -- SQLite file with another application_id and tables of its own. A schema
 -- change edits this file and appends to store/upgrades.go the statements
@@ -542,7 +542,10 @@ END;
 -- The last rating fit of each game and ruleset (analytics.Refitter): over
 -- how many matches, up to which seq, and when. problem says why there are
 -- no ratings (for example, no match had two seats); it is '' when the fit
--- succeeded.
+-- succeeded. state is what the fit needs to take new matches in without
+-- reading the old ones again (analytics' encoding of its last full fit,
+-- whose first byte is the layout's version), written with the ratings; it
+-- is NULL when the fit has a problem or was saved before version 21.
 CREATE TABLE rating_fits (
     game      TEXT    NOT NULL,
     ruleset   TEXT    NOT NULL,
@@ -550,6 +553,7 @@ CREATE TABLE rating_fits (
     last_seq  INTEGER NOT NULL CHECK (last_seq >= 0), -- 0: no match
     fitted_at INTEGER NOT NULL,
     problem   TEXT    NOT NULL,
+    state     BLOB,
     PRIMARY KEY (game, ruleset)
 ) STRICT, WITHOUT ROWID;
 

@@ -852,6 +852,15 @@ func (t *table) information(theta []float64, prior float64) [][]float64 {
 			}
 		}
 	}
+	// The sums above round i,j and j,i apart. Cholesky reads the lower
+	// triangle only; the upper one is made its mirror, so that the
+	// lower triangle is all a saved fit needs (encodeState) to give the
+	// same updates, to the bit, as the fit it was saved from.
+	for i := range info {
+		for j := range i {
+			info[j][i] = info[i][j]
+		}
+	}
 	return info
 }
 

@@ -130,11 +130,20 @@ type rulesetFit struct {
 	fit     *RatingFit       // of all of in; nil when it has a problem
 	history []store.RatedAt  // at the checkpoints of seen.Matches
 	// base is the last full fit, of the first base.Matches matches of
-	// in, made at baseAt; recent holds the matches of in after them.
-	// fit is base or its Update with recent.
-	base   *RatingFit
-	baseAt time.Time
-	recent RatingInput
+	// in, the last of them baseSeq, made at baseAt over baseDistinct
+	// distinct placings; recent holds the matches of in after them. fit
+	// is base or its Update with recent.
+	base         *RatingFit
+	baseAt       time.Time
+	baseSeq      int64
+	baseDistinct int
+	recent       RatingInput
+	// state is base saved (encodeState), nil when base is.
+	state []byte
+	// partial says that st was taken over from a saved state without
+	// its matches (stateFit): in holds none of them, base and recent
+	// stand for them, and a full fit reads them all first (fill).
+	partial bool
 }
 
 type rulesetKey struct{ game, ruleset string }
@@ -216,12 +225,14 @@ func (r *Refitter) Run(ctx context.Context) {
 }
 
 // Warm takes over the saved fits of the rulesets r does not keep, one
-// ruleset a pass, as a pass does for a ruleset Fit asks for: it reads
-// their matches and fits them once, starting from the saved ratings,
-// without saving. Then the first new match of a ruleset after a start
-// costs what later ones do, and Fit has every ruleset's fit. Between
-// rulesets it runs the pass a Notify asked for, so that a new match
-// does not wait for the whole warm-up.
+// ruleset a pass, as a pass does for a ruleset Fit asks for: it loads
+// the state saved with each (its last full fit) and reads the matches
+// stored after that fit, which an update takes in, without saving. Then
+// Fit has every ruleset's fit. A saved fit without a usable state (saved
+// before schema 21, by another layout, or damaged) is fitted once from
+// its saved ratings, reading all its matches, and saved with a state.
+// Between rulesets it runs the pass a Notify asked for, so that a new
+// match does not wait for the whole warm-up.
 func (r *Refitter) Warm(ctx context.Context) error {
 	saved, err := r.db.FittedCounts(ctx)
 	if err != nil {
@@ -259,9 +270,12 @@ func (r *Refitter) Warm(ctx context.Context) error {
 // which starts from the last ratings and appends to the history, rather
 // than read and fitted again. A saved fit r did not make, by another
 // server on the same database or before r started, is taken over the
-// same way: r reads the matches it covers without fitting them, keeps its
-// history and starts the next fit from its ratings; a ruleset whose saved
-// fit covers every stored match is not fitted at all. On a large ruleset
+// same way: r loads the state saved with it (its last full fit, see
+// encodeState) and reads only the matches after that full fit, which an
+// update takes in, keeping the saved history; a ruleset whose saved
+// fit covers every stored match is not fitted at all. Without a usable
+// state, r reads every match the saved fit covers and fits them once from
+// its ratings. On a large ruleset
 // the new matches update the last full fit instead of a fit of all
 // (see incrementalFrom), and a pass fits it in full when that is due,
 // new match or not. A ruleset whose matches are all gone is
@@ -327,12 +341,16 @@ func (r *Refitter) Refit(ctx context.Context) error {
 			if adopt.Problem != "" {
 				adopt, st = nil, nil
 			}
+			if adopt != nil && st == nil {
+				st = r.takeOver(c, adopt)
+			}
 		}
 		if st == nil || adopt == nil && st.seen != c && !appended(st.seen, c) {
 			st = newRulesetFit(c)
 		}
 		err := r.refit(ctx, st, c, adopt)
 		if errors.Is(err, errSavedStale) {
+			// The saved fit or its state counts matches that are gone.
 			err = r.refit(ctx, newRulesetFit(c), c, nil)
 		}
 		if err != nil {
@@ -343,6 +361,27 @@ func (r *Refitter) Refit(ctx context.Context) error {
 	}
 	r.forgetGone(counts)
 	return errors.Join(errs...)
+}
+
+// takeOver returns the state of a fit of c's ruleset taken over from the
+// state saved with the fit saved, which covers no more matches than it,
+// or nil when there is none that r can use. It clears saved's state when
+// it cannot be used, so that refit saves one: a state saved by another
+// layout or damaged is logged and its ruleset fitted in full, once.
+func (r *Refitter) takeOver(c store.RulesetCount, saved *store.FittedRatings) *rulesetFit {
+	st, err := stateFit(c, saved.State)
+	if err == nil && (st.seen.Matches > saved.Matches || st.seen.LastSeq > saved.LastSeq) {
+		err = fmt.Errorf("it covers %d matches up to seq %d, the fit %d up to %d",
+			st.seen.Matches, st.seen.LastSeq, saved.Matches, saved.LastSeq)
+	}
+	if err != nil {
+		if saved.State != nil {
+			r.log.Warn("saved rating state ignored: the ruleset is fitted in full", "game", c.Game, "ruleset", c.Ruleset, "err", err)
+		}
+		saved.State = nil
+		return nil
+	}
+	return st
 }
 
 // appended says whether now is seen's matches with more stored after
@@ -406,7 +445,7 @@ func (r *Refitter) forgetGone(counts []store.RulesetCount) {
 // RatingKey(name, version), and whether there is one: a ruleset not
 // fitted yet, or whose fit has a problem, has none. A ruleset whose
 // stored fit r found up to date at start has none until it changes or
-// Fit asks for it: then Run's next pass fits it again.
+// Fit asks for it: then Run's next pass takes over its saved state.
 func (r *Refitter) Fit(game, ruleset string) (*RatingFit, bool) {
 	r.mu.Lock()
 	k := rulesetKey{game, ruleset}
@@ -428,8 +467,14 @@ func (r *Refitter) Fit(game, ruleset string) (*RatingFit, bool) {
 // read: the ones up to its last are taken in without a fit, its history
 // stands for their checkpoints and its ratings start the next fit. Then
 // nothing is fitted or saved when c counts no more matches than saved
-// and r has a fit of its own; refit returns errSavedStale when the
-// stored matches up to saved's last are not the ones it counted.
+// and r has a fit of its own (or updates its saved state with them), but
+// a saved fit without a state is saved again with one; refit returns
+// errSavedStale when the stored matches up to saved's last are not the
+// ones it counted.
+//
+// A partial st (stateFit) reads only the matches after its state's, and
+// none after c; when a full fit is due or an update will not do, it
+// reads all of them first (fill).
 func (r *Refitter) refit(ctx context.Context, st *rulesetFit, c store.RulesetCount, saved *store.FittedRatings) error {
 	start := time.Now()
 	before := st.seen
@@ -439,11 +484,17 @@ func (r *Refitter) refit(ctx context.Context, st *rulesetFit, c store.RulesetCou
 		stored = store.RulesetCount{Game: c.Game, Ruleset: c.Ruleset, Matches: saved.Matches, LastSeq: saved.LastSeq}
 		st.history = saved.History
 	}
+	// filled says that a partial st read every match again (fill).
+	filled := false
 	// count tells onFit once that r fits or saves c's ruleset.
 	counted := false
 	count := func() {
 		if r.onFit != nil && !counted {
-			r.onFit(c.Game, c.Ruleset, before.Matches)
+			from := before.Matches
+			if filled {
+				from = 0
+			}
+			r.onFit(c.Game, c.Ruleset, from)
 		}
 		counted = true
 	}
@@ -459,7 +510,8 @@ func (r *Refitter) refit(ctx context.Context, st *rulesetFit, c store.RulesetCou
 			return nil, err
 		}
 		f.Matches = st.seen.Matches
-		st.base, st.baseAt, st.recent = f, time.Now(), RatingInput{}
+		st.base, st.baseAt, st.baseSeq, st.baseDistinct, st.recent = f, time.Now(), st.seen.LastSeq, st.in.distinct(), RatingInput{}
+		st.state = encodeState(st)
 		return f, nil
 	}
 	// The checkpoints of the old step that the new one keeps.
@@ -472,8 +524,18 @@ func (r *Refitter) refit(ctx context.Context, st *rulesetFit, c store.RulesetCou
 	}
 	thinned := len(kept) < len(st.history)
 	st.history = kept
+	if st.partial && (due || c.Matches/step > max(before.Matches, stored.Matches)/step) {
+		// A full fit comes in this pass, at the end or at a checkpoint.
+		if err := r.fill(ctx, st); err != nil {
+			return fmt.Errorf("refit %s/%s: %w", c.Game, c.Ruleset, err)
+		}
+		filled = true
+	}
 	var entries []store.Entry
 	err := r.db.PlacingsAfter(ctx, c.Game, c.Ruleset, before.LastSeq, func(m store.MatchPlacings) error {
+		if st.partial && m.Seq > max(c.LastSeq, stored.LastSeq) {
+			return errRead // the next pass reads it, at a checkpoint filled
+		}
 		// The matches up to the saved fit's last must be as many as it
 		// counted.
 		if m.Seq > stored.LastSeq && st.seen.Matches < stored.Matches || m.Seq <= stored.LastSeq && st.seen.Matches >= stored.Matches {
@@ -482,20 +544,18 @@ func (r *Refitter) refit(ctx context.Context, st *rulesetFit, c store.RulesetCou
 		st.seen.Matches++
 		st.seen.LastSeq = m.Seq
 		if st.addErr == nil {
-			entries = entries[:0]
-			for _, p := range m.Seats {
-				st.ids[RatingKey(p.Name, p.Version)] = p.BotID
-				entries = append(entries, store.Entry{PlayerSummary: store.PlayerSummary{Seat: p.Seat, Name: p.Name,
-					Version: p.Version, Rank: p.Rank, Team: p.Team}, Seats: 1})
-			}
-			if placings, ok := EntryPlacings(entries); ok {
-				st.addErr = st.in.Add(placings)
+			var placings []Placing
+			var ok bool
+			if placings, entries, ok = st.placings(m, entries); ok {
+				if !st.partial {
+					st.addErr = st.in.Add(placings)
+				}
 				if st.addErr == nil && st.base != nil && st.recent.Add(placings) != nil {
-					st.base = nil
+					st.base, st.state = nil, nil
 				}
 			}
 		}
-		if st.seen.Matches <= stored.Matches || st.seen.Matches%step != 0 || st.addErr != nil || st.in.Len() == 0 {
+		if st.seen.Matches <= stored.Matches || st.seen.Matches%step != 0 || st.addErr != nil || st.empty() {
 			return nil
 		}
 		f, err := fit()
@@ -505,13 +565,25 @@ func (r *Refitter) refit(ctx context.Context, st *rulesetFit, c store.RulesetCou
 		}
 		return nil
 	})
+	if errors.Is(err, errRead) {
+		err = nil
+	}
 	if err == nil && st.seen.Matches < stored.Matches {
 		err = errSavedStale
+	}
+	if err == nil && st.partial && st.addErr == nil && r.needsFit(st) {
+		// An update of the saved state, or when it will not do, a full
+		// fit below, which reads every match first.
+		if f, uerr := r.update(st, count); uerr == nil {
+			st.fit = f
+		} else {
+			err, filled = r.fill(ctx, st), true
+		}
 	}
 	if err != nil {
 		return fmt.Errorf("refit %s/%s: %w", c.Game, c.Ruleset, err)
 	}
-	if st.seen == stored && st.fit != nil && st.addErr == nil && !due {
+	if st.seen == stored && st.fit != nil && st.addErr == nil && !due && (saved == nil || saved.State != nil) {
 		// Another process fitted and saved these matches; r goes on with
 		// its own last fit until the next match.
 		r.keep(st, "")
@@ -523,11 +595,11 @@ func (r *Refitter) refit(ctx context.Context, st *rulesetFit, c store.RulesetCou
 		out.Problem = problemTooMany
 	case st.addErr != nil:
 		out.Problem = "Not rated: " + st.addErr.Error() + "."
-	case st.in.Len() == 0:
+	case st.empty():
 		out.Problem = problemNoMatches
 	default:
 		last := st.fit
-		if last == nil || last.Matches != st.seen.Matches || last != st.base && r.fullDue(st) {
+		if r.needsFit(st) {
 			// The last match was no checkpoint, or the last fit is an
 			// update a full fit replaces now.
 			f, err := r.update(st, count)
@@ -555,8 +627,9 @@ func (r *Refitter) refit(ctx context.Context, st *rulesetFit, c store.RulesetCou
 		if st.seen.Matches%step != 0 {
 			out.History = append(out.History, ratedAt(st.seen.Matches, last, st.ids)...)
 		}
+		out.State = st.state
 	}
-	if st.seen != stored || out.Problem != "" || due {
+	if st.seen != stored || out.Problem != "" || due || saved != nil && saved.State == nil {
 		count()
 		if err := r.db.SaveRatings(ctx, out); err != nil {
 			return fmt.Errorf("refit %s/%s: %w", c.Game, c.Ruleset, err)
@@ -576,7 +649,7 @@ func (r *Refitter) update(st *rulesetFit, count func()) (*RatingFit, error) {
 	switch {
 	case st.base == nil || st.recent.Len() == 0:
 		return nil, errors.New("no fit to update")
-	case st.in.distinct() < r.incrementalFrom:
+	case st.distinct() < r.incrementalFrom:
 		return nil, errors.New("a full fit is as cheap")
 	case r.fullDue(st):
 		return nil, errors.New("a full fit is due")
@@ -599,6 +672,77 @@ func (r *Refitter) update(st *rulesetFit, count func()) (*RatingFit, error) {
 	}
 	f.Matches = st.seen.Matches
 	return f, nil
+}
+
+// needsFit says whether st's fit is not of all the matches st has read,
+// or is an update that a full fit should replace now.
+func (r *Refitter) needsFit(st *rulesetFit) bool {
+	return st.fit == nil || st.fit.Matches != st.seen.Matches || st.fit != st.base && r.fullDue(st)
+}
+
+// errRead stops a read of matches that has read what it needs.
+var errRead = errors.New("read enough")
+
+// fill reads again every match of st's ruleset up to the last st has
+// seen, into in, so that a partial st (stateFit) can fit them in full;
+// its recent matches and fits stay. It returns errSavedStale when they
+// are not as many as st counted.
+func (r *Refitter) fill(ctx context.Context, st *rulesetFit) error {
+	all := &rulesetFit{ids: st.ids}
+	var entries []store.Entry
+	n := 0
+	err := r.db.Placings(ctx, st.seen.Game, st.seen.Ruleset, func(m store.MatchPlacings) error {
+		if m.Seq > st.seen.LastSeq {
+			return errRead
+		}
+		n++
+		if all.addErr == nil {
+			var placings []Placing
+			var ok bool
+			if placings, entries, ok = all.placings(m, entries); ok {
+				all.addErr = all.in.Add(placings)
+			}
+		}
+		return nil
+	})
+	if errors.Is(err, errRead) {
+		err = nil
+	}
+	if err == nil && n != st.seen.Matches {
+		err = errSavedStale
+	}
+	if err != nil {
+		return err
+	}
+	st.in, st.addErr, st.partial = all.in, all.addErr, false
+	return nil
+}
+
+// placings returns what a fit takes from m (EntryPlacings), in entries,
+// which it reuses, and notes its bot ids in st.ids.
+func (st *rulesetFit) placings(m store.MatchPlacings, entries []store.Entry) ([]Placing, []store.Entry, bool) {
+	entries = entries[:0]
+	for _, p := range m.Seats {
+		st.ids[RatingKey(p.Name, p.Version)] = p.BotID
+		entries = append(entries, store.Entry{PlayerSummary: store.PlayerSummary{Seat: p.Seat, Name: p.Name,
+			Version: p.Version, Rank: p.Rank, Team: p.Team}, Seats: 1})
+	}
+	placings, ok := EntryPlacings(entries)
+	return placings, entries, ok
+}
+
+// empty says whether st has no match to rate.
+func (st *rulesetFit) empty() bool {
+	return !st.partial && st.in.Len() == 0
+}
+
+// distinct returns the distinct placings of st's matches, which a full
+// fit walks: of a partial st, as many as its state's and recent's.
+func (st *rulesetFit) distinct() int {
+	if st.partial {
+		return st.baseDistinct + st.recent.distinct()
+	}
+	return st.in.distinct()
 }
 
 // fullDue says whether st's fit is an update that a full fit should

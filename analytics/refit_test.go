@@ -3,8 +3,10 @@ package analytics
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"hash/crc32"
 	"log/slog"
 	"maps"
 	"math"
@@ -500,8 +502,9 @@ func TestRefitAppends(t *testing.T) {
 
 // TestRefitStartUnchanged checks that a new refitter (a server's start)
 // fits nothing whose stored fit covers the stored matches, then fits a
-// ruleset once a match is stored, or once Fit asks for what it does not
-// keep.
+// ruleset once a match is stored, and takes over the saved state of one
+// Fit asks for without fitting it; a ruleset that cannot be rated has no
+// state and is fitted once.
 func TestRefitStartUnchanged(t *testing.T) {
 	ctx := context.Background()
 	db := openStore(t)
@@ -533,8 +536,8 @@ func TestRefitStartUnchanged(t *testing.T) {
 	if err := r.Refit(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := r.Fit("worms", "final"); !ok || !slices.Equal(fits, []string{"worms/base", "worms/final"}) {
-		t.Errorf("after Fit asked for worms/final: got a fit %v and fits of %v, want worms/final fitted", ok, fits)
+	if _, ok := r.Fit("worms", "final"); !ok || !slices.Equal(fits, []string{"worms/base"}) {
+		t.Errorf("after Fit asked for worms/final: got a fit %v and fits of %v, want its saved fit and no fit", ok, fits)
 	}
 	// A ruleset that cannot be rated is fitted once, however often asked.
 	for range 2 {
@@ -543,15 +546,16 @@ func TestRefitStartUnchanged(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if want := []string{"worms/base", "worms/final", "toad/classic"}; !slices.Equal(fits, want) {
+	if want := []string{"worms/base", "toad/classic"}; !slices.Equal(fits, want) {
 		t.Errorf("after Fit asked twice for toad/classic: got fits of %v, want %v", fits, want)
 	}
 }
 
 // TestRefitStartGoesOnFromSaved checks that the first pass after a start
-// that finds a new match goes on from the saved fit: it keeps the saved
-// history rather than fitting its checkpoints again (a marker put in it
-// stays), and its ratings are a fresh fit's of the same matches.
+// that finds a new match goes on from the saved fit and its state: it
+// reads the new match alone, keeps the saved history rather than fitting
+// its checkpoints again (a marker put in it stays), and its ratings are a
+// fresh fit's of the same matches.
 func TestRefitStartGoesOnFromSaved(t *testing.T) {
 	ctx := context.Background()
 	ms := randomSeats(rand.New(rand.NewPCG(31, 32)), 61)
@@ -583,8 +587,8 @@ func TestRefitStartGoesOnFromSaved(t *testing.T) {
 	if err := r.Refit(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(froms, []int{0}) {
-		t.Errorf("first pass after the new match: got fits from %v matches, want one from 0", froms)
+	if !slices.Equal(froms, []int{60}) {
+		t.Errorf("first pass after the new match: got fits from %v matches, want one from the saved state's 60", froms)
 	}
 	got, err := db.SavedRatings(ctx, "snake", "base")
 	if err != nil {
@@ -636,15 +640,13 @@ func TestRefitServersShare(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			// The first pass of each reads everything; later, the one
-			// first after the match reads what it had not: its own last
-			// match and the other's.
+			// The first pass reads everything; later, the one first
+			// after the match reads what it had not: its own last match
+			// and the other's, or only the new one after the other's
+			// saved state.
 			want := []fitted{{i % 2, max(0, i-1)}}
-			if i == 0 {
-				want = []fitted{{0, 0}}
-			}
 			if i == 1 {
-				want = []fitted{{1, 0}}
+				want = []fitted{{1, 1}} // b's first pass, after a's state
 			}
 			if got := fits[before:]; !slices.Equal(got, want) {
 				t.Errorf("after match %d: got fits (server, from matches) %v, want %v", i+1, got, want)
@@ -829,9 +831,9 @@ func TestRefitUpdates(t *testing.T) {
 	check(last, ratingSlack, ratingSlack)
 }
 
-// TestRefitWarm checks that Warm, after a start, fits each ruleset with
-// a saved fit once without saving it, so that Fit has them and the next
-// new match is read alone, and that it runs a pass a Notify asked for.
+// TestRefitWarm checks that Warm, after a start, takes over each saved
+// fit's state without fitting or saving anything, so that Fit has them,
+// and that it runs a pass a Notify asked for.
 func TestRefitWarm(t *testing.T) {
 	ctx := context.Background()
 	db := openStore(t)
@@ -858,8 +860,8 @@ func TestRefitWarm(t *testing.T) {
 	if err := r.Warm(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"snake/base from 0", "worms/base from 0"}; !slices.Equal(fits, want) {
-		t.Errorf("warm-up: got fits %v, want %v", fits, want)
+	if len(fits) > 0 {
+		t.Errorf("warm-up: got fits %v, want none", fits)
 	}
 	if after, err := db.Ratings(ctx, "", ""); err != nil || !reflect.DeepEqual(after, before) {
 		t.Errorf("warm-up: got saved ratings %+v, %v; want them as they were, %+v", after, err, before)
@@ -878,5 +880,149 @@ func TestRefitWarm(t *testing.T) {
 	}
 	if want := []string{"snake/base from 19"}; !slices.Equal(fits, want) {
 		t.Errorf("a new match, notified during the warm-up: got fits %v, want %v", fits, want)
+	}
+}
+
+// TestRefitStartOnState runs two servers (refitters) on two databases of
+// the same matches of a large ruleset, one that never stops and one that
+// stops after the full fit and starts again: the new one takes over the
+// saved state, reads the new matches alone, updates and gives the
+// ratings, intervals, differences and history of the one that never
+// stopped, to the bit.
+func TestRefitStartOnState(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		// inputMax is stateInputMax: 0 saves no placings, and the
+		// restarted server keeps none (partial).
+		inputMax int
+		partial  bool
+	}{
+		{"with its placings", stateInputMax, false},
+		{"without", 0, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			defer func(m int) { stateInputMax = m }(stateInputMax)
+			stateInputMax = tc.inputMax
+			testStartOnState(t, tc.partial)
+		})
+	}
+}
+
+func testStartOnState(t *testing.T, partial bool) {
+	ctx := context.Background()
+	const first = 2650
+	ms := randomSeats(rand.New(rand.NewPCG(61, 62)), first+2)
+	var dbs [2]*store.DB
+	for i := range dbs {
+		dbs[i] = openStore(t)
+		for j, m := range ms[:first] {
+			storeMatch(t, dbs[i], j, "worms", "base", m)
+		}
+	}
+	start := func(db *store.DB) *Refitter {
+		r := newTestRefitter(db)
+		r.incrementalFrom = 0
+		if err := r.Refit(ctx); err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	kept := start(dbs[0])
+	start(dbs[1]) // fits all, saves, and stops
+	restarted := start(dbs[1])
+	var froms []int
+	restarted.onFit = func(_, _ string, from int) { froms = append(froms, from) }
+	k := rulesetKey{"worms", "base"}
+	for n := first + 1; n <= first+2; n++ {
+		for i, r := range []*Refitter{kept, restarted} {
+			storeMatch(t, dbs[i], n-1, "worms", "base", ms[n-1])
+			if err := r.Refit(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if st := restarted.kept[k]; st == nil || st.partial != partial || st.fit == st.base {
+			t.Fatalf("after %d matches: the restarted server kept placings %v or fitted in full, want placings %v and an update of the saved state",
+				n, st != nil && !st.partial, !partial)
+		}
+		want, _ := kept.Fit("worms", "base")
+		got, ok := restarted.Fit("worms", "base")
+		if !ok || !reflect.DeepEqual(got.Ratings, want.Ratings) || got.Matches != want.Matches {
+			t.Errorf("after %d matches: got the fit %+v, want %+v", n, got, want)
+		}
+		d, err := got.Difference(RatingKey("astar", "v2"), RatingKey("astar", "v1"))
+		wd, _ := want.Difference(RatingKey("astar", "v2"), RatingKey("astar", "v1"))
+		if err != nil || d != wd {
+			t.Errorf("after %d matches, Difference: got %v, %v; want %v", n, d, err, wd)
+		}
+		if g, w := storedRatings(t, dbs[1], "worms", "base"), storedRatings(t, dbs[0], "worms", "base"); !reflect.DeepEqual(g, w) {
+			t.Errorf("after %d matches: got stored ratings %+v, want %+v", n, g, w)
+		}
+		if g, w := historyOf(t, dbs[1]), historyOf(t, dbs[0]); !reflect.DeepEqual(g, w) {
+			t.Errorf("after %d matches: got history %v, want %v", n, g, w)
+		}
+	}
+	if want := []int{first, first + 1}; !slices.Equal(froms, want) {
+		t.Errorf("restarted server: got fits after reading %v matches, want %v", froms, want)
+	}
+}
+
+// TestRefitStateIgnored damages the saved state of a fit in ways another
+// build or a broken disk could: a start's warm-up ignores it, fits the
+// ruleset in full once, without an error, and saves the same ratings
+// with a sound state, which the next start takes over without a fit.
+func TestRefitStateIgnored(t *testing.T) {
+	ctx := context.Background()
+	ms := randomSeats(rand.New(rand.NewPCG(91, 92)), 30)
+	for _, tc := range []struct {
+		name   string
+		damage func([]byte) []byte
+	}{
+		{"none, as saved before schema 21", func([]byte) []byte { return nil }},
+		{"empty", func([]byte) []byte { return []byte{} }},
+		{"another layout", func(b []byte) []byte { b[0]++; return b }},
+		{"a flipped bit", func(b []byte) []byte { b[len(b)/2] ^= 4; return b }},
+		{"cut short", func(b []byte) []byte { return b[:len(b)-9] }},
+		{"bytes after it", func(b []byte) []byte { return append(b, 0) }},
+		{"a number out of range, checksum right", func(b []byte) []byte {
+			b = slices.Clone(b[:len(b)-4])
+			b[1] = 0xff // the count of matches, now a varint of many bytes
+			return binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			db := openStore(t)
+			for i, m := range ms {
+				storeMatch(t, db, i, "snake", "base", m)
+			}
+			if err := newTestRefitter(db).Refit(ctx); err != nil {
+				t.Fatal(err)
+			}
+			want := storedRatings(t, db, "snake", "base")
+			saved, err := db.SavedRatings(ctx, "snake", "base")
+			if err != nil {
+				t.Fatal(err)
+			}
+			saved.State = tc.damage(saved.State)
+			if err := db.SaveRatings(ctx, saved); err != nil {
+				t.Fatal(err)
+			}
+			for start, wantFits := range []int{1, 0} {
+				r := newTestRefitter(db)
+				fits := 0
+				r.onFit = func(_, _ string, from int) { fits++ }
+				if err := r.Refit(ctx); err != nil {
+					t.Fatal(err)
+				}
+				if err := r.Warm(ctx); err != nil {
+					t.Fatal(err)
+				}
+				if _, ok := r.Fit("snake", "base"); fits != wantFits || !ok {
+					t.Errorf("start %d: got %d fits and a fit %v, want %d and a fit", start+1, fits, ok, wantFits)
+				}
+				if got := storedRatings(t, db, "snake", "base"); !sameBoard(got, want) {
+					t.Errorf("start %d: got ratings %+v, want %+v", start+1, got, want)
+				}
+			}
+		})
 	}
 }

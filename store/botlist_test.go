@@ -222,7 +222,7 @@ func TestOpenUpgradesVersion17(t *testing.T) {
 				if db.postgres {
 					version = `UPDATE replaylab_schema SET version = 17`
 				}
-				for _, q := range []string{`DROP TABLE bot_times`, `DROP TABLE bot_debug`, `DROP INDEX match_entries_by_bot`,
+				for _, q := range []string{`DROP TABLE bot_times`, `DROP TABLE bot_debug`, `ALTER TABLE rating_fits DROP COLUMN state`, `DROP INDEX match_entries_by_bot`,
 					`CREATE INDEX match_entries_by_bot ON match_entries (bot_id, match_seq)`, version} {
 					if _, err := db.write.ExecContext(ctx, q); err != nil {
 						t.Fatalf("%s: %v", q, err)

@@ -21,7 +21,8 @@ type DeletedMatch struct {
 // database is the one an import of the remaining matches would make; a
 // ruleset left without a match loses its rating fit. The fits of the
 // other rulesets of the deleted matches are stale until refitted
-// (analytics.Refitter). An id that names no match, or more than one,
+// (analytics.Refitter), and lose their saved state, which stands for
+// matches that are gone. An id that names no match, or more than one,
 // deletes nothing: the error names every such id (ErrNotFound,
 // ErrAmbiguous or ErrInvalid).
 func (db *DB) DeleteMatches(ctx context.Context, ids []string) (deleted []DeletedMatch, err error) {
@@ -84,7 +85,8 @@ func deleteMatch(ctx context.Context, tx *sql.Tx, d *DeletedMatch) (bots []int64
 
 // dropLeftovers deletes what the deleted matches leave behind: the bots
 // of bots that no longer play any match (their ratings cascade), and the
-// rating fits of the rulesets of deleted that no longer have a match.
+// rating fits of the rulesets of deleted that no longer have a match, and
+// the state of the fits of those that still have some.
 func dropLeftovers(ctx context.Context, tx *sql.Tx, deleted []DeletedMatch, bots []int64) error {
 	for _, id := range bots {
 		if _, err := tx.ExecContext(ctx, `
@@ -99,6 +101,11 @@ func dropLeftovers(ctx context.Context, tx *sql.Tx, deleted []DeletedMatch, bots
 			return err
 		}
 		if left {
+			// The state of its fit stands for matches that are gone:
+			// the next fit reads the rest again (analytics.Refitter).
+			if _, err := tx.ExecContext(ctx, `UPDATE rating_fits SET state = NULL WHERE game = ? AND ruleset = ?`, d.Game, d.Ruleset); err != nil {
+				return fmt.Errorf("rating fit of %s/%s: %w", d.Game, d.Ruleset, err)
+			}
 			continue
 		}
 		if err := clearRatings(ctx, tx, d.Game, d.Ruleset, 0); err != nil {

@@ -100,7 +100,8 @@ func withOutput(rec *Record) *Record {
 // prefixes, several at a time, and checks after each that every table
 // (aggregates and rating inputs included) holds what a fresh database
 // importing only the remaining matches holds. The last round deletes
-// every match of one game and ruleset, whose rating fit must go too.
+// every match of one game and ruleset, whose rating fit must go too; a
+// ruleset that lost some matches keeps its fit without its state.
 func TestDeleteEqualsFreshImport(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, open opener) {
 		ctx := context.Background()
@@ -120,7 +121,7 @@ func TestDeleteEqualsFreshImport(t *testing.T) {
 		}
 		for _, c := range mustRulesetCounts(t, db) {
 			if err := db.SaveRatings(ctx, &FittedRatings{Game: c.Game, Ruleset: c.Ruleset, Matches: c.Matches, LastSeq: c.LastSeq,
-				FittedAt: time.UnixMilli(1), Problem: "a fit to be dropped with the ruleset's last match"}); err != nil {
+				FittedAt: time.UnixMilli(1), Problem: "a fit to be dropped with the ruleset's last match", State: []byte{1}}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -139,6 +140,7 @@ func TestDeleteEqualsFreshImport(t *testing.T) {
 			{recs[2].ID, recs[3].ID, recs[4].ID, recs[6].ID, recs[7].ID, recs[8].ID, recs[10].ID, recs[11].ID},
 			nil, // every snake/final match left
 		}
+		lost := map[string]bool{} // game/ruleset → some match deleted
 		for i, ids := range rounds {
 			if ids == nil {
 				ids = ofRuleset("snake", "final")
@@ -146,6 +148,9 @@ func TestDeleteEqualsFreshImport(t *testing.T) {
 			deleted, err := db.DeleteMatches(ctx, ids)
 			if err != nil || len(deleted) != len(ids) {
 				t.Fatalf("round %d: DeleteMatches(%d ids): got %d deleted, %v", i, len(ids), len(deleted), err)
+			}
+			for _, d := range deleted {
+				lost[d.Game+"/"+d.Ruleset] = true
 			}
 			var left []*Record
 			for _, rec := range recs {
@@ -172,6 +177,11 @@ func TestDeleteEqualsFreshImport(t *testing.T) {
 		fits := queryRows(t, db, `SELECT game, ruleset FROM rating_fits ORDER BY 1, 2`)
 		if want := queryRows(t, db, `SELECT game, ruleset FROM game_matches ORDER BY 1, 2`); !reflect.DeepEqual(fits, want) {
 			t.Errorf("rating fits after deleting every snake/final match: got %v, want those of the rulesets with matches, %v", fits, want)
+		}
+		for _, f := range queryRows(t, db, `SELECT game || '/' || ruleset, state IS NULL FROM rating_fits`) {
+			if cleared := f[1] != int64(0) && f[1] != false; cleared != lost[f[0].(string)] {
+				t.Errorf("rating fit of %s: got its state cleared %v, want %v (some of its matches deleted)", f[0], cleared, lost[f[0].(string)])
+			}
 		}
 	})
 }

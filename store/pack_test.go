@@ -85,7 +85,7 @@ func unpackToVersion16(t *testing.T, db *DB) {
 				seq, e.Turn, e.pos, e.Seat, e.Unit, e.Kind, e.Target, e.Amount, e.X, e.Y, e.Detail)
 		}
 	}
-	exec(`DROP TABLE match_lines; DROP TABLE match_events; DROP TABLE bot_times; DROP TABLE bot_debug`) // versions 17, 19 and 20
+	exec(`DROP TABLE match_lines; DROP TABLE match_events; DROP TABLE bot_times; DROP TABLE bot_debug; ALTER TABLE rating_fits DROP COLUMN state`) // versions 17, 19, 20 and 21
 	if db.postgres {
 		exec(`UPDATE replaylab_schema SET version = 16`)
 	} else {

@@ -119,6 +119,9 @@ var postgresUpgrades = []string{
 	    shapes    TEXT COLLATE "C" NOT NULL,
 	    PRIMARY KEY (match_seq, turn, seat)
 	);`,
+	// Version 21: a rating fit's state (upgrades' version 21).
+	`
+	ALTER TABLE rating_fits ADD COLUMN state BYTEA;`,
 }
 
 // postgresApplication is what the marker table's application column holds

@@ -180,6 +180,10 @@ type FittedRatings struct {
 	// HistoryAfter 0 replaces the whole history.
 	HistoryAfter int
 	History      []RatedAt
+	// State is what the fitter needs to go on from this fit without
+	// reading the matches again, in its own encoding; nil for none. The
+	// store keeps it as it is, with the ratings it belongs to.
+	State []byte
 }
 
 // SaveRatings replaces the ratings and rating history of f's game and
@@ -206,11 +210,11 @@ func saveRatings(ctx context.Context, tx *sql.Tx, f *FittedRatings) error {
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, `
-		INSERT INTO rating_fits (game, ruleset, matches, last_seq, fitted_at, problem)
-		VALUES (?, ?, ?, ?, ?, ?)
+		INSERT INTO rating_fits (game, ruleset, matches, last_seq, fitted_at, problem, state)
+		VALUES (?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (game, ruleset) DO UPDATE SET matches = excluded.matches, last_seq = excluded.last_seq,
-			fitted_at = excluded.fitted_at, problem = excluded.problem`,
-		f.Game, f.Ruleset, f.Matches, f.LastSeq, f.FittedAt.UnixMilli(), f.Problem); err != nil {
+			fitted_at = excluded.fitted_at, problem = excluded.problem, state = excluded.state`,
+		f.Game, f.Ruleset, f.Matches, f.LastSeq, f.FittedAt.UnixMilli(), f.Problem, f.State); err != nil {
 		return err
 	}
 	latest, err := tx.PrepareContext(ctx, `
@@ -380,8 +384,8 @@ func (db *DB) SavedRatings(ctx context.Context, game, ruleset string) (*FittedRa
 	defer tx.Rollback()
 	f := &FittedRatings{Game: game, Ruleset: ruleset}
 	var at int64
-	err = tx.QueryRowContext(ctx, `SELECT matches, last_seq, fitted_at, problem FROM rating_fits WHERE game = ? AND ruleset = ?`,
-		game, ruleset).Scan(&f.Matches, &f.LastSeq, &at, &f.Problem)
+	err = tx.QueryRowContext(ctx, `SELECT matches, last_seq, fitted_at, problem, state FROM rating_fits WHERE game = ? AND ruleset = ?`,
+		game, ruleset).Scan(&f.Matches, &f.LastSeq, &at, &f.Problem, &f.State)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFoundf("no saved ratings of %s/%s", game, ruleset)
 	}

@@ -200,7 +200,7 @@ func TestSaveRatings(t *testing.T) {
 }
 
 // TestSavedRatings reads back what SaveRatings wrote, history included,
-// through two saves and a failed one, and reports a ruleset never fitted
+// and the fit's state, through two saves and a failed one, and reports a ruleset never fitted
 // as not found.
 func TestSavedRatings(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, open opener) {
@@ -212,10 +212,11 @@ func TestSavedRatings(t *testing.T) {
 		at := time.UnixMilli(1_700_000_000_123).UTC()
 		first := &FittedRatings{Game: "worms", Ruleset: "base", Matches: 1, LastSeq: 1, FittedAt: at,
 			Latest:  []Rated{{a, 1600, 1400, 1800, 1}, {b, 1400, 1200, 1600, 1}},
-			History: []RatedAt{{1, Rated{b, 1400, 1200, 1600, 1}}, {1, Rated{a, 1600, 1400, 1800, 1}}}}
+			History: []RatedAt{{1, Rated{b, 1400, 1200, 1600, 1}}, {1, Rated{a, 1600, 1400, 1800, 1}}}, State: []byte{1, 2, 3}}
 		second := &FittedRatings{Game: "worms", Ruleset: "base", Matches: 2, LastSeq: 7, FittedAt: at.Add(time.Second),
 			Latest:       []Rated{{a, 1650, 1450, 1850, 2}, {b, 1350, 1150, 1550, 2}},
-			HistoryAfter: 1, History: []RatedAt{{2, Rated{a, 1650, 1450, 1850, 2}}, {2, Rated{b, 1350, 1150, 1550, 2}}}}
+			HistoryAfter: 1, History: []RatedAt{{2, Rated{a, 1650, 1450, 1850, 2}}, {2, Rated{b, 1350, 1150, 1550, 2}}},
+			State: []byte{9, 0, 8}}
 		for _, f := range []*FittedRatings{first, second} {
 			if err := db.SaveRatings(ctx, f); err != nil {
 				t.Fatal(err)
@@ -228,7 +229,8 @@ func TestSavedRatings(t *testing.T) {
 		want := &FittedRatings{Game: "worms", Ruleset: "base", Matches: 2, LastSeq: 7, FittedAt: at.Add(time.Second),
 			Latest: []Rated{{a, 1650, 1450, 1850, 2}, {b, 1350, 1150, 1550, 2}},
 			History: []RatedAt{{1, Rated{a, 1600, 1400, 1800, 1}}, {1, Rated{b, 1400, 1200, 1600, 1}},
-				{2, Rated{a, 1650, 1450, 1850, 2}}, {2, Rated{b, 1350, 1150, 1550, 2}}}}
+				{2, Rated{a, 1650, 1450, 1850, 2}}, {2, Rated{b, 1350, 1150, 1550, 2}}},
+			State: []byte{9, 0, 8}}
 		if a > b {
 			slices.SortFunc(want.Latest, func(x, y Rated) int { return cmp.Compare(x.BotID, y.BotID) })
 			slices.SortFunc(want.History, func(x, y RatedAt) int { return cmp.Or(cmp.Compare(x.Upto, y.Upto), cmp.Compare(x.BotID, y.BotID)) })
@@ -242,7 +244,7 @@ func TestSavedRatings(t *testing.T) {
 		broken := &FittedRatings{Game: "worms", Ruleset: "base", Matches: 3, LastSeq: 8, FittedAt: at.Add(2 * time.Second),
 			Latest: []Rated{{a, 1700, 1500, 1900, 3}, {b, 1300, 1100, 1500, 3}},
 			// The second point breaks the history's check (upto >= 1).
-			History: []RatedAt{{3, Rated{a, 1700, 1500, 1900, 3}}, {0, Rated{b, 1300, 1100, 1500, 3}}}}
+			History: []RatedAt{{3, Rated{a, 1700, 1500, 1900, 3}}, {0, Rated{b, 1300, 1100, 1500, 3}}}, State: []byte{7}}
 		if err := db.SaveRatings(ctx, broken); err == nil {
 			t.Fatal("a save with a point after 0 matches: got no error")
 		}

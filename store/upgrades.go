@@ -627,6 +627,11 @@ var upgrades = []string{
 	    shapes    TEXT    NOT NULL,
 	    PRIMARY KEY (match_seq, turn, seat)
 	) STRICT, WITHOUT ROWID;`,
+	// Version 21 saves a rating fit's state with it (rating_fits.state),
+	// so that a server that starts takes new matches in without reading
+	// every old one. Stored fits have none: each is fitted once more.
+	`
+	ALTER TABLE rating_fits ADD COLUMN state BLOB;`,
 }
 
 // packedVersion is the schema version whose upgrade packStoredRows

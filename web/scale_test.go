@@ -542,7 +542,8 @@ func BenchmarkPagesAtScale(b *testing.B) {
 // (a new Refitter's first pass over the data the last one fitted), its
 // warm-up, and the pass after one more match is stored, with and without
 // the warm-up before it. The matches it adds are deleted at
-// the end, so the cached database keeps n matches.
+// the end, and their rulesets fitted again, so the cached database keeps
+// n matches and a fit with a state of each ruleset.
 func benchRefits(b *testing.B, db *store.DB, n int) {
 	ctx := context.Background()
 	refit := analytics.NewRefitter(db, slog.New(slog.DiscardHandler))
@@ -565,8 +566,20 @@ func benchRefits(b *testing.B, db *store.DB, n int) {
 	r := rand.New(rand.NewPCG(17, uint64(n)))
 	var added []string
 	defer func() {
-		if _, err := db.DeleteMatches(ctx, added); err != nil {
+		deleted, err := db.DeleteMatches(ctx, added)
+		if err != nil {
 			b.Fatal(err)
+		}
+		// A delete clears the saved state of its rulesets' fits: fit
+		// them again, so the next run starts on saved states too.
+		done := map[[2]string]bool{}
+		for _, d := range deleted {
+			if k := [2]string{d.Game, d.Ruleset}; !done[k] {
+				done[k] = true
+				if err := refit.RefitRuleset(ctx, d.Game, d.Ruleset); err != nil {
+					b.Fatal(err)
+				}
+			}
 		}
 	}()
 	store1 := func() {
@@ -582,8 +595,10 @@ func benchRefits(b *testing.B, db *store.DB, n int) {
 		}
 	}
 	// After a start, as serve's refitter does, the warm-up takes over
-	// every saved fit: it reads every match once and fits each ruleset
-	// from its saved ratings.
+	// every saved fit: it loads the state saved with it and reads the
+	// matches after its last full fit. (A fit saved without a state, as
+	// before schema 21, is fitted once from all its matches: the first
+	// warm-up on such a database.)
 	b.Run(fmt.Sprintf("matches=%d/refit-warm-up", n), func(b *testing.B) {
 		timedCPU(b, func() {
 			refit = analytics.NewRefitter(db, slog.New(slog.DiscardHandler))
@@ -606,8 +621,7 @@ func benchRefits(b *testing.B, db *store.DB, n int) {
 		}, pass)
 	})
 	// Without the warm-up (a match that arrives before it is done), the
-	// pass reads every match of the ruleset and fits it from the saved
-	// ratings.
+	// pass takes over the ruleset's saved state as the warm-up does.
 	b.Run(fmt.Sprintf("matches=%d/refit-first-new-match-cold", n), func(b *testing.B) {
 		timedCPU(b, func() {
 			refit = analytics.NewRefitter(db, slog.New(slog.DiscardHandler))
@@ -617,9 +631,7 @@ func benchRefits(b *testing.B, db *store.DB, n int) {
 	})
 	b.Run(fmt.Sprintf("matches=%d/refit-new-match", n), func(b *testing.B) {
 		// A server that has run a while keeps every ruleset's fit: its
-		// warm-up took each over. (In here, since reading every ruleset
-		// takes minutes at 1 M on PostgreSQL, so that a run of other
-		// pages skips it.)
+		// warm-up took each over.
 		if err := refit.Warm(ctx); err != nil {
 			b.Fatal(err)
 		}
