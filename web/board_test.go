@@ -194,7 +194,7 @@ func TestMatchPageTeams(t *testing.T) {
 	if got := strings.Count(page, `class="crown"`); got != 2 {
 		t.Errorf("got %d seats marked winner, want the winning team's 2", got)
 	}
-	for _, want := range []string{"<th>Team</th>", `<td class="team">Seats 1 and 2</td>`, `<td class="team">Seats 3 and 4</td>`} {
+	for _, want := range []string{"<th>Team</th>", `<td class="team" data-label="Team">Seats 1 and 2</td>`, `<td class="team" data-label="Team">Seats 3 and 4</td>`} {
 		if !strings.Contains(page, want) {
 			t.Errorf("match page lacks %s", want)
 		}
