@@ -119,17 +119,21 @@ func (l *Log) Encode() (Encoded, error) {
 	if err != nil {
 		return Encoded{}, err
 	}
-	sum, size := l.idSum(g.Alphabet)
-	// Sized up front: a buffer that doubles as it fills holds up to three
-	// times the body at once, which for a log of long distinct commands
-	// is hundreds of megabytes. idSum wrote the same header and content;
-	// the hash table and the end record take at most hashBytes an entry
-	// more (the count and the end record counted as entries).
+	// The content (turn count, commands, notes) is encoded once, into the
+	// body: the id hashes it there, behind the version 1 magic and header
+	// (as idSum does). The body is sized up front: a buffer that doubles
+	// as it fills holds up to three times the body at once, which for a
+	// log of long distinct commands is hundreds of megabytes. The hash
+	// table and the end record take at most hashBytes an entry (the count
+	// and the end record counted as entries).
+	header := encodeHeader(&l.Header)
 	var buf bytes.Buffer
-	buf.Grow(size + (len(l.Hashes)+2)*hashBytes)
+	buf.Grow(binary.MaxVarintLen64 + len(header) + contentBound(l) + (len(l.Hashes)+2)*hashBytes)
 	w := &bodyWriter{w: &buf}
-	w.bytes(encodeHeader(&l.Header))
+	w.bytes(header)
+	contentStart := w.n
 	cmdBytes := l.writeContent(w, g.Alphabet)
+	sum := l.contentSum(buf.Bytes()[contentStart:])
 	w.uvarint(uint64(len(l.Hashes)))
 	prev := 0
 	for _, h := range l.Hashes {
@@ -169,40 +173,80 @@ func (l *Log) ID() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	sum, _ := l.idSum(g.Alphabet)
+	sum := l.idSum(g.Alphabet)
 	return hex.EncodeToString(sum[:]), nil
 }
 
 // idSum hashes the part of a checked log that identifies the match, in its
-// version 1 form, without building it in memory, and returns its size.
-func (l *Log) idSum(alphabet []string) (sum [sha256.Size]byte, size int) {
+// version 1 form, without building it in memory.
+func (l *Log) idSum(alphabet []string) (sum [sha256.Size]byte) {
 	h := sha256.New()
 	bw := bufio.NewWriterSize(h, 32<<10) // takes the commands without copying each to a []byte
 	w := &bodyWriter{w: bw}
+	l.writeIDHead(w)
+	l.writeContent(w, alphabet)
+	bw.Flush()
+	h.Sum(sum[:0])
+	return sum
+}
+
+// contentSum is idSum of a log whose content writeContent has already
+// encoded into content.
+func (l *Log) contentSum(content []byte) (sum [sha256.Size]byte) {
+	h := sha256.New()
+	l.writeIDHead(&bodyWriter{w: h})
+	h.Write(content)
+	h.Sum(sum[:0])
+	return sum
+}
+
+// contentBound is at least the bytes writeContent writes for a checked
+// log: a command takes at most two bytes of symbol (maxDict symbols) and,
+// as a literal, its length and its bytes; a note three varints; the turn,
+// literal and note counts and the stream's length a varint each, the
+// stream's last byte one more.
+func contentBound(l *Log) int {
+	n := 4*binary.MaxVarintLen64 + 1
+	for _, cmds := range l.Turns {
+		for _, c := range cmds {
+			n += 2 + uvarintLen(uint64(len(c))) + len(c)
+		}
+	}
+	return n + len(l.Notes)*3*binary.MaxVarintLen64
+}
+
+// uvarintLen is the length of v as a uvarint.
+func uvarintLen(v uint64) int { return (bits.Len64(v|1) + 6) / 7 }
+
+// writeIDHead writes what precedes the content in a log's version 1 form,
+// which the id hashes: the magic and the header with the version 1 format.
+func (l *Log) writeIDHead(w *bodyWriter) {
 	w.write(magicV1)
 	v1 := l.Header
 	v1.Format = FormatV1
 	w.bytes(encodeHeader(&v1))
-	l.writeContent(w, alphabet)
-	bw.Flush()
-	h.Sum(sum[:0])
-	return sum, w.n
 }
 
 // digest is the end record's digest of a checked log: the first 16 hex
 // digits of its id as a number.
 func (l *Log) digest(alphabet []string) uint64 {
-	sum, _ := l.idSum(alphabet)
+	sum := l.idSum(alphabet)
 	return binary.BigEndian.Uint64(sum[:8])
 }
 
-// checkDigest compares the digest an end record carried with the content
-// decoded before it.
-func (l *Log) checkDigest(alphabet []string, want uint64) error {
-	if got := l.digest(alphabet); got != want {
-		return kindErrorf(ErrCorrupt, "the end record's digest %016x does not match the content (%016x): a turn, note or header was changed, added or lost", want, got)
+// finish ends a decoder's work on the log it decoded: Check, then, when
+// the log has an end record, its digest against the content decoded before
+// it. It returns the log's id when it computed it (for the digest), else "".
+func (l *Log) finish(digest uint64) (id string, err error) {
+	g, err := l.Check()
+	if err != nil || l.End == nil {
+		return "", err
 	}
-	return nil
+	sum := l.idSum(g.Alphabet)
+	if got := binary.BigEndian.Uint64(sum[:8]); got != digest {
+		return "", kindErrorf(ErrCorrupt, "the end record's digest %016x does not match the content (%016x): a turn, note or header was changed, added or lost", digest, got)
+	}
+	return hex.EncodeToString(sum[:]), nil
 }
 
 // bodyWriter writes the varint-framed body to a buffer or a hash, neither
@@ -369,24 +413,30 @@ func (r *bitReader) read(n uint) (uint64, bool) {
 // at most to maxBody bytes, so a changed byte or a compression bomb is
 // refused before anything is decoded.
 func DecodeBinary(data []byte) (*Log, error) {
+	l, _, err := decodeBinary(data)
+	return l, err
+}
+
+// decodeBinary is DecodeBinary, returning the id when it computed it.
+func decodeBinary(data []byte) (*Log, string, error) {
 	version, err := binaryVersion(data)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	rest := data[len(magic):]
 	if version == 2 {
 		if len(rest) < 1+checksumBytes {
-			return nil, kindErrorf(ErrCorrupt, "%d bytes, too short for a replay with a checksum", len(data))
+			return nil, "", kindErrorf(ErrCorrupt, "%d bytes, too short for a replay with a checksum", len(data))
 		}
 		payload := data[:len(data)-checksumBytes]
 		want := binary.LittleEndian.Uint32(data[len(payload):])
 		if got := crc32.Checksum(payload, castagnoli); got != want {
-			return nil, kindErrorf(ErrCorrupt, "checksum mismatch (%08x, the file says %08x): the file was changed or cut short", got, want)
+			return nil, "", kindErrorf(ErrCorrupt, "checksum mismatch (%08x, the file says %08x): the file was changed or cut short", got, want)
 		}
 		rest = payload[len(magic):]
 	}
 	if len(rest) == 0 {
-		return nil, &Error{Reason: "truncated before the compression byte", Err: ErrTruncated}
+		return nil, "", &Error{Reason: "truncated before the compression byte", Err: ErrTruncated}
 	}
 	// The body becomes one string that the decoded commands share, so a
 	// log's memory is its body's size, not twice it.
@@ -394,15 +444,15 @@ func DecodeBinary(data []byte) (*Log, error) {
 	switch rest[0] {
 	case compressNone:
 		if len(rest)-1 > maxBody {
-			return nil, kindErrorf(ErrTooLarge, "a body of %d bytes, at most %d", len(rest)-1, maxBody)
+			return nil, "", kindErrorf(ErrTooLarge, "a body of %d bytes, at most %d", len(rest)-1, maxBody)
 		}
 		body = string(rest[1:])
 	case compressZstd:
 		if body, err = decompress(rest[1:]); err != nil {
-			return nil, err
+			return nil, "", err
 		}
 	default:
-		return nil, &Error{Reason: fmt.Sprintf("unknown compression %d", rest[0])}
+		return nil, "", &Error{Reason: fmt.Sprintf("unknown compression %d", rest[0])}
 	}
 	return decodeBody(body, version)
 }
@@ -529,37 +579,37 @@ func (r *bodyReader) failed() *Error {
 // decodeBody decodes a decompressed body of the given version. The turn
 // count is checked against the match's limit before anything per turn is
 // allocated.
-func decodeBody(b string, version int) (*Log, error) {
+func decodeBody(b string, version int) (*Log, string, error) {
 	r := &bodyReader{s: b}
 	l, g, m, err := r.header(version)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	seats := len(l.Header.Players)
 	nTurns := int(r.uvarint("turn count", MaxTurns))
 	if err := r.failed(); err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if err := checkTurnCount(nTurns, m); err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	lits, err := r.literals(nTurns * seats)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	stream := r.bytes("command stream", uint64(len(r.s)))
 	if err := r.failed(); err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if err := l.decodeCommands(stream, lits, nTurns, seats, g.Alphabet); err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	r.notes(l, nTurns, seats)
 	r.hashes(l, nTurns)
 	var digest uint64
 	if version == 2 && r.err == nil {
 		if len(r.s) == 0 {
-			return nil, truncatedError(nTurns)
+			return nil, "", truncatedError(nTurns)
 		}
 		digest = r.end(l)
 	}
@@ -567,17 +617,13 @@ func decodeBody(b string, version int) (*Log, error) {
 		r.err = fmt.Errorf("%d bytes of trailing data", len(r.s))
 	}
 	if err := r.failed(); err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	if _, err := l.Check(); err != nil {
-		return nil, err
+	id, err := l.finish(digest)
+	if err != nil {
+		return nil, "", err
 	}
-	if l.End != nil {
-		if err := l.checkDigest(g.Alphabet, digest); err != nil {
-			return nil, err
-		}
-	}
-	return l, nil
+	return l, id, nil
 }
 
 // header reads the header and starts its match, which judges the config
@@ -722,23 +768,41 @@ func Decode(data []byte) (*Log, error) {
 // (at most maxFile bytes), a text one is decoded as it streams in, so memory
 // stays bounded by the decoded log whatever r holds.
 func Read(r io.Reader) (*Log, error) {
+	l, _, err := read(r)
+	return l, err
+}
+
+// ReadID is Read that also returns the log's id (see Log.ID). Reading a
+// log with an end record computes the id to check the record's digest, so
+// the id costs nothing more.
+func ReadID(r io.Reader) (*Log, string, error) {
+	l, id, err := read(r)
+	if err != nil || id != "" {
+		return l, id, err
+	}
+	id, err = l.ID()
+	return l, id, err
+}
+
+// read is Read, returning the id when it computed it.
+func read(r io.Reader) (*Log, string, error) {
 	b := bufio.NewReader(r)
 	head, _ := b.Peek(len(magic))
 	if bytes.HasPrefix(head, magic[:3]) {
 		data, err := readBinary(b, sizeOf(r))
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
-		return DecodeBinary(data)
+		return decodeBinary(data)
 	}
 	if bom, _ := b.Peek(3); string(bom) == "\ufeff" { // a byte-order mark some editors add
 		b.Discard(3)
 	}
 	start, _ := b.Peek(64)
 	if trimmed := bytes.TrimLeft(start, " \t\r\n"); len(trimmed) == 0 || trimmed[0] != '{' {
-		return nil, &Error{Reason: "neither a binary replay nor a text replay starting with a JSON header", Err: ErrNotReplay}
+		return nil, "", &Error{Reason: "neither a binary replay nor a text replay starting with a JSON header", Err: ErrNotReplay}
 	}
-	return DecodeText(b)
+	return decodeText(b)
 }
 
 // sizeOf returns the size of r when it can tell (a file), else 0.

@@ -269,6 +269,12 @@ func unescape(s string) (string, error) {
 // *Error values naming the line and, where there is one, the turn. It reads
 // at most maxText bytes, and stops at the first turn past the match's limit.
 func DecodeText(r io.Reader) (*Log, error) {
+	l, _, err := decodeText(r)
+	return l, err
+}
+
+// decodeText is DecodeText, returning the id when it computed it.
+func decodeText(r io.Reader) (*Log, string, error) {
 	lr := &io.LimitedReader{R: r, N: maxText + 1}
 	sc := bufio.NewScanner(lr)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
@@ -278,7 +284,7 @@ func DecodeText(r io.Reader) (*Log, error) {
 		text := strings.TrimSuffix(sc.Text(), "\r")
 		if d.line == 1 {
 			if err := d.header(text); err != nil {
-				return nil, atLine(err, 1)
+				return nil, "", atLine(err, 1)
 			}
 			continue
 		}
@@ -287,32 +293,27 @@ func DecodeText(r io.Reader) (*Log, error) {
 		}
 		if err := d.decodeLine(text); err != nil {
 			err.Line = d.line
-			return nil, err
+			return nil, "", err
 		}
 	}
 	if lr.N <= 0 {
-		return nil, kindErrorf(ErrTooLarge, "more than %d MiB of text", maxText>>20)
+		return nil, "", kindErrorf(ErrTooLarge, "more than %d MiB of text", maxText>>20)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, &Error{Line: d.line + 1, Reason: "read: " + err.Error(), Err: err}
+		return nil, "", &Error{Line: d.line + 1, Reason: "read: " + err.Error(), Err: err}
 	}
 	if d.line == 0 {
-		return nil, &Error{Line: 1, Reason: "empty replay: no header", Err: ErrNotReplay}
+		return nil, "", &Error{Line: 1, Reason: "empty replay: no header", Err: ErrNotReplay}
 	}
 	l := d.l
 	if l.Header.Format == Format && l.End == nil {
-		return nil, truncatedError(len(l.Turns))
+		return nil, "", truncatedError(len(l.Turns))
 	}
-	g, err := l.Check()
+	id, err := l.finish(d.digest)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	if l.End != nil {
-		if err := l.checkDigest(g.Alphabet, d.digest); err != nil {
-			return nil, err
-		}
-	}
-	return l, nil
+	return l, id, nil
 }
 
 // textDecoder is the state of DecodeText between lines.
