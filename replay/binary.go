@@ -237,12 +237,20 @@ func (l *Log) digest(alphabet []string) uint64 {
 // finish ends a decoder's work on the log it decoded: Check, then, when
 // the log has an end record, its digest against the content decoded before
 // it. It returns the log's id when it computed it (for the digest), else "".
-func (l *Log) finish(digest uint64) (id string, err error) {
+// content is the content's bytes as read when they are exactly what
+// writeContent writes for the log (canonical), which the id then hashes as
+// they are; "" to encode them again.
+func (l *Log) finish(digest uint64, content string) (id string, err error) {
 	g, err := l.Check()
 	if err != nil || l.End == nil {
 		return "", err
 	}
-	sum := l.idSum(g.Alphabet)
+	var sum [sha256.Size]byte
+	if content != "" {
+		sum = l.contentSum([]byte(content))
+	} else {
+		sum = l.idSum(g.Alphabet)
+	}
 	if got := binary.BigEndian.Uint64(sum[:8]); got != digest {
 		return "", kindErrorf(ErrCorrupt, "the end record's digest %016x does not match the content (%016x): a turn, note or header was changed, added or lost", digest, got)
 	}
@@ -512,6 +520,10 @@ func inflate(z []byte, w io.Writer) (int64, error) {
 type bodyReader struct {
 	s   string
 	err error
+	// loose says a varint came in a longer form than an encoder writes
+	// (binary.Uvarint accepts one): the content is then not byte for byte
+	// what encoding the log gives.
+	loose bool
 }
 
 // uvarint reads an unsigned varint as binary.Uvarint does.
@@ -533,6 +545,9 @@ func (r *bodyReader) uvarint(what string, max uint64) uint64 {
 		if v > max {
 			r.err = fmt.Errorf("%s is %d, at most %d", what, v, max)
 			return 0
+		}
+		if i > 0 && c == 0 {
+			r.loose = true // a longer form than an encoder writes
 		}
 		r.s = r.s[i+1:]
 		return v
@@ -586,6 +601,7 @@ func decodeBody(b string, version int) (*Log, string, error) {
 		return nil, "", err
 	}
 	seats := len(l.Header.Players)
+	contentStart := len(b) - len(r.s)
 	nTurns := int(r.uvarint("turn count", MaxTurns))
 	if err := r.failed(); err != nil {
 		return nil, "", err
@@ -601,10 +617,12 @@ func decodeBody(b string, version int) (*Log, string, error) {
 	if err := r.failed(); err != nil {
 		return nil, "", err
 	}
-	if err := l.decodeCommands(stream, lits, nTurns, seats, g.Alphabet); err != nil {
+	canonical, err := l.decodeCommands(stream, lits, nTurns, seats, g.Alphabet)
+	if err != nil {
 		return nil, "", err
 	}
 	r.notes(l, nTurns, seats)
+	content := b[contentStart : len(b)-len(r.s)]
 	r.hashes(l, nTurns)
 	var digest uint64
 	if version == 2 && r.err == nil {
@@ -619,7 +637,10 @@ func decodeBody(b string, version int) (*Log, string, error) {
 	if err := r.failed(); err != nil {
 		return nil, "", err
 	}
-	id, err := l.finish(digest)
+	if !canonical || r.loose {
+		content = "" // hashed as writeContent encodes it
+	}
+	id, err := l.finish(digest, content)
 	if err != nil {
 		return nil, "", err
 	}
@@ -697,47 +718,55 @@ func (r *bodyReader) end(l *Log) (digest uint64) {
 	return digest
 }
 
-func (l *Log) decodeCommands(stream string, lits []string, nTurns, seats int, alphabet []string) error {
+// decodeCommands decodes the command stream into l.Turns. canonical says
+// the stream and literals are those writeCommands writes for them: no
+// escape for a command the dictionary already holds (the symbols' widths
+// and the final byte's padding are checked anyway).
+func (l *Log) decodeCommands(stream string, lits []string, nTurns, seats int, alphabet []string) (canonical bool, err error) {
 	d := newDictionary(alphabet)
 	br := bitReader{buf: stream}
 	if uint64(len(stream))*8 < uint64(nTurns*seats)*uint64(d.width()) {
-		return &Error{Reason: fmt.Sprintf("command stream of %d bytes is too short for %d turns", len(stream), nTurns)}
+		return false, &Error{Reason: fmt.Sprintf("command stream of %d bytes is too short for %d turns", len(stream), nTurns)}
 	}
 	all := make([]string, nTurns*seats)
 	if nTurns > 0 {
 		l.Turns = make([][]string, nTurns) // nil when empty, as the text decoder leaves it
 	}
 	next := 0
+	loose := false
 	for t := range nTurns {
 		cmds := all[t*seats : (t+1)*seats : (t+1)*seats]
 		for s := range cmds {
 			sym, ok := br.read(d.width())
 			if !ok {
-				return &Error{Turn: t + 1, Reason: "command stream truncated"}
+				return false, &Error{Turn: t + 1, Reason: "command stream truncated"}
 			}
 			switch {
 			case sym == symEscape:
 				if next == len(lits) {
-					return &Error{Turn: t + 1, Reason: fmt.Sprintf("%s: escape with no literal left", sim.SeatName(s))}
+					return false, &Error{Turn: t + 1, Reason: fmt.Sprintf("%s: escape with no literal left", sim.SeatName(s))}
 				}
 				cmds[s] = lits[next]
 				next++
+				if _, known := d.lookup(cmds[s]); known {
+					loose = true
+				}
 				d.add(cmds[s])
 			case sym < uint64(len(d.words)):
 				cmds[s] = d.words[sym]
 			default:
-				return &Error{Turn: t + 1, Reason: fmt.Sprintf("%s: symbol %d outside a dictionary of %d", sim.SeatName(s), sym, len(d.words))}
+				return false, &Error{Turn: t + 1, Reason: fmt.Sprintf("%s: symbol %d outside a dictionary of %d", sim.SeatName(s), sym, len(d.words))}
 			}
 		}
 		l.Turns[t] = cmds
 	}
 	if next != len(lits) {
-		return &Error{Reason: fmt.Sprintf("%d unused literals in the command stream", len(lits)-next)}
+		return false, &Error{Reason: fmt.Sprintf("%d unused literals in the command stream", len(lits)-next)}
 	}
 	if br.pos != len(stream) || br.acc != 0 {
-		return &Error{Reason: "trailing bits after the command stream"}
+		return false, &Error{Reason: "trailing bits after the command stream"}
 	}
-	return nil
+	return !loose, nil
 }
 
 // maxFile bounds a binary replay file: a stored body is at most maxBody,

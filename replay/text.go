@@ -309,7 +309,7 @@ func decodeText(r io.Reader) (*Log, string, error) {
 	if l.Header.Format == Format && l.End == nil {
 		return nil, "", truncatedError(len(l.Turns))
 	}
-	id, err := l.finish(d.digest)
+	id, err := l.finish(d.digest, "")
 	if err != nil {
 		return nil, "", err
 	}
