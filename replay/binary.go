@@ -234,15 +234,15 @@ func (l *Log) digest(alphabet []string) uint64 {
 	return binary.BigEndian.Uint64(sum[:8])
 }
 
-// finish ends a decoder's work on the log it decoded: Check, then, when
+// finish ends a decoder's work on the log it decoded, whose header started
+// game g's match m: Check (without starting the match again), then, when
 // the log has an end record, its digest against the content decoded before
 // it. It returns the log's id when it computed it (for the digest), else "".
 // content is the content's bytes as read when they are exactly what
 // writeContent writes for the log (canonical), which the id then hashes as
 // they are; "" to encode them again.
-func (l *Log) finish(digest uint64, content string) (id string, err error) {
-	g, err := l.Check()
-	if err != nil || l.End == nil {
+func (l *Log) finish(g *sim.Game, m sim.Match, digest uint64, content string) (id string, err error) {
+	if err := l.checkContent(m); err != nil || l.End == nil {
 		return "", err
 	}
 	var sum [sha256.Size]byte
@@ -640,7 +640,7 @@ func decodeBody(b string, version int) (*Log, string, error) {
 	if !canonical || r.loose {
 		content = "" // hashed as writeContent encodes it
 	}
-	id, err := l.finish(digest, content)
+	id, err := l.finish(g, m, digest, content)
 	if err != nil {
 		return nil, "", err
 	}
