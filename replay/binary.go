@@ -480,39 +480,63 @@ func binaryVersion(data []byte) (int, error) {
 }
 
 // decompress returns a zstd-compressed body, refusing one above maxBody
-// bytes while holding no more than that: a first pass counts the bytes
-// without keeping them, a second fills a buffer of exactly that size. The
-// decoder's window and memory are capped, and it runs on this goroutine.
+// bytes while holding no more than that. A frame that declares its size
+// (the encoder writes it) is decoded in one pass into a buffer of that
+// size; without one, or for a body longer than declared, a first pass
+// counts the bytes without keeping them and a second fills a buffer of
+// exactly that size. The decoder's window and memory are capped, and it
+// runs on this goroutine.
 func decompress(z []byte) (string, error) {
-	n, err := inflate(z, io.Discard)
+	var h zstd.Header
+	if h.Decode(z) == nil && h.HasFCS && h.FrameContentSize <= maxBody {
+		size := int64(h.FrameContentSize)
+		var out strings.Builder
+		out.Grow(int(size) + 1) // the byte that tells a longer body
+		n, err := inflate(z, &out, size)
+		if err != nil {
+			return "", err
+		}
+		if n <= size {
+			return out.String(), nil
+		}
+	}
+	n, err := inflate(z, io.Discard, maxBody)
 	if err != nil {
 		return "", err
 	}
+	if n > maxBody {
+		return "", bodyTooLarge()
+	}
 	var out strings.Builder
 	out.Grow(int(n))
-	if _, err := inflate(z, &out); err != nil {
+	if _, err := inflate(z, &out, n); err != nil {
 		return "", err
 	}
 	return out.String(), nil
 }
 
-// inflate decompresses z into w, at most maxBody bytes, and returns the
-// size.
-func inflate(z []byte, w io.Writer) (int64, error) {
+// inflate decompresses z into w, at most limit+1 bytes (so that more than
+// limit says the body is longer), and returns how many it wrote.
+func inflate(z []byte, w io.Writer, limit int64) (int64, error) {
 	d, err := zstd.NewReader(bytes.NewReader(z), zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
 		zstd.WithDecoderMaxWindow(maxWindow), zstd.WithDecoderMaxMemory(maxBody))
 	if err != nil {
 		return 0, fmt.Errorf("zstd decoder: %w", err)
 	}
 	defer d.Close()
-	n, err := io.Copy(w, io.LimitReader(d, maxBody+1))
+	n, err := io.Copy(w, io.LimitReader(d, limit+1))
 	switch {
-	case errors.Is(err, zstd.ErrDecoderSizeExceeded) || errors.Is(err, zstd.ErrWindowSizeExceeded) || n > maxBody:
-		return 0, kindErrorf(ErrTooLarge, "the body decompresses to more than %d MiB", maxBody>>20)
+	case errors.Is(err, zstd.ErrDecoderSizeExceeded) || errors.Is(err, zstd.ErrWindowSizeExceeded):
+		return 0, bodyTooLarge()
 	case err != nil:
 		return 0, &Error{Reason: "corrupt compressed body: " + err.Error(), Err: err}
 	}
 	return n, nil
+}
+
+// bodyTooLarge reports a body that decompresses to more than maxBody.
+func bodyTooLarge() error {
+	return kindErrorf(ErrTooLarge, "the body decompresses to more than %d MiB", maxBody>>20)
 }
 
 // bodyReader reads the varint-framed body, remembering the first error.
