@@ -119,21 +119,32 @@ func (l *Log) Encode() (Encoded, error) {
 	if err != nil {
 		return Encoded{}, err
 	}
-	// The content (turn count, commands, notes) is encoded once, into the
-	// body: the id hashes it there, behind the version 1 magic and header
-	// (as idSum does). The body is sized up front: a buffer that doubles
-	// as it fills holds up to three times the body at once, which for a
-	// log of long distinct commands is hundreds of megabytes. The hash
-	// table and the end record take at most hashBytes an entry (the count
-	// and the end record counted as entries).
+	// The body is sized up front: a buffer that doubles as it fills holds
+	// up to three times the body at once, which for a log of long distinct
+	// commands is hundreds of megabytes. The hash table and the end record
+	// take at most hashBytes an entry (the count and the end record
+	// counted as entries). The content (turn count, commands, notes) is
+	// encoded once, into the body, and the id hashes it there, behind the
+	// version 1 magic and header (as idSum does), when contentBound is
+	// small; a larger bound may be far above the content (long commands
+	// repeated are symbols of a few bits), so the content is then sized
+	// exactly by hashing it first, at the cost of encoding it twice.
 	header := encodeHeader(&l.Header)
+	size := contentBound(l)
+	exact := size > exactSizeAbove
+	var sum [sha256.Size]byte
+	if exact {
+		sum, size = l.idSum(g.Alphabet)
+	}
 	var buf bytes.Buffer
-	buf.Grow(binary.MaxVarintLen64 + len(header) + contentBound(l) + (len(l.Hashes)+2)*hashBytes)
+	buf.Grow(binary.MaxVarintLen64 + len(header) + size + (len(l.Hashes)+2)*hashBytes)
 	w := &bodyWriter{w: &buf}
 	w.bytes(header)
 	contentStart := w.n
 	cmdBytes := l.writeContent(w, g.Alphabet)
-	sum := l.contentSum(buf.Bytes()[contentStart:])
+	if !exact {
+		sum = l.contentSum(string(buf.Bytes()[contentStart:])) // at most exactSizeAbove
+	}
 	w.uvarint(uint64(len(l.Hashes)))
 	prev := 0
 	for _, h := range l.Hashes {
@@ -173,29 +184,37 @@ func (l *Log) ID() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	sum := l.idSum(g.Alphabet)
+	sum, _ := l.idSum(g.Alphabet)
 	return hex.EncodeToString(sum[:]), nil
 }
 
 // idSum hashes the part of a checked log that identifies the match, in its
-// version 1 form, without building it in memory.
-func (l *Log) idSum(alphabet []string) (sum [sha256.Size]byte) {
+// version 1 form, without building it in memory, and returns the size of
+// its content.
+func (l *Log) idSum(alphabet []string) (sum [sha256.Size]byte, contentSize int) {
 	h := sha256.New()
 	bw := bufio.NewWriterSize(h, 32<<10) // takes the commands without copying each to a []byte
 	w := &bodyWriter{w: bw}
 	l.writeIDHead(w)
+	start := w.n
 	l.writeContent(w, alphabet)
 	bw.Flush()
 	h.Sum(sum[:0])
-	return sum
+	return sum, w.n - start
 }
 
 // contentSum is idSum of a log whose content writeContent has already
-// encoded into content.
-func (l *Log) contentSum(content []byte) (sum [sha256.Size]byte) {
+// encoded into content. The content is hashed through a small buffer, not
+// converted whole to a []byte: a body may be tens of MiB.
+func (l *Log) contentSum(content string) (sum [sha256.Size]byte) {
 	h := sha256.New()
 	l.writeIDHead(&bodyWriter{w: h})
-	h.Write(content)
+	chunk := make([]byte, min(len(content), 32<<10))
+	for content != "" {
+		n := copy(chunk, content)
+		h.Write(chunk[:n])
+		content = content[n:]
+	}
 	h.Sum(sum[:0])
 	return sum
 }
@@ -215,6 +234,11 @@ func contentBound(l *Log) int {
 	return n + len(l.Notes)*3*binary.MaxVarintLen64
 }
 
+// exactSizeAbove is the content bound above which Encode sizes the body
+// exactly (see there): a FoodFight match's 2,000 turns of 4 seats are
+// bounded by about 100 KiB.
+const exactSizeAbove = 1 << 20
+
 // uvarintLen is the length of v as a uvarint.
 func uvarintLen(v uint64) int { return (bits.Len64(v|1) + 6) / 7 }
 
@@ -230,7 +254,7 @@ func (l *Log) writeIDHead(w *bodyWriter) {
 // digest is the end record's digest of a checked log: the first 16 hex
 // digits of its id as a number.
 func (l *Log) digest(alphabet []string) uint64 {
-	sum := l.idSum(alphabet)
+	sum, _ := l.idSum(alphabet)
 	return binary.BigEndian.Uint64(sum[:8])
 }
 
@@ -247,9 +271,9 @@ func (l *Log) finish(g *sim.Game, m sim.Match, digest uint64, content string) (i
 	}
 	var sum [sha256.Size]byte
 	if content != "" {
-		sum = l.contentSum([]byte(content))
+		sum = l.contentSum(content)
 	} else {
-		sum = l.idSum(g.Alphabet)
+		sum, _ = l.idSum(g.Alphabet)
 	}
 	if got := binary.BigEndian.Uint64(sum[:8]); got != digest {
 		return "", kindErrorf(ErrCorrupt, "the end record's digest %016x does not match the content (%016x): a turn, note or header was changed, added or lost", digest, got)

@@ -55,7 +55,7 @@ func fileWithContent(t *testing.T, l *Log, content []byte) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sum := l.idSum(g.Alphabet)
+	sum, _ := l.idSum(g.Alphabet)
 	var buf bytes.Buffer
 	w := &bodyWriter{w: &buf}
 	w.bytes(encodeHeader(&l.Header))
