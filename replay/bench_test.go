@@ -125,8 +125,8 @@ func BenchmarkFork(b *testing.B) {
 	}
 }
 
-// BenchmarkID hashes the long match's identifying content, as verify and
-// import do for every replay (twice: once for the end record's digest).
+// BenchmarkID hashes the long match's identifying content, as decoding a
+// replay with an end record does (verify takes the id from there: ReadID).
 func BenchmarkID(b *testing.B) {
 	l := benchLog(b)
 	for b.Loop() {

@@ -119,17 +119,32 @@ func (l *Log) Encode() (Encoded, error) {
 	if err != nil {
 		return Encoded{}, err
 	}
-	sum, size := l.idSum(g.Alphabet)
-	// Sized up front: a buffer that doubles as it fills holds up to three
-	// times the body at once, which for a log of long distinct commands
-	// is hundreds of megabytes. idSum wrote the same header and content;
-	// the hash table and the end record take at most hashBytes an entry
-	// more (the count and the end record counted as entries).
+	// The body is sized up front: a buffer that doubles as it fills holds
+	// up to three times the body at once, which for a log of long distinct
+	// commands is hundreds of megabytes. The hash table and the end record
+	// take at most hashBytes an entry (the count and the end record
+	// counted as entries). The content (turn count, commands, notes) is
+	// encoded once, into the body, and the id hashes it there, behind the
+	// version 1 magic and header (as idSum does), when contentBound is
+	// small; a larger bound may be far above the content (long commands
+	// repeated are symbols of a few bits), so the content is then sized
+	// exactly by hashing it first, at the cost of encoding it twice.
+	header := encodeHeader(&l.Header)
+	size := contentBound(l)
+	exact := size > exactSizeAbove
+	var sum [sha256.Size]byte
+	if exact {
+		sum, size = l.idSum(g.Alphabet)
+	}
 	var buf bytes.Buffer
-	buf.Grow(size + (len(l.Hashes)+2)*hashBytes)
+	buf.Grow(binary.MaxVarintLen64 + len(header) + size + (len(l.Hashes)+2)*hashBytes)
 	w := &bodyWriter{w: &buf}
-	w.bytes(encodeHeader(&l.Header))
+	w.bytes(header)
+	contentStart := w.n
 	cmdBytes := l.writeContent(w, g.Alphabet)
+	if !exact {
+		sum = l.contentSum(string(buf.Bytes()[contentStart:])) // at most exactSizeAbove
+	}
 	w.uvarint(uint64(len(l.Hashes)))
 	prev := 0
 	for _, h := range l.Hashes {
@@ -174,19 +189,66 @@ func (l *Log) ID() (string, error) {
 }
 
 // idSum hashes the part of a checked log that identifies the match, in its
-// version 1 form, without building it in memory, and returns its size.
-func (l *Log) idSum(alphabet []string) (sum [sha256.Size]byte, size int) {
+// version 1 form, without building it in memory, and returns the size of
+// its content.
+func (l *Log) idSum(alphabet []string) (sum [sha256.Size]byte, contentSize int) {
 	h := sha256.New()
 	bw := bufio.NewWriterSize(h, 32<<10) // takes the commands without copying each to a []byte
 	w := &bodyWriter{w: bw}
+	l.writeIDHead(w)
+	start := w.n
+	l.writeContent(w, alphabet)
+	bw.Flush()
+	h.Sum(sum[:0])
+	return sum, w.n - start
+}
+
+// contentSum is idSum of a log whose content writeContent has already
+// encoded into content. The content is hashed through a small buffer, not
+// converted whole to a []byte: a body may be tens of MiB.
+func (l *Log) contentSum(content string) (sum [sha256.Size]byte) {
+	h := sha256.New()
+	l.writeIDHead(&bodyWriter{w: h})
+	chunk := make([]byte, min(len(content), 32<<10))
+	for content != "" {
+		n := copy(chunk, content)
+		h.Write(chunk[:n])
+		content = content[n:]
+	}
+	h.Sum(sum[:0])
+	return sum
+}
+
+// contentBound is at least the bytes writeContent writes for a checked
+// log: a command takes at most two bytes of symbol (maxDict symbols) and,
+// as a literal, its length and its bytes; a note three varints; the turn,
+// literal and note counts and the stream's length a varint each, the
+// stream's last byte one more.
+func contentBound(l *Log) int {
+	n := 4*binary.MaxVarintLen64 + 1
+	for _, cmds := range l.Turns {
+		for _, c := range cmds {
+			n += 2 + uvarintLen(uint64(len(c))) + len(c)
+		}
+	}
+	return n + len(l.Notes)*3*binary.MaxVarintLen64
+}
+
+// exactSizeAbove is the content bound above which Encode sizes the body
+// exactly (see there): a FoodFight match's 2,000 turns of 4 seats are
+// bounded by about 100 KiB.
+const exactSizeAbove = 1 << 20
+
+// uvarintLen is the length of v as a uvarint.
+func uvarintLen(v uint64) int { return (bits.Len64(v|1) + 6) / 7 }
+
+// writeIDHead writes what precedes the content in a log's version 1 form,
+// which the id hashes: the magic and the header with the version 1 format.
+func (l *Log) writeIDHead(w *bodyWriter) {
 	w.write(magicV1)
 	v1 := l.Header
 	v1.Format = FormatV1
 	w.bytes(encodeHeader(&v1))
-	l.writeContent(w, alphabet)
-	bw.Flush()
-	h.Sum(sum[:0])
-	return sum, w.n
 }
 
 // digest is the end record's digest of a checked log: the first 16 hex
@@ -196,13 +258,27 @@ func (l *Log) digest(alphabet []string) uint64 {
 	return binary.BigEndian.Uint64(sum[:8])
 }
 
-// checkDigest compares the digest an end record carried with the content
-// decoded before it.
-func (l *Log) checkDigest(alphabet []string, want uint64) error {
-	if got := l.digest(alphabet); got != want {
-		return kindErrorf(ErrCorrupt, "the end record's digest %016x does not match the content (%016x): a turn, note or header was changed, added or lost", want, got)
+// finish ends a decoder's work on the log it decoded, whose header started
+// game g's match m: Check (without starting the match again), then, when
+// the log has an end record, its digest against the content decoded before
+// it. It returns the log's id when it computed it (for the digest), else "".
+// content is the content's bytes as read when they are exactly what
+// writeContent writes for the log (canonical), which the id then hashes as
+// they are; "" to encode them again.
+func (l *Log) finish(g *sim.Game, m sim.Match, digest uint64, content string) (id string, err error) {
+	if err := l.checkContent(m); err != nil || l.End == nil {
+		return "", err
 	}
-	return nil
+	var sum [sha256.Size]byte
+	if content != "" {
+		sum = l.contentSum(content)
+	} else {
+		sum, _ = l.idSum(g.Alphabet)
+	}
+	if got := binary.BigEndian.Uint64(sum[:8]); got != digest {
+		return "", kindErrorf(ErrCorrupt, "the end record's digest %016x does not match the content (%016x): a turn, note or header was changed, added or lost", digest, got)
+	}
+	return hex.EncodeToString(sum[:]), nil
 }
 
 // bodyWriter writes the varint-framed body to a buffer or a hash, neither
@@ -369,24 +445,30 @@ func (r *bitReader) read(n uint) (uint64, bool) {
 // at most to maxBody bytes, so a changed byte or a compression bomb is
 // refused before anything is decoded.
 func DecodeBinary(data []byte) (*Log, error) {
+	l, _, err := decodeBinary(data)
+	return l, err
+}
+
+// decodeBinary is DecodeBinary, returning the id when it computed it.
+func decodeBinary(data []byte) (*Log, string, error) {
 	version, err := binaryVersion(data)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	rest := data[len(magic):]
 	if version == 2 {
 		if len(rest) < 1+checksumBytes {
-			return nil, kindErrorf(ErrCorrupt, "%d bytes, too short for a replay with a checksum", len(data))
+			return nil, "", kindErrorf(ErrCorrupt, "%d bytes, too short for a replay with a checksum", len(data))
 		}
 		payload := data[:len(data)-checksumBytes]
 		want := binary.LittleEndian.Uint32(data[len(payload):])
 		if got := crc32.Checksum(payload, castagnoli); got != want {
-			return nil, kindErrorf(ErrCorrupt, "checksum mismatch (%08x, the file says %08x): the file was changed or cut short", got, want)
+			return nil, "", kindErrorf(ErrCorrupt, "checksum mismatch (%08x, the file says %08x): the file was changed or cut short", got, want)
 		}
 		rest = payload[len(magic):]
 	}
 	if len(rest) == 0 {
-		return nil, &Error{Reason: "truncated before the compression byte", Err: ErrTruncated}
+		return nil, "", &Error{Reason: "truncated before the compression byte", Err: ErrTruncated}
 	}
 	// The body becomes one string that the decoded commands share, so a
 	// log's memory is its body's size, not twice it.
@@ -394,15 +476,15 @@ func DecodeBinary(data []byte) (*Log, error) {
 	switch rest[0] {
 	case compressNone:
 		if len(rest)-1 > maxBody {
-			return nil, kindErrorf(ErrTooLarge, "a body of %d bytes, at most %d", len(rest)-1, maxBody)
+			return nil, "", kindErrorf(ErrTooLarge, "a body of %d bytes, at most %d", len(rest)-1, maxBody)
 		}
 		body = string(rest[1:])
 	case compressZstd:
 		if body, err = decompress(rest[1:]); err != nil {
-			return nil, err
+			return nil, "", err
 		}
 	default:
-		return nil, &Error{Reason: fmt.Sprintf("unknown compression %d", rest[0])}
+		return nil, "", &Error{Reason: fmt.Sprintf("unknown compression %d", rest[0])}
 	}
 	return decodeBody(body, version)
 }
@@ -422,39 +504,63 @@ func binaryVersion(data []byte) (int, error) {
 }
 
 // decompress returns a zstd-compressed body, refusing one above maxBody
-// bytes while holding no more than that: a first pass counts the bytes
-// without keeping them, a second fills a buffer of exactly that size. The
-// decoder's window and memory are capped, and it runs on this goroutine.
+// bytes while holding no more than that. A frame that declares its size
+// (the encoder writes it) is decoded in one pass into a buffer of that
+// size; without one, or for a body longer than declared, a first pass
+// counts the bytes without keeping them and a second fills a buffer of
+// exactly that size. The decoder's window and memory are capped, and it
+// runs on this goroutine.
 func decompress(z []byte) (string, error) {
-	n, err := inflate(z, io.Discard)
+	var h zstd.Header
+	if h.Decode(z) == nil && h.HasFCS && h.FrameContentSize <= maxBody {
+		size := int64(h.FrameContentSize)
+		var out strings.Builder
+		out.Grow(int(size) + 1) // the byte that tells a longer body
+		n, err := inflate(z, &out, size)
+		if err != nil {
+			return "", err
+		}
+		if n <= size {
+			return out.String(), nil
+		}
+	}
+	n, err := inflate(z, io.Discard, maxBody)
 	if err != nil {
 		return "", err
 	}
+	if n > maxBody {
+		return "", bodyTooLarge()
+	}
 	var out strings.Builder
 	out.Grow(int(n))
-	if _, err := inflate(z, &out); err != nil {
+	if _, err := inflate(z, &out, n); err != nil {
 		return "", err
 	}
 	return out.String(), nil
 }
 
-// inflate decompresses z into w, at most maxBody bytes, and returns the
-// size.
-func inflate(z []byte, w io.Writer) (int64, error) {
+// inflate decompresses z into w, at most limit+1 bytes (so that more than
+// limit says the body is longer), and returns how many it wrote.
+func inflate(z []byte, w io.Writer, limit int64) (int64, error) {
 	d, err := zstd.NewReader(bytes.NewReader(z), zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
 		zstd.WithDecoderMaxWindow(maxWindow), zstd.WithDecoderMaxMemory(maxBody))
 	if err != nil {
 		return 0, fmt.Errorf("zstd decoder: %w", err)
 	}
 	defer d.Close()
-	n, err := io.Copy(w, io.LimitReader(d, maxBody+1))
+	n, err := io.Copy(w, io.LimitReader(d, limit+1))
 	switch {
-	case errors.Is(err, zstd.ErrDecoderSizeExceeded) || errors.Is(err, zstd.ErrWindowSizeExceeded) || n > maxBody:
-		return 0, kindErrorf(ErrTooLarge, "the body decompresses to more than %d MiB", maxBody>>20)
+	case errors.Is(err, zstd.ErrDecoderSizeExceeded) || errors.Is(err, zstd.ErrWindowSizeExceeded):
+		return 0, bodyTooLarge()
 	case err != nil:
 		return 0, &Error{Reason: "corrupt compressed body: " + err.Error(), Err: err}
 	}
 	return n, nil
+}
+
+// bodyTooLarge reports a body that decompresses to more than maxBody.
+func bodyTooLarge() error {
+	return kindErrorf(ErrTooLarge, "the body decompresses to more than %d MiB", maxBody>>20)
 }
 
 // bodyReader reads the varint-framed body, remembering the first error.
@@ -462,6 +568,10 @@ func inflate(z []byte, w io.Writer) (int64, error) {
 type bodyReader struct {
 	s   string
 	err error
+	// loose says a varint came in a longer form than an encoder writes
+	// (binary.Uvarint accepts one): the content is then not byte for byte
+	// what encoding the log gives.
+	loose bool
 }
 
 // uvarint reads an unsigned varint as binary.Uvarint does.
@@ -483,6 +593,9 @@ func (r *bodyReader) uvarint(what string, max uint64) uint64 {
 		if v > max {
 			r.err = fmt.Errorf("%s is %d, at most %d", what, v, max)
 			return 0
+		}
+		if i > 0 && c == 0 {
+			r.loose = true // a longer form than an encoder writes
 		}
 		r.s = r.s[i+1:]
 		return v
@@ -529,37 +642,40 @@ func (r *bodyReader) failed() *Error {
 // decodeBody decodes a decompressed body of the given version. The turn
 // count is checked against the match's limit before anything per turn is
 // allocated.
-func decodeBody(b string, version int) (*Log, error) {
+func decodeBody(b string, version int) (*Log, string, error) {
 	r := &bodyReader{s: b}
 	l, g, m, err := r.header(version)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	seats := len(l.Header.Players)
+	contentStart := len(b) - len(r.s)
 	nTurns := int(r.uvarint("turn count", MaxTurns))
 	if err := r.failed(); err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if err := checkTurnCount(nTurns, m); err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	lits, err := r.literals(nTurns * seats)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	stream := r.bytes("command stream", uint64(len(r.s)))
 	if err := r.failed(); err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	if err := l.decodeCommands(stream, lits, nTurns, seats, g.Alphabet); err != nil {
-		return nil, err
+	canonical, err := l.decodeCommands(stream, lits, nTurns, seats, g.Alphabet)
+	if err != nil {
+		return nil, "", err
 	}
 	r.notes(l, nTurns, seats)
+	content := b[contentStart : len(b)-len(r.s)]
 	r.hashes(l, nTurns)
 	var digest uint64
 	if version == 2 && r.err == nil {
 		if len(r.s) == 0 {
-			return nil, truncatedError(nTurns)
+			return nil, "", truncatedError(nTurns)
 		}
 		digest = r.end(l)
 	}
@@ -567,17 +683,16 @@ func decodeBody(b string, version int) (*Log, error) {
 		r.err = fmt.Errorf("%d bytes of trailing data", len(r.s))
 	}
 	if err := r.failed(); err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	if _, err := l.Check(); err != nil {
-		return nil, err
+	if !canonical || r.loose {
+		content = "" // hashed as writeContent encodes it
 	}
-	if l.End != nil {
-		if err := l.checkDigest(g.Alphabet, digest); err != nil {
-			return nil, err
-		}
+	id, err := l.finish(g, m, digest, content)
+	if err != nil {
+		return nil, "", err
 	}
-	return l, nil
+	return l, id, nil
 }
 
 // header reads the header and starts its match, which judges the config
@@ -651,47 +766,55 @@ func (r *bodyReader) end(l *Log) (digest uint64) {
 	return digest
 }
 
-func (l *Log) decodeCommands(stream string, lits []string, nTurns, seats int, alphabet []string) error {
+// decodeCommands decodes the command stream into l.Turns. canonical says
+// the stream and literals are those writeCommands writes for them: no
+// escape for a command the dictionary already holds (the symbols' widths
+// and the final byte's padding are checked anyway).
+func (l *Log) decodeCommands(stream string, lits []string, nTurns, seats int, alphabet []string) (canonical bool, err error) {
 	d := newDictionary(alphabet)
 	br := bitReader{buf: stream}
 	if uint64(len(stream))*8 < uint64(nTurns*seats)*uint64(d.width()) {
-		return &Error{Reason: fmt.Sprintf("command stream of %d bytes is too short for %d turns", len(stream), nTurns)}
+		return false, &Error{Reason: fmt.Sprintf("command stream of %d bytes is too short for %d turns", len(stream), nTurns)}
 	}
 	all := make([]string, nTurns*seats)
 	if nTurns > 0 {
 		l.Turns = make([][]string, nTurns) // nil when empty, as the text decoder leaves it
 	}
 	next := 0
+	loose := false
 	for t := range nTurns {
 		cmds := all[t*seats : (t+1)*seats : (t+1)*seats]
 		for s := range cmds {
 			sym, ok := br.read(d.width())
 			if !ok {
-				return &Error{Turn: t + 1, Reason: "command stream truncated"}
+				return false, &Error{Turn: t + 1, Reason: "command stream truncated"}
 			}
 			switch {
 			case sym == symEscape:
 				if next == len(lits) {
-					return &Error{Turn: t + 1, Reason: fmt.Sprintf("%s: escape with no literal left", sim.SeatName(s))}
+					return false, &Error{Turn: t + 1, Reason: fmt.Sprintf("%s: escape with no literal left", sim.SeatName(s))}
 				}
 				cmds[s] = lits[next]
 				next++
+				if _, known := d.lookup(cmds[s]); known {
+					loose = true
+				}
 				d.add(cmds[s])
 			case sym < uint64(len(d.words)):
 				cmds[s] = d.words[sym]
 			default:
-				return &Error{Turn: t + 1, Reason: fmt.Sprintf("%s: symbol %d outside a dictionary of %d", sim.SeatName(s), sym, len(d.words))}
+				return false, &Error{Turn: t + 1, Reason: fmt.Sprintf("%s: symbol %d outside a dictionary of %d", sim.SeatName(s), sym, len(d.words))}
 			}
 		}
 		l.Turns[t] = cmds
 	}
 	if next != len(lits) {
-		return &Error{Reason: fmt.Sprintf("%d unused literals in the command stream", len(lits)-next)}
+		return false, &Error{Reason: fmt.Sprintf("%d unused literals in the command stream", len(lits)-next)}
 	}
 	if br.pos != len(stream) || br.acc != 0 {
-		return &Error{Reason: "trailing bits after the command stream"}
+		return false, &Error{Reason: "trailing bits after the command stream"}
 	}
-	return nil
+	return !loose, nil
 }
 
 // maxFile bounds a binary replay file: a stored body is at most maxBody,
@@ -722,23 +845,41 @@ func Decode(data []byte) (*Log, error) {
 // (at most maxFile bytes), a text one is decoded as it streams in, so memory
 // stays bounded by the decoded log whatever r holds.
 func Read(r io.Reader) (*Log, error) {
+	l, _, err := read(r)
+	return l, err
+}
+
+// ReadID is Read that also returns the log's id (see Log.ID). Reading a
+// log with an end record computes the id to check the record's digest, so
+// the id costs nothing more.
+func ReadID(r io.Reader) (*Log, string, error) {
+	l, id, err := read(r)
+	if err != nil || id != "" {
+		return l, id, err
+	}
+	id, err = l.ID()
+	return l, id, err
+}
+
+// read is Read, returning the id when it computed it.
+func read(r io.Reader) (*Log, string, error) {
 	b := bufio.NewReader(r)
 	head, _ := b.Peek(len(magic))
 	if bytes.HasPrefix(head, magic[:3]) {
 		data, err := readBinary(b, sizeOf(r))
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
-		return DecodeBinary(data)
+		return decodeBinary(data)
 	}
 	if bom, _ := b.Peek(3); string(bom) == "\ufeff" { // a byte-order mark some editors add
 		b.Discard(3)
 	}
 	start, _ := b.Peek(64)
 	if trimmed := bytes.TrimLeft(start, " \t\r\n"); len(trimmed) == 0 || trimmed[0] != '{' {
-		return nil, &Error{Reason: "neither a binary replay nor a text replay starting with a JSON header", Err: ErrNotReplay}
+		return nil, "", &Error{Reason: "neither a binary replay nor a text replay starting with a JSON header", Err: ErrNotReplay}
 	}
-	return DecodeText(b)
+	return decodeText(b)
 }
 
 // sizeOf returns the size of r when it can tell (a file), else 0.

@@ -326,6 +326,17 @@ func TestIDAcrossVersions(t *testing.T) {
 			if enc.ID != want {
 				t.Errorf("replaylab/2 id = %s, want %s", enc.ID, want)
 			}
+			v1text, err := l.EncodeText()
+			if err != nil {
+				t.Fatal(err)
+			}
+			// ReadID takes the id from the end record's check, or
+			// computes it for a replaylab/1 log, which has none.
+			for _, data := range [][]byte{v1text, text, enc.Bytes} {
+				if _, id, err := replay.ReadID(bytes.NewReader(data)); err != nil || id != want {
+					t.Errorf("ReadID = %s, %v; want %s", id, err, want)
+				}
+			}
 			for _, data := range [][]byte{text, enc.Bytes} {
 				got, err := replay.Decode(data)
 				if err != nil {

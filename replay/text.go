@@ -75,53 +75,59 @@ func (l *Log) check() (*sim.Game, sim.Match, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := checkTurnCount(len(l.Turns), m); err != nil {
+	if err := l.checkContent(m); err != nil {
 		return nil, nil, err
+	}
+	return g, m, nil
+}
+
+// checkContent is check after the header: the turns, hashes, notes and end
+// record against the log's started match m.
+func (l *Log) checkContent(m sim.Match) error {
+	if err := checkTurnCount(len(l.Turns), m); err != nil {
+		return err
 	}
 	seats := len(l.Header.Players)
 	total := 0
 	for i, cmds := range l.Turns {
 		if len(cmds) != seats {
-			return nil, nil, &Error{Turn: i + 1, Reason: fmt.Sprintf("%d commands for %d players", len(cmds), seats)}
+			return &Error{Turn: i + 1, Reason: fmt.Sprintf("%d commands for %d players", len(cmds), seats)}
 		}
 		for s, c := range cmds {
 			if len(c) > MaxCommandBytes {
-				return nil, nil, &Error{Turn: i + 1, Reason: fmt.Sprintf("%s: command of %d bytes, at most %d", sim.SeatName(s), len(c), MaxCommandBytes)}
+				return &Error{Turn: i + 1, Reason: fmt.Sprintf("%s: command of %d bytes, at most %d", sim.SeatName(s), len(c), MaxCommandBytes)}
 			}
 			if total += len(c); total > MaxLogCommandBytes {
-				return nil, nil, commandBytesError()
+				return commandBytesError()
 			}
 		}
 	}
 	for i, h := range l.Hashes {
 		if h.Turn < 0 || h.Turn > len(l.Turns) {
-			return nil, nil, &Error{Reason: fmt.Sprintf("hash for turn %d, but the log has %d turns", h.Turn, len(l.Turns))}
+			return &Error{Reason: fmt.Sprintf("hash for turn %d, but the log has %d turns", h.Turn, len(l.Turns))}
 		}
 		if i > 0 && h.Turn <= l.Hashes[i-1].Turn {
-			return nil, nil, &Error{Turn: h.Turn, Reason: fmt.Sprintf("hash for turn %d after one for turn %d", h.Turn, l.Hashes[i-1].Turn)}
+			return &Error{Turn: h.Turn, Reason: fmt.Sprintf("hash for turn %d after one for turn %d", h.Turn, l.Hashes[i-1].Turn)}
 		}
 	}
 	for i, n := range l.Notes {
 		if n.Turn < 1 || n.Turn > len(l.Turns) {
-			return nil, nil, &Error{Reason: fmt.Sprintf("%s note for turn %d, but the log has %d turns", quote(n.Kind), n.Turn, len(l.Turns))}
+			return &Error{Reason: fmt.Sprintf("%s note for turn %d, but the log has %d turns", quote(n.Kind), n.Turn, len(l.Turns))}
 		}
 		if n.Seat < 0 || n.Seat >= seats {
-			return nil, nil, &Error{Turn: n.Turn, Reason: fmt.Sprintf("%s note for %s of a match of %d seats", quote(n.Kind), sim.SeatName(n.Seat), seats)}
+			return &Error{Turn: n.Turn, Reason: fmt.Sprintf("%s note for %s of a match of %d seats", quote(n.Kind), sim.SeatName(n.Seat), seats)}
 		}
 		if noteKind(n.Kind) < 0 {
-			return nil, nil, &Error{Turn: n.Turn, Reason: fmt.Sprintf("unknown note kind %s", quote(n.Kind))}
+			return &Error{Turn: n.Turn, Reason: fmt.Sprintf("unknown note kind %s", quote(n.Kind))}
 		}
 		if i > 0 {
 			p := l.Notes[i-1]
 			if n.Turn < p.Turn || n.Turn == p.Turn && n.Seat <= p.Seat {
-				return nil, nil, &Error{Turn: n.Turn, Reason: "notes out of order or repeated"}
+				return &Error{Turn: n.Turn, Reason: "notes out of order or repeated"}
 			}
 		}
 	}
-	if err := l.checkEnd(); err != nil {
-		return nil, nil, err
-	}
-	return g, m, nil
+	return l.checkEnd()
 }
 
 // checkEnd checks the end record against the format and the turns.
@@ -269,6 +275,12 @@ func unescape(s string) (string, error) {
 // *Error values naming the line and, where there is one, the turn. It reads
 // at most maxText bytes, and stops at the first turn past the match's limit.
 func DecodeText(r io.Reader) (*Log, error) {
+	l, _, err := decodeText(r)
+	return l, err
+}
+
+// decodeText is DecodeText, returning the id when it computed it.
+func decodeText(r io.Reader) (*Log, string, error) {
 	lr := &io.LimitedReader{R: r, N: maxText + 1}
 	sc := bufio.NewScanner(lr)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
@@ -278,7 +290,7 @@ func DecodeText(r io.Reader) (*Log, error) {
 		text := strings.TrimSuffix(sc.Text(), "\r")
 		if d.line == 1 {
 			if err := d.header(text); err != nil {
-				return nil, atLine(err, 1)
+				return nil, "", atLine(err, 1)
 			}
 			continue
 		}
@@ -287,32 +299,27 @@ func DecodeText(r io.Reader) (*Log, error) {
 		}
 		if err := d.decodeLine(text); err != nil {
 			err.Line = d.line
-			return nil, err
+			return nil, "", err
 		}
 	}
 	if lr.N <= 0 {
-		return nil, kindErrorf(ErrTooLarge, "more than %d MiB of text", maxText>>20)
+		return nil, "", kindErrorf(ErrTooLarge, "more than %d MiB of text", maxText>>20)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, &Error{Line: d.line + 1, Reason: "read: " + err.Error(), Err: err}
+		return nil, "", &Error{Line: d.line + 1, Reason: "read: " + err.Error(), Err: err}
 	}
 	if d.line == 0 {
-		return nil, &Error{Line: 1, Reason: "empty replay: no header", Err: ErrNotReplay}
+		return nil, "", &Error{Line: 1, Reason: "empty replay: no header", Err: ErrNotReplay}
 	}
 	l := d.l
 	if l.Header.Format == Format && l.End == nil {
-		return nil, truncatedError(len(l.Turns))
+		return nil, "", truncatedError(len(l.Turns))
 	}
-	g, err := l.Check()
+	id, err := l.finish(d.g, d.m, d.digest, "")
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	if l.End != nil {
-		if err := l.checkDigest(g.Alphabet, d.digest); err != nil {
-			return nil, err
-		}
-	}
-	return l, nil
+	return l, id, nil
 }
 
 // textDecoder is the state of DecodeText between lines.
@@ -323,6 +330,8 @@ type textDecoder struct {
 	limit    int    // the match's turn limit
 	cmdBytes int    // the commands so far
 	digest   uint64 // the end record's digest
+	g        *sim.Game
+	m        sim.Match // started from the header, for the final check
 }
 
 // header decodes and checks line 1.
@@ -332,10 +341,11 @@ func (d *textDecoder) header(text string) error {
 		return err
 	}
 	d.l.Header = h
-	_, m, err := d.l.Header.start()
+	g, m, err := d.l.Header.start()
 	if err != nil {
 		return err
 	}
+	d.g, d.m = g, m
 	d.seats, d.limit = len(h.Players), turnLimit(m)
 	return nil
 }

@@ -20,20 +20,35 @@ const maxRollsFile = 1 << 20
 // bounds the memory whatever the file holds: a text replay is decoded as it
 // is read, a binary one is at most a few tens of MiB.
 func readReplay(path string) (*replay.Log, error) {
+	l, _, err := readReplayFile(path, false)
+	return l, err
+}
+
+// readReplayID is readReplay that also returns the match id, computed once
+// (replay.ReadID).
+func readReplayID(path string) (*replay.Log, string, error) {
+	return readReplayFile(path, true)
+}
+
+func readReplayFile(path string, withID bool) (l *replay.Log, id string, err error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	defer f.Close()
-	l, err := replay.Read(f)
+	if withID {
+		l, id, err = replay.ReadID(f)
+	} else {
+		l, err = replay.Read(f)
+	}
 	if errors.Is(err, replay.ErrNotReplay) {
 		if _, serr := f.Seek(0, io.SeekStart); serr == nil {
 			if _, rerr := toad.ParseRolls(io.LimitReader(f, maxRollsFile)); rerr == nil {
-				return nil, fmt.Errorf("this is a River Toad input file (rolls only, no moves): record a match with 'replaylab record --game toad --rolls %s --bot builtin:astar -o m.rpl'", path)
+				return nil, "", fmt.Errorf("this is a River Toad input file (rolls only, no moves): record a match with 'replaylab record --game toad --rolls %s --bot builtin:astar -o m.rpl'", path)
 			}
 		}
 	}
-	return l, err
+	return l, id, err
 }
 
 // outputFileSuffix names the file record saves bots' output to beside

@@ -49,7 +49,7 @@ a newer revision than this build plays fails.`,
 }
 
 func verifyFile(ctx context.Context, path string) (string, error) {
-	l, err := readReplay(path)
+	l, id, err := readReplayID(path)
 	if err != nil {
 		return "", err
 	}
@@ -59,10 +59,6 @@ func verifyFile(ctx context.Context, path string) (string, error) {
 		if errors.As(err, &de) {
 			return "", fmt.Errorf("%w (%d of %d recorded hashes checked before it)", err, countHashesBefore(l, de.Turn), len(l.Hashes))
 		}
-		return "", err
-	}
-	id, err := l.ID()
-	if err != nil {
 		return "", err
 	}
 	h := l.Header
