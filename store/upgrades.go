@@ -617,6 +617,26 @@ var upgrades = []string{
 	    data      BLOB    NOT NULL,
 	    PRIMARY KEY (match_seq, seat)
 	) STRICT, WITHOUT ROWID;`,
+	// Version 20 keeps each entry's seed (the replay's) in match_entries,
+	// in match_entries_by_bot and in match_entries_by_seed, so that a
+	// comparison pairs two bots' matches by seed with a walk of A's
+	// entries and one search per seed in B's, instead of four searches
+	// through matches and replays per match of A. Entries are fixed
+	// (match_entries_fixed): the trigger steps aside while they get
+	// their seeds.
+	`
+	DROP TRIGGER match_entries_fixed;
+	DROP INDEX match_entries_by_bot;
+	ALTER TABLE match_entries ADD COLUMN seed INTEGER NOT NULL DEFAULT 0;
+	UPDATE match_entries SET seed = s.seed
+	FROM (SELECT m.seq, r.seed FROM matches m JOIN replays r ON r.id = m.id) s
+	WHERE s.seq = match_entries.match_seq;
+	CREATE INDEX match_entries_by_bot ON match_entries (bot_id, match_seq, team, rank, outcome, seed);
+	CREATE INDEX match_entries_by_seed ON match_entries (bot_id, seed, match_seq);
+	CREATE TRIGGER match_entries_fixed BEFORE UPDATE ON match_entries
+	BEGIN
+	    SELECT RAISE(ABORT, 'a match''s entries are fixed: delete the match and ingest it again');
+	END;`,
 }
 
 // packedVersion is the schema version whose upgrade packStoredRows
