@@ -116,7 +116,7 @@ func (db *DB) Upload(ctx context.Context, rec *Record) (created bool, output Out
 // of it is written. What the schema enforces anyway (key uniqueness, value
 // ranges) is left to the schema.
 func (rec *Record) check() error {
-	if !isHexID(rec.ID) || len(rec.ID) != idLen {
+	if len(rec.ID) != idLen || !IsIDPrefix(rec.ID) {
 		return invalidf("record id %q is not a %d-digit lower-case hex SHA-256", rec.ID, idLen)
 	}
 	if rec.Game == "" {
