@@ -210,15 +210,16 @@ CREATE TABLE match_entries (
     rank      INTEGER NOT NULL CHECK (rank >= 1),
     outcome   TEXT    NOT NULL CHECK (outcome IN ('win', 'loss', 'draw')),
     seed      INTEGER NOT NULL, -- the replay's, for pairing matches by seed
+    ruleset   TEXT    NOT NULL, -- the match's, for a comparison's walk
     PRIMARY KEY (match_seq, bot_id)
 ) STRICT, WITHOUT ROWID;
 
 -- Per-bot filters start from the bot, and a bot's recent matches are the
 -- last entries of its range. The index holds every column the filtered
 -- lists read of an entry (store.MatchFilter.entrySeqs: team, rank,
--- outcome) and the seed a comparison pairs on (store.PairLineups), so
--- they walk it without reading the rows.
-CREATE INDEX match_entries_by_bot ON match_entries (bot_id, match_seq, team, rank, outcome, seed);
+-- outcome) and the seed and ruleset a comparison pairs on
+-- (store.PairLineups), so they walk it without reading the rows.
+CREATE INDEX match_entries_by_bot ON match_entries (bot_id, match_seq, team, rank, outcome, seed, ruleset);
 
 -- A bot version's matches on one seed: a comparison looks up B's matches
 -- on each of A's seeds with one search (store.PairLineups).

@@ -165,8 +165,8 @@ func recountBotFilter(t *testing.T, db *DB, f MatchFilter) []string {
 // entryIndexCols is what match_entries_by_bot holds on each backend
 // since version 18: every column the filtered lists read of an entry.
 var entryIndexCols = map[bool]string{
-	false: "bot_id, match_seq, team, rank, outcome, seed",
-	true:  "(bot_id, match_seq) INCLUDE (team, rank, outcome, seed)",
+	false: "bot_id, match_seq, team, rank, outcome, seed, ruleset",
+	true:  "(bot_id, match_seq) INCLUDE (team, rank, outcome, seed, ruleset)",
 }
 
 // entryIndex returns the columns of match_entries_by_bot in db, as

@@ -195,14 +195,14 @@ func seqPairs(rows *sql.Rows, err error) (as, bs []int64, _ error) {
 
 // newestUnder selects the seq and seed of a version's newest matches
 // under a ruleset, newest first, given its id, the ruleset and a limit:
-// the end of the version's entries (match_entries_by_bot, which holds the
-// seed), each match looked up once for its ruleset. The lookup is a
-// subquery so that no planner turns it into a join that reads every
-// match of the ruleset, as PostgreSQL's does when it guesses the
-// version's matches under it are few.
+// the end of the version's entries in match_entries_by_bot, which holds
+// their seeds and rulesets, so the walk reads no match. (With the ruleset
+// read from matches, a search a match, PostgreSQL planned the walk as a
+// hash of every match of the ruleset when it guessed the version's
+// matches under it were few.)
 const newestUnder = `
 	SELECT e.match_seq, e.seed FROM match_entries e
-	WHERE e.bot_id = ? AND (SELECT m.ruleset FROM matches m WHERE m.seq = e.match_seq) = ?
+	WHERE e.bot_id = ? AND e.ruleset = ?
 	ORDER BY e.match_seq DESC LIMIT ?`
 
 // seedPartnersQuery selects, for each of a version's newest matches
@@ -212,12 +212,12 @@ const newestUnder = `
 // row of both seqs per partner, A's newest first. CROSS JOIN keeps
 // SQLite's join order: A's seeds come from the walk of its entries, and
 // each costs one search of B's entries by seed (match_entries_by_seed);
-// a partner's match is read only where B played on the seed, and only
-// partners are sorted.
+// an entry's row, for its ruleset, is read only where B played on the
+// seed, and only partners are sorted.
 const seedPartnersQuery = `
 	SELECT s.match_seq, be.match_seq FROM (` + newestUnder + `) s
 	CROSS JOIN match_entries be INDEXED BY match_entries_by_seed ON be.bot_id = ? AND be.seed = s.seed AND be.match_seq <> s.match_seq
-	CROSS JOIN matches bm ON bm.seq = be.match_seq AND bm.ruleset = ?
+	WHERE be.ruleset = ?
 	ORDER BY s.match_seq DESC, be.match_seq DESC LIMIT ?`
 
 // dialect returns a query built on newestUnder in PostgreSQL's words when

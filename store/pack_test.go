@@ -30,15 +30,16 @@ func version16Tables(t *testing.T, postgres bool) string {
 }
 
 // seedlessEntries are the statements that take match_entries back to
-// schema version 19 on each backend (keyed by postgres): no seed, and
+// schema version 19 on each backend (keyed by postgres): no seed or
+// ruleset, and
 // match_entries_by_bot as version 18 made it.
 var seedlessEntries = map[bool]string{
 	false: `DROP INDEX match_entries_by_seed; DROP INDEX match_entries_by_bot;
 		CREATE INDEX match_entries_by_bot ON match_entries (bot_id, match_seq, team, rank, outcome);
-		ALTER TABLE match_entries DROP COLUMN seed`,
+		ALTER TABLE match_entries DROP COLUMN seed; ALTER TABLE match_entries DROP COLUMN ruleset`,
 	true: `DROP INDEX match_entries_by_seed; DROP INDEX match_entries_by_bot;
 		CREATE INDEX match_entries_by_bot ON match_entries (bot_id, match_seq) INCLUDE (team, rank, outcome);
-		ALTER TABLE match_entries DROP COLUMN seed`,
+		ALTER TABLE match_entries DROP COLUMN seed; ALTER TABLE match_entries DROP COLUMN ruleset`,
 }
 
 // createTable returns the CREATE TABLE statement of table in schema.

@@ -110,9 +110,9 @@ var postgresUpgrades = []string{
 	    data      BYTEA  NOT NULL,
 	    PRIMARY KEY (match_seq, seat)
 	);`,
-	// Version 20: each entry's seed, for pairing by seed (upgrades'
-	// version 20). The column is filled by rewriting the table, with the
-	// seed looked up per entry, rather than by an UPDATE, which would
+	// Version 20: each entry's seed and ruleset, for pairing by seed
+	// (upgrades' version 20). The columns are filled by rewriting the
+	// table, with them looked up per entry, rather than by an UPDATE, which would
 	// leave a dead copy of every entry in the table and in the indexes
 	// built in the same transaction (and the fixed-entries trigger
 	// refuses updates). A rewrite leaves the table for vacuumEntries.
@@ -120,11 +120,16 @@ var postgresUpgrades = []string{
 	DROP INDEX match_entries_by_bot;
 	CREATE FUNCTION replaylab_entry_seed(bigint) RETURNS bigint LANGUAGE sql STABLE
 	    AS 'SELECT r.seed FROM matches m JOIN replays r ON r.id = m.id WHERE m.seq = $1';
-	ALTER TABLE match_entries ADD COLUMN seed BIGINT;
+	CREATE FUNCTION replaylab_entry_ruleset(bigint) RETURNS text LANGUAGE sql STABLE
+	    AS 'SELECT m.ruleset FROM matches m WHERE m.seq = $1';
+	ALTER TABLE match_entries ADD COLUMN seed BIGINT, ADD COLUMN ruleset TEXT COLLATE "C";
 	ALTER TABLE match_entries ALTER COLUMN seed TYPE BIGINT USING replaylab_entry_seed(match_seq),
-	    ALTER COLUMN seed SET NOT NULL;
+	    ALTER COLUMN seed SET NOT NULL,
+	    ALTER COLUMN ruleset TYPE TEXT COLLATE "C" USING replaylab_entry_ruleset(match_seq),
+	    ALTER COLUMN ruleset SET NOT NULL;
 	DROP FUNCTION replaylab_entry_seed(bigint);
-	CREATE INDEX match_entries_by_bot ON match_entries (bot_id, match_seq) INCLUDE (team, rank, outcome, seed);
+	DROP FUNCTION replaylab_entry_ruleset(bigint);
+	CREATE INDEX match_entries_by_bot ON match_entries (bot_id, match_seq) INCLUDE (team, rank, outcome, seed, ruleset);
 	CREATE INDEX match_entries_by_seed ON match_entries (bot_id, seed, match_seq);`,
 }
 

@@ -617,21 +617,22 @@ var upgrades = []string{
 	    data      BLOB    NOT NULL,
 	    PRIMARY KEY (match_seq, seat)
 	) STRICT, WITHOUT ROWID;`,
-	// Version 20 keeps each entry's seed (the replay's) in match_entries,
-	// in match_entries_by_bot and in match_entries_by_seed, so that a
-	// comparison pairs two bots' matches by seed with a walk of A's
-	// entries and one search per seed in B's, instead of four searches
-	// through matches and replays per match of A. Entries are fixed
-	// (match_entries_fixed): the trigger steps aside while they get
-	// their seeds.
+	// Version 20 keeps each entry's seed (the replay's) and ruleset (the
+	// match's) in match_entries and match_entries_by_bot, and the seed in
+	// match_entries_by_seed, so that a comparison pairs two bots' matches
+	// by seed with a walk of A's entries and one search per seed in B's,
+	// instead of four searches through matches and replays per match of
+	// A. Entries are fixed (match_entries_fixed): the trigger steps aside
+	// while they get their seeds.
 	`
 	DROP TRIGGER match_entries_fixed;
 	DROP INDEX match_entries_by_bot;
 	ALTER TABLE match_entries ADD COLUMN seed INTEGER NOT NULL DEFAULT 0;
-	UPDATE match_entries SET seed = s.seed
-	FROM (SELECT m.seq, r.seed FROM matches m JOIN replays r ON r.id = m.id) s
+	ALTER TABLE match_entries ADD COLUMN ruleset TEXT NOT NULL DEFAULT '';
+	UPDATE match_entries SET seed = s.seed, ruleset = s.ruleset
+	FROM (SELECT m.seq, r.seed, m.ruleset FROM matches m JOIN replays r ON r.id = m.id) s
 	WHERE s.seq = match_entries.match_seq;
-	CREATE INDEX match_entries_by_bot ON match_entries (bot_id, match_seq, team, rank, outcome, seed);
+	CREATE INDEX match_entries_by_bot ON match_entries (bot_id, match_seq, team, rank, outcome, seed, ruleset);
 	CREATE INDEX match_entries_by_seed ON match_entries (bot_id, seed, match_seq);
 	CREATE TRIGGER match_entries_fixed BEFORE UPDATE ON match_entries
 	BEGIN
