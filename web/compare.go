@@ -42,9 +42,9 @@ const (
 
 // pairMatches bounds the search for pairs: the seeds of A's newest
 // pairMatches matches, and as many of B's matches on them. Each match
-// searched costs two index searches, its ruleset and B's entries on its
-// seed (store.PairLineups): a thousand keep a comparison within 20 ms at
-// a million matches. A variable, which tests lower.
+// searched costs a step of the walk down A's entries and a search of B's
+// entries on its seed (store.PairLineups): a thousand keep a comparison
+// within 20 ms at a million matches. A variable, which tests lower.
 var pairMatches = 1000
 
 // minIntervalMatches is the fewest matches a side needs for an interval:
