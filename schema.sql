@@ -1,7 +1,7 @@
--- replaylab SQLite schema, version 21.
+-- replaylab SQLite schema, version 22.
 --
 -- store.Open applies this file to a fresh database inside one transaction
--- and then sets PRAGMA user_version to 21 and PRAGMA application_id to
+-- and then sets PRAGMA user_version to 22 and PRAGMA application_id to
 -- 0x52504c42 ("RPLB"), which marks the file as replaylab's: Open refuses an
 -- SQLite file with another application_id and tables of its own. A schema
 -- change edits this file and appends to store/upgrades.go the statements
@@ -39,13 +39,11 @@ CREATE TABLE replays (
 ) STRICT;
 
 -- Replays of one game, ruleset and seed: a tournament looks up which
--- lineups it has already played on each of its seeds (store.MatchesOnSeed),
--- a comparison the other matches on each seed of A's (store.PairLineups).
+-- lineups it has already played on each of its seeds (store.MatchesOnSeed).
 CREATE INDEX replays_by_seed ON replays (game, ruleset, seed);
 
 -- A replay's seed and config by its id, without its encoded log: a
--- comparison reads a bot's seeds and its pairs' lineups by them
--- (store.PairLineups).
+-- comparison reads its pairs' lineups by them (store.PairLineups).
 CREATE INDEX replays_lineup ON replays (id, seed, config);
 
 -- One regenerated match per replay. game and ruleset repeat the replay's so
@@ -211,14 +209,21 @@ CREATE TABLE match_entries (
     score     REAL    NOT NULL,
     rank      INTEGER NOT NULL CHECK (rank >= 1),
     outcome   TEXT    NOT NULL CHECK (outcome IN ('win', 'loss', 'draw')),
+    seed      INTEGER NOT NULL, -- the replay's, for pairing matches by seed
+    ruleset   TEXT    NOT NULL, -- the match's, for a comparison's walk
     PRIMARY KEY (match_seq, bot_id)
 ) STRICT, WITHOUT ROWID;
 
 -- Per-bot filters start from the bot, and a bot's recent matches are the
 -- last entries of its range. The index holds every column the filtered
 -- lists read of an entry (store.MatchFilter.entrySeqs: team, rank,
--- outcome), so they walk it without reading the rows.
-CREATE INDEX match_entries_by_bot ON match_entries (bot_id, match_seq, team, rank, outcome);
+-- outcome) and the seed and ruleset a comparison pairs on
+-- (store.PairLineups), so they walk it without reading the rows.
+CREATE INDEX match_entries_by_bot ON match_entries (bot_id, match_seq, team, rank, outcome, seed, ruleset);
+
+-- A bot version's matches on one seed: a comparison looks up B's matches
+-- on each of A's seeds with one search (store.PairLineups).
+CREATE INDEX match_entries_by_seed ON match_entries (bot_id, seed, match_seq);
 
 -- Per-turn numbers: the lines of a match, one per metric of each player
 -- (unit -1) or unit, packed into one blob (store.packLines), one row per

@@ -165,8 +165,8 @@ func recountBotFilter(t *testing.T, db *DB, f MatchFilter) []string {
 // entryIndexCols is what match_entries_by_bot holds on each backend
 // since version 18: every column the filtered lists read of an entry.
 var entryIndexCols = map[bool]string{
-	false: "bot_id, match_seq, team, rank, outcome",
-	true:  "(bot_id, match_seq) INCLUDE (team, rank, outcome)",
+	false: "bot_id, match_seq, team, rank, outcome, seed, ruleset",
+	true:  "(bot_id, match_seq) INCLUDE (team, rank, outcome, seed, ruleset)",
 }
 
 // entryIndex returns the columns of match_entries_by_bot in db, as
@@ -222,7 +222,7 @@ func TestOpenUpgradesVersion17(t *testing.T) {
 				if db.postgres {
 					version = `UPDATE replaylab_schema SET version = 17`
 				}
-				for _, q := range []string{`DROP TABLE bot_times`, `DROP TABLE bot_debug`, `ALTER TABLE rating_fits DROP COLUMN state`, `DROP INDEX match_entries_by_bot`,
+				for _, q := range []string{`DROP TABLE bot_times`, `DROP TABLE bot_debug`, `ALTER TABLE rating_fits DROP COLUMN state`, seedlessEntries[db.postgres], `DROP INDEX match_entries_by_bot`,
 					`CREATE INDEX match_entries_by_bot ON match_entries (bot_id, match_seq)`, version} {
 					if _, err := db.write.ExecContext(ctx, q); err != nil {
 						t.Fatalf("%s: %v", q, err)

@@ -112,11 +112,11 @@ type PairSearch struct {
 
 // PairLineups seeks the matches two versions of bots of a game (named by
 // Name and Version; ID is not read) can be paired on under a ruleset:
-// it looks up the seed of each of A's newest limit matches (at most
-// MaxRecent), then the other matches on that seed (replays_by_seed) that
-// B played, and reads the lineups of those matches only. Its cost is A's
-// matches searched plus the pairs found, not B's matches: two bots that
-// never shared a seed cost one walk of A's newest matches.
+// it walks A's newest limit matches (at most MaxRecent) with their seeds,
+// looks up B's matches on each seed (match_entries_by_seed), and reads
+// the lineups of those matches only. Its cost is A's matches searched
+// plus the pairs found, not B's matches: two bots that never shared a
+// seed cost one walk of A's newest matches and a search per seed.
 func (db *DB) PairLineups(ctx context.Context, game, ruleset string, a, b BotVersion, limit int) (PairSearch, error) {
 	if limit < 1 || limit > MaxRecent {
 		return PairSearch{}, invalidf("limit %d: want 1 to %d", limit, MaxRecent)
@@ -151,7 +151,7 @@ func pairLineups(ctx context.Context, tx *sql.Tx, postgres bool, game, ruleset s
 		return ps, err
 	}
 	// One row past the limit tells a search that stopped early.
-	aSeqs, bSeqs, err := seqPairs(tx.QueryContext(ctx, dialect(postgres, seedPartnersQuery), aIDs[0], ruleset, limit, game, ruleset, bIDs[0], limit+1))
+	aSeqs, bSeqs, err := seqPairs(tx.QueryContext(ctx, dialect(postgres, seedPartnersQuery), aIDs[0], ruleset, limit, bIDs[0], ruleset, limit+1))
 	if err != nil {
 		return ps, err
 	}
@@ -193,29 +193,32 @@ func seqPairs(rows *sql.Rows, err error) (as, bs []int64, _ error) {
 	return as, bs, rows.Err()
 }
 
-// newestUnder selects the seq, id and turns of a version's newest
-// matches under a ruleset, newest first, given its id, the ruleset and a
-// limit: the end of the version's entries, each match looked up once for
-// its ruleset.
+// newestUnder selects the seq and seed of a version's newest matches
+// under a ruleset, newest first, given its id, the ruleset and a limit:
+// the end of the version's entries in match_entries_by_bot, which holds
+// their seeds and rulesets, so the walk reads no match. (With the ruleset
+// read from matches, a search a match, PostgreSQL planned the walk as a
+// hash of every match of the ruleset when it guessed the version's
+// matches under it were few.)
 const newestUnder = `
-	SELECT e.match_seq, m.id, m.turns FROM match_entries e CROSS JOIN matches m ON m.seq = e.match_seq
-	WHERE e.bot_id = ? AND m.ruleset = ? ORDER BY e.match_seq DESC LIMIT ?`
+	SELECT e.match_seq, e.seed FROM match_entries e
+	WHERE e.bot_id = ? AND e.ruleset = ?
+	ORDER BY e.match_seq DESC LIMIT ?`
 
 // seedPartnersQuery selects, for each of a version's newest matches
-// under a ruleset (newestUnder's arguments), the other matches of the
-// game and ruleset on its seed that another version played (then the
-// game, the ruleset and that version's id), up to a limit: a row of both
-// seqs per partner, A's newest first. CROSS JOIN keeps SQLite's join
-// order, so every step is an index search from the one before; a
-// partner's replay row is read only where a seed holds another match, and
-// only partners are sorted.
+// under a ruleset (newestUnder's arguments), the other matches under the
+// ruleset on its seed that another version played (then that version's
+// id and the ruleset; a version's id names its game), up to a limit: a
+// row of both seqs per partner, A's newest first. CROSS JOIN keeps
+// SQLite's join order: A's seeds come from the walk of its entries, and
+// each costs one search of B's entries by seed (match_entries_by_seed);
+// an entry's row, for its ruleset, is read only where B played on the
+// seed, and only partners are sorted.
 const seedPartnersQuery = `
-	SELECT s.match_seq, bm.seq FROM (` + newestUnder + `) s
-	CROSS JOIN replays ar INDEXED BY replays_lineup ON ar.id = s.id
-	CROSS JOIN replays br INDEXED BY replays_by_seed ON br.game = ? AND br.ruleset = ? AND br.seed = ar.seed AND br.id <> ar.id
-	CROSS JOIN matches bm ON bm.id = br.id
-	CROSS JOIN match_entries be ON be.match_seq = bm.seq AND be.bot_id = ?
-	ORDER BY s.match_seq DESC, bm.seq DESC LIMIT ?`
+	SELECT s.match_seq, be.match_seq FROM (` + newestUnder + `) s
+	CROSS JOIN match_entries be INDEXED BY match_entries_by_seed ON be.bot_id = ? AND be.seed = s.seed AND be.match_seq <> s.match_seq
+	WHERE be.ruleset = ?
+	ORDER BY s.match_seq DESC, be.match_seq DESC LIMIT ?`
 
 // dialect returns a query built on newestUnder in PostgreSQL's words when
 // postgres is true: JOIN for CROSS JOIN, which it does not take with ON,
@@ -227,7 +230,7 @@ func dialect(postgres bool, query string) string {
 	return postgresJoins.Replace(query)
 }
 
-var postgresJoins = strings.NewReplacer("CROSS JOIN", "JOIN", " INDEXED BY replays_lineup", "", " INDEXED BY replays_by_seed", "")
+var postgresJoins = strings.NewReplacer("CROSS JOIN", "JOIN", " INDEXED BY match_entries_by_seed", "")
 
 // VersionLines calls fn with every stored line of the game's metrics for
 // the player as a whole (sim.NoUnit, no Alive line) in each seat a bot
@@ -253,7 +256,8 @@ func (db *DB) VersionLines(ctx context.Context, game, ruleset string, v BotVersi
 	}
 	// A match's lines are one row (match_lines); each of the version's
 	// seats reads its own from it.
-	rows, err := tx.QueryContext(ctx, dialect(db.postgres, `SELECT s.match_seq, s.id, s.turns, p.seat, l.data FROM (`+newestUnder+`) s
+	rows, err := tx.QueryContext(ctx, dialect(db.postgres, `SELECT s.match_seq, m.id, m.turns, p.seat, l.data FROM (`+newestUnder+`) s
+		CROSS JOIN matches m ON m.seq = s.match_seq
 		CROSS JOIN match_players p ON p.match_seq = s.match_seq AND p.bot_id = ?
 		LEFT JOIN match_lines l ON l.match_seq = s.match_seq
 		ORDER BY s.match_seq DESC, p.seat`), ids[0], ruleset, limit, ids[0])

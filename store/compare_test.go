@@ -170,10 +170,11 @@ func TestPairLineups(t *testing.T) {
 // SCAN of a subquery reads the rows its LIMIT kept.
 var tableScan = regexp.MustCompile(`SCAN (matches|replays|match_entries|match_players|bots)\b`)
 
-// TestPairLineupsPlan checks that PairLineups searches indexes from
-// A's matches to the seeds' other matches, replays_lineup and
-// replays_by_seed among them, in a fresh database and in one brought up
-// from version 2.
+// TestPairLineupsPlan checks that PairLineups walks A's entries in
+// match_entries_by_bot, which holds their seeds and rulesets, reading no
+// match, and searches B's by seed
+// in match_entries_by_seed, scanning no table, in a fresh database and
+// in one brought up from version 2.
 func TestPairLineupsPlan(t *testing.T) {
 	upgraded := filepath.Join(t.TempDir(), "v2.db")
 	makeV1DB(t, upgraded)
@@ -186,9 +187,77 @@ func TestPairLineupsPlan(t *testing.T) {
 		{"upgraded", openUpgraded(t, upgraded)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			plan := queryPlan(t, tc.db, seedPartnersQuery, 1, "base", MaxRecent, "worms", "base", 2, MaxRecent+1)
-			if !strings.Contains(plan, "replays_lineup") || !strings.Contains(plan, "replays_by_seed") || tableScan.MatchString(plan) {
-				t.Errorf("got query plan %q, want searches of indexes, replays_lineup and replays_by_seed among them, and no scan of a table", plan)
+			plan := queryPlan(t, tc.db, seedPartnersQuery, 1, "base", MaxRecent, 2, "base", MaxRecent+1)
+			if !strings.Contains(plan, "COVERING INDEX match_entries_by_bot") || !strings.Contains(plan, "match_entries_by_seed (bot_id=? AND seed=?)") ||
+				strings.Contains(plan, "replays") || strings.Contains(plan, "SEARCH m ") || tableScan.MatchString(plan) {
+				t.Errorf("got query plan %q, want a walk of match_entries_by_bot, searches of match_entries_by_seed by seed, no matches or replays and no scan of a table", plan)
+			}
+		})
+	}
+}
+
+// TestOpenUpgradesVersion19 opens a database of schema version 19, whose
+// entries had no seed or ruleset, on each backend: the upgrade gives
+// every entry its match's, and the comparison pairs what it paired
+// before.
+func TestOpenUpgradesVersion19(t *testing.T) {
+	ctx := context.Background()
+	a, b := BotVersion{Name: "a", Version: "1"}, BotVersion{Name: "b", Version: "1"}
+	for _, be := range backends {
+		t.Run(be.name, func(t *testing.T) {
+			path := be.fresh(t)
+			var want PairSearch
+			func() {
+				db, err := Open(ctx, path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer db.Close()
+				// a and b meet on seeds 1 and 2 and each meet gamma on
+				// seed 3: five matches of each pair; a's last seed (past
+				// int64's range) holds no match of b.
+				for i, m := range []struct {
+					seed    uint64
+					players []Player
+				}{
+					{1, []Player{{"a", "1"}, {"b", "1"}}}, {1, []Player{{"b", "1"}, {"a", "1"}}},
+					{2, []Player{{"a", "1"}, {"b", "1"}}}, {2, []Player{{"b", "1"}, {"a", "1"}}},
+					{3, []Player{{"a", "1"}, {"gamma", "1"}}}, {3, []Player{{"gamma", "1"}, {"b", "1"}}},
+					{1<<63 + 5, []Player{{"a", "1"}, {"gamma", "1"}}},
+				} {
+					rec := makeRecord(t, recordSpec{id: testID(1 + i), turns: 2, players: m.players, winner: 0})
+					rec.Seed = m.seed
+					mustIngest(t, db, rec)
+				}
+				if want, err = db.PairLineups(ctx, "worms", "base", a, b, 10); err != nil {
+					t.Fatal(err)
+				}
+				version := `PRAGMA user_version = 19`
+				if db.postgres {
+					version = `UPDATE replaylab_schema SET version = 19`
+				}
+				for _, q := range []string{`DROP TABLE bot_debug`, `ALTER TABLE rating_fits DROP COLUMN state`, seedlessEntries[db.postgres], version} {
+					if _, err := db.write.ExecContext(ctx, q); err != nil {
+						t.Fatalf("%s: %v", q, err)
+					}
+				}
+			}()
+			db := openAt(t, path)
+			if !db.postgres {
+				if got, want := schemaOf(t, db), schemaOf(t, openTest(t)); got != want {
+					t.Errorf("schema after the upgrade:\n%s\nwant\n%s", got, want)
+				}
+			}
+			if bad := queryRows(t, db, `SELECT e.match_seq, e.bot_id, e.seed, r.seed, e.ruleset, m.ruleset FROM match_entries e
+				JOIN matches m ON m.seq = e.match_seq JOIN replays r ON r.id = m.id WHERE e.seed <> r.seed OR e.ruleset <> m.ruleset`); len(bad) > 0 {
+				t.Errorf("entries whose seed or ruleset is not their match's after the upgrade (seq, bot, seed, replay's, ruleset, match's): %v", bad)
+			}
+			got, err := db.PairLineups(ctx, "worms", "base", a, b, 10)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got.A) != 5 || !reflect.DeepEqual(got, want) {
+				t.Errorf("pairs after the upgrade: got %+v, want %+v as before it (five matches of each)", got, want)
 			}
 		})
 	}

@@ -343,7 +343,10 @@ func (db *DB) migrate(ctx context.Context, path string) error {
 		if err := migratePostgres(ctx, tx, st.version); err != nil {
 			return err
 		}
-		return tx.Commit()
+		if err := tx.Commit(); err != nil {
+			return err
+		}
+		return vacuumEntries(ctx, db.write, st.version)
 	}
 	v := st.version
 	if v == 0 {

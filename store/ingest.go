@@ -116,7 +116,7 @@ func (db *DB) Upload(ctx context.Context, rec *Record) (created bool, output Out
 // of it is written. What the schema enforces anyway (key uniqueness, value
 // ranges) is left to the schema.
 func (rec *Record) check() error {
-	if !isHexID(rec.ID) || len(rec.ID) != idLen {
+	if len(rec.ID) != idLen || !IsIDPrefix(rec.ID) {
 		return invalidf("record id %q is not a %d-digit lower-case hex SHA-256", rec.ID, idLen)
 	}
 	if rec.Game == "" {
@@ -192,8 +192,8 @@ func prepareIngest(ctx context.Context, w *sql.DB) (*ingestStmts, error) {
 			INSERT INTO match_players (match_seq, seat, bot_id, score, rank, outcome, team, fingerprint)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`},
 		{&st.entry, `
-			INSERT INTO match_entries (match_seq, bot_id, seat, seats, team, score, rank, outcome)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`},
+			INSERT INTO match_entries (match_seq, bot_id, seat, seats, team, score, rank, outcome, seed, ruleset)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
 		{&st.findBot, `SELECT id FROM bots WHERE game = ? AND name = ? AND version = ?`},
 		{&st.addBot, `INSERT INTO bots (game, name, version) VALUES (?, ?, ?) RETURNING id`},
 		{&st.trouble, `
@@ -335,7 +335,7 @@ func (st *ingestStmts) insertPlayers(ctx context.Context, tx *sql.Tx, rec *Recor
 	}
 	return inTx(ctx, tx, st.entry, func(s *sql.Stmt) error {
 		for _, e := range Entries(rec.seats()) {
-			if _, err := s.ExecContext(ctx, seq, bots[e.Seat], e.Seat, e.Seats, e.Team, e.Score, e.Rank, string(e.Outcome)); err != nil {
+			if _, err := s.ExecContext(ctx, seq, bots[e.Seat], e.Seat, e.Seats, e.Team, e.Score, e.Rank, string(e.Outcome), int64(rec.Seed), rec.Ruleset); err != nil {
 				return fmt.Errorf("entry of seat %d: %w", e.Seat, err)
 			}
 		}

@@ -409,7 +409,7 @@ func listMatches(ctx context.Context, tx *sql.Tx, query string, args ...any) ([]
 // a unique prefix.
 func resolveID(ctx context.Context, tx *sql.Tx, id string) (string, error) {
 	id = strings.ToLower(id)
-	if len(id) < MinPrefix || len(id) > idLen || !isHexID(id) {
+	if len(id) < MinPrefix || !IsIDPrefix(id) {
 		return "", invalidf("match id %q: want %d to %d hex digits", id, MinPrefix, idLen)
 	}
 	// Every id with this prefix sorts between the prefix and the prefix
@@ -440,8 +440,12 @@ func resolveID(ctx context.Context, tx *sql.Tx, id string) (string, error) {
 	return "", &Error{Kind: ErrAmbiguous, Msg: fmt.Sprintf("match id %s is ambiguous: give more digits", id)}
 }
 
-// isHexID reports whether s consists of lower-case hex digits only.
-func isHexID(s string) bool {
+// IsIDPrefix reports whether s can begin a match id: 1 to 64 lower-case
+// hex digits.
+func IsIDPrefix(s string) bool {
+	if len(s) == 0 || len(s) > idLen {
+		return false
+	}
 	for i := range len(s) {
 		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
 			return false

@@ -29,6 +29,19 @@ func version16Tables(t *testing.T, postgres bool) string {
 	return createTable(t, upgrades[0], "series") + createTable(t, string(v1), "events")
 }
 
+// seedlessEntries are the statements that take match_entries back to
+// schema version 19 on each backend (keyed by postgres): no seed or
+// ruleset, and
+// match_entries_by_bot as version 18 made it.
+var seedlessEntries = map[bool]string{
+	false: `DROP INDEX match_entries_by_seed; DROP INDEX match_entries_by_bot;
+		CREATE INDEX match_entries_by_bot ON match_entries (bot_id, match_seq, team, rank, outcome);
+		ALTER TABLE match_entries DROP COLUMN seed; ALTER TABLE match_entries DROP COLUMN ruleset`,
+	true: `DROP INDEX match_entries_by_seed; DROP INDEX match_entries_by_bot;
+		CREATE INDEX match_entries_by_bot ON match_entries (bot_id, match_seq) INCLUDE (team, rank, outcome);
+		ALTER TABLE match_entries DROP COLUMN seed; ALTER TABLE match_entries DROP COLUMN ruleset`,
+}
+
 // createTable returns the CREATE TABLE statement of table in schema.
 func createTable(t *testing.T, schema, table string) string {
 	t.Helper()
@@ -86,6 +99,7 @@ func unpackToVersion16(t *testing.T, db *DB) {
 		}
 	}
 	exec(`DROP TABLE match_lines; DROP TABLE match_events; DROP TABLE bot_times; DROP TABLE bot_debug; ALTER TABLE rating_fits DROP COLUMN state`) // versions 17, 19, 20 and 21
+	exec(seedlessEntries[db.postgres]) // version 22
 	if db.postgres {
 		exec(`UPDATE replaylab_schema SET version = 16`)
 	} else {

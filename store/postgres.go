@@ -122,6 +122,27 @@ var postgresUpgrades = []string{
 	// Version 21: a rating fit's state (upgrades' version 21).
 	`
 	ALTER TABLE rating_fits ADD COLUMN state BYTEA;`,
+	// Version 22: each entry's seed and ruleset, for pairing by seed
+	// (upgrades' version 22). The columns are filled by rewriting the
+	// table, with them looked up per entry, rather than by an UPDATE, which would
+	// leave a dead copy of every entry in the table and in the indexes
+	// built in the same transaction (and the fixed-entries trigger
+	// refuses updates). A rewrite leaves the table for vacuumEntries.
+	`
+	DROP INDEX match_entries_by_bot;
+	CREATE FUNCTION replaylab_entry_seed(bigint) RETURNS bigint LANGUAGE sql STABLE
+	    AS 'SELECT r.seed FROM matches m JOIN replays r ON r.id = m.id WHERE m.seq = $1';
+	CREATE FUNCTION replaylab_entry_ruleset(bigint) RETURNS text LANGUAGE sql STABLE
+	    AS 'SELECT m.ruleset FROM matches m WHERE m.seq = $1';
+	ALTER TABLE match_entries ADD COLUMN seed BIGINT, ADD COLUMN ruleset TEXT COLLATE "C";
+	ALTER TABLE match_entries ALTER COLUMN seed TYPE BIGINT USING replaylab_entry_seed(match_seq),
+	    ALTER COLUMN seed SET NOT NULL,
+	    ALTER COLUMN ruleset TYPE TEXT COLLATE "C" USING replaylab_entry_ruleset(match_seq),
+	    ALTER COLUMN ruleset SET NOT NULL;
+	DROP FUNCTION replaylab_entry_seed(bigint);
+	DROP FUNCTION replaylab_entry_ruleset(bigint);
+	CREATE INDEX match_entries_by_bot ON match_entries (bot_id, match_seq) INCLUDE (team, rank, outcome, seed, ruleset);
+	CREATE INDEX match_entries_by_seed ON match_entries (bot_id, seed, match_seq);`,
 }
 
 // postgresApplication is what the marker table's application column holds
@@ -291,6 +312,26 @@ func migratePostgres(ctx context.Context, tx *sql.Tx, v int) error {
 	}
 	_, err := tx.ExecContext(ctx, `UPDATE replaylab_schema SET version = ? WHERE id = 1`, schemaVersion)
 	return err
+}
+
+// entrySeedVersion is the schema version whose PostgreSQL upgrade
+// rewrites match_entries.
+const entrySeedVersion = 22
+
+// vacuumEntries vacuums match_entries when an upgrade from version v (0:
+// a new, empty schema) rewrote it. No page of a rewritten table is marked
+// all-visible, so until a vacuum every index-only scan of the entries
+// (the filtered lists, a comparison) reads the table as well, and
+// autovacuum, which counts changed rows, would not come for long. VACUUM
+// cannot run inside the upgrade's transaction: it runs after the commit.
+func vacuumEntries(ctx context.Context, w *sql.DB, v int) error {
+	if v == 0 || v >= entrySeedVersion {
+		return nil
+	}
+	if _, err := w.ExecContext(ctx, `VACUUM (ANALYZE) match_entries`); err != nil {
+		return fmt.Errorf("vacuum match_entries after the upgrade to version %d: %w", entrySeedVersion, err)
+	}
+	return nil
 }
 
 // beginWrite starts a write transaction. SQLite's writer connection takes

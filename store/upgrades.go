@@ -632,6 +632,27 @@ var upgrades = []string{
 	// every old one. Stored fits have none: each is fitted once more.
 	`
 	ALTER TABLE rating_fits ADD COLUMN state BLOB;`,
+	// Version 22 keeps each entry's seed (the replay's) and ruleset (the
+	// match's) in match_entries and match_entries_by_bot, and the seed in
+	// match_entries_by_seed, so that a comparison pairs two bots' matches
+	// by seed with a walk of A's entries and one search per seed in B's,
+	// instead of four searches through matches and replays per match of
+	// A. Entries are fixed (match_entries_fixed): the trigger steps aside
+	// while they get their seeds.
+	`
+	DROP TRIGGER match_entries_fixed;
+	DROP INDEX match_entries_by_bot;
+	ALTER TABLE match_entries ADD COLUMN seed INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE match_entries ADD COLUMN ruleset TEXT NOT NULL DEFAULT '';
+	UPDATE match_entries SET seed = s.seed, ruleset = s.ruleset
+	FROM (SELECT m.seq, r.seed, m.ruleset FROM matches m JOIN replays r ON r.id = m.id) s
+	WHERE s.seq = match_entries.match_seq;
+	CREATE INDEX match_entries_by_bot ON match_entries (bot_id, match_seq, team, rank, outcome, seed, ruleset);
+	CREATE INDEX match_entries_by_seed ON match_entries (bot_id, seed, match_seq);
+	CREATE TRIGGER match_entries_fixed BEFORE UPDATE ON match_entries
+	BEGIN
+	    SELECT RAISE(ABORT, 'a match''s entries are fixed: delete the match and ingest it again');
+	END;`,
 }
 
 // packedVersion is the schema version whose upgrade packStoredRows

@@ -42,9 +42,9 @@ const (
 
 // pairMatches bounds the search for pairs: the seeds of A's newest
 // pairMatches matches, and as many of B's matches on them. Each match
-// searched costs three index searches at random places of the replays'
-// indexes (about 12 µs at a million matches): a thousand keep a
-// comparison within 20 ms. A variable, which tests lower.
+// searched costs a step of the walk down A's entries and a search of B's
+// entries on its seed (store.PairLineups): a thousand keep a comparison
+// within 20 ms at a million matches. A variable, which tests lower.
 var pairMatches = 1000
 
 // minIntervalMatches is the fewest matches a side needs for an interval:
@@ -266,7 +266,7 @@ func (s *server) compareRequest(c echo.Context) (compareRequest, error) {
 		}
 		r.seed = &seed
 	}
-	if r.pair = q.Get("pair"); r.pair != "" && !isHexPrefix(r.pair) {
+	if r.pair = q.Get("pair"); r.pair != "" && !store.IsIDPrefix(r.pair) {
 		return r, badInput("pair %q: want A's match id of the pair, or a prefix of it", r.pair)
 	}
 	if r.a.Version, err = s.botVersion(ctx, g.Name, r.ruleset, r.a.Name, q.Get("av")); err != nil {
@@ -651,20 +651,6 @@ type compareData struct {
 
 // pairsShown bounds the pairs the page lists; the API has all of them.
 const pairsShown = 50
-
-// isHexPrefix reports whether s can begin a match id: 1 to 64 lower-case
-// hex digits.
-func isHexPrefix(s string) bool {
-	if len(s) == 0 || len(s) > 64 {
-		return false
-	}
-	for i := range len(s) {
-		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
-			return false
-		}
-	}
-	return true
-}
 
 // ShownPairs are the pairs the page lists.
 func (d compareData) ShownPairs() []pairJSON { return d.Pairs[:min(len(d.Pairs), pairsShown)] }
