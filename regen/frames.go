@@ -164,9 +164,9 @@ func (f *Frames) seek(ctx context.Context, c *cursor, turn int) error {
 // estimated at no more than pointBytes, and at least minEvery turns apart
 // (a copy costs about as much as playing a few turns).
 const (
-	maxPoints  = 64
+	maxPoints  = 128
 	pointBytes = 16 << 20
-	minEvery   = 4
+	minEvery   = 2
 )
 
 // plan sets how far apart c's checkpoints are, from the size of a copy of

@@ -68,7 +68,8 @@ func countSteps(t *testing.T) *int {
 // TestFrameAt: frames regenerated forward, backward and after a jump are
 // byte-identical to the frames the store used to keep, and each costs
 // only the turns it has to play: backward, from the checkpoint before the
-// turn (steps -1: the turn modulo the checkpoints' interval).
+// turn (steps -1: the turn modulo the checkpoints' interval); forward by
+// one, one turn or none at a checkpoint (-2).
 func TestFrameAt(t *testing.T) {
 	for _, g := range []*sim.Game{toad.Game, worms.Game, snake.Game, careerfair.Game} {
 		t.Run(g.Name, func(t *testing.T) {
@@ -78,11 +79,18 @@ func TestFrameAt(t *testing.T) {
 			for _, tt := range []struct {
 				turn, steps int
 			}{
-				{0, 0}, {1, 1}, {2, 1}, {last, last - 2}, {last / 2, -1}, {last/2 + 1, 1}, {3, 3}, {3, 0},
+				{0, 0}, {1, 1}, {2, 1}, {last, last - 2}, {last / 2, -1}, {last/2 + 1, -2}, {3, -1}, {3, 0},
 			} {
 				if tt.steps < 0 {
 					c := f.use(id)
-					tt.steps = tt.turn % c.every
+					// -1: from the checkpoint before the turn; -2: one
+					// turn on from the turn before, none when the turn
+					// has a checkpoint of its own.
+					if tt.steps == -1 {
+						tt.steps = tt.turn % c.every
+					} else {
+						tt.steps = min(1, tt.turn%c.every)
+					}
 					f.done(c)
 				}
 				*steps = 0

@@ -231,35 +231,36 @@ func attachOutput(ctx context.Context, tx *sql.Tx, id string, out []BotOutput) (
 
 // BotOutputAt returns what the bots of match matchID wrote besides their
 // answers in turn, by seat then stream; none for a match stored without it.
+// One query reads it and tells a missing match (no row) from a turn
+// without output (a row of NULLs): the inspector asks at every step.
 func (db *DB) BotOutputAt(ctx context.Context, matchID string, turn int) ([]BotOutput, error) {
-	tx, err := db.readTx(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
-	rows, err := tx.QueryContext(ctx, `
-		SELECT seat, stream, text FROM bot_output
-		WHERE match_seq = (SELECT seq FROM matches WHERE id = ?) AND turn = ?
-		ORDER BY seat, stream`, matchID, turn)
+	rows, err := db.read.QueryContext(ctx, `
+		SELECT o.seat, o.stream, o.text FROM matches m
+		LEFT JOIN bot_output o ON o.match_seq = m.seq AND o.turn = ?
+		WHERE m.id = ? ORDER BY o.seat, o.stream`, turn, matchID)
 	if err != nil {
 		return nil, fmt.Errorf("bot output of %s: %w", matchID, err)
 	}
 	defer rows.Close()
-	out := []BotOutput{}
+	out, found := []BotOutput{}, false
 	for rows.Next() {
-		o := BotOutput{Turn: turn}
-		if err := rows.Scan(&o.Seat, &o.Stream, &o.Text); err != nil {
+		found = true
+		var (
+			seat         sql.NullInt64
+			stream, text sql.NullString
+		)
+		if err := rows.Scan(&seat, &stream, &text); err != nil {
 			return nil, fmt.Errorf("bot output of %s: %w", matchID, err)
 		}
-		out = append(out, o)
+		if seat.Valid {
+			out = append(out, BotOutput{Turn: turn, Seat: int(seat.Int64), Stream: stream.String, Text: text.String})
+		}
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("bot output of %s: %w", matchID, err)
 	}
-	if len(out) == 0 {
-		if err := checkMatch(ctx, tx, matchID); err != nil {
-			return nil, err
-		}
+	if !found {
+		return nil, notFoundf("match %s not found", matchID)
 	}
 	return out, nil
 }
@@ -279,31 +280,30 @@ func (db *DB) BotTimesTo(ctx context.Context, matchID string, turn int) ([]BotOu
 }
 
 // botTimes reads the times of BotTimes, up to the first upTo of each
-// seat (all when upTo is 0).
+// seat (all when upTo is 0), in one query as BotOutputAt reads.
 func (db *DB) botTimes(ctx context.Context, matchID string, upTo int) ([]BotOutput, error) {
-	tx, err := db.readTx(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
-	rows, err := tx.QueryContext(ctx, `
-		SELECT seat, limit_us, data FROM bot_times
-		WHERE match_seq = (SELECT seq FROM matches WHERE id = ?) ORDER BY seat`, matchID)
+	rows, err := db.read.QueryContext(ctx, `
+		SELECT t.seat, t.limit_us, t.data FROM matches m
+		LEFT JOIN bot_times t ON t.match_seq = m.seq
+		WHERE m.id = ? ORDER BY t.seat`, matchID)
 	if err != nil {
 		return nil, fmt.Errorf("answer times of %s: %w", matchID, err)
 	}
 	defer rows.Close()
-	out := []BotOutput{}
+	out, found := []BotOutput{}, false
 	for rows.Next() {
-		o := BotOutput{Stream: Times}
+		found = true
 		var (
-			data    []byte
-			limitUS int64
+			seat, limitUS sql.NullInt64
+			data          []byte
 		)
-		if err := rows.Scan(&o.Seat, &limitUS, &data); err != nil {
+		if err := rows.Scan(&seat, &limitUS, &data); err != nil {
 			return nil, fmt.Errorf("answer times of %s: %w", matchID, err)
 		}
-		o.Limit = time.Duration(limitUS) * time.Microsecond
+		if !seat.Valid {
+			continue
+		}
+		o := BotOutput{Stream: Times, Seat: int(seat.Int64), Limit: time.Duration(limitUS.Int64) * time.Microsecond}
 		if o.Times, err = unpackTimes(data, upTo); err != nil {
 			return nil, fmt.Errorf("answer times of %s, %s: %w", matchID, sim.SeatName(o.Seat), err)
 		}
@@ -312,10 +312,8 @@ func (db *DB) botTimes(ctx context.Context, matchID string, upTo int) ([]BotOutp
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("answer times of %s: %w", matchID, err)
 	}
-	if len(out) == 0 {
-		if err := checkMatch(ctx, tx, matchID); err != nil {
-			return nil, err
-		}
+	if !found {
+		return nil, notFoundf("match %s not found", matchID)
 	}
 	return out, nil
 }

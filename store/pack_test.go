@@ -98,8 +98,9 @@ func unpackToVersion16(t *testing.T, db *DB) {
 				seq, e.Turn, e.pos, e.Seat, e.Unit, e.Kind, e.Target, e.Amount, e.X, e.Y, e.Detail)
 		}
 	}
-	exec(`DROP TABLE match_lines; DROP TABLE match_events; DROP TABLE bot_times; DROP TABLE bot_debug; ALTER TABLE rating_fits DROP COLUMN state`) // versions 17, 19, 20 and 21
-	exec(seedlessEntries[db.postgres]) // version 22
+	// Versions 17, 19, 20, 21 and 22.
+	exec(`DROP TABLE match_lines; DROP TABLE match_events; DROP TABLE bot_times; DROP TABLE bot_debug; ALTER TABLE rating_fits DROP COLUMN state`)
+	exec(seedlessEntries[db.postgres])
 	if db.postgres {
 		exec(`UPDATE replaylab_schema SET version = 16`)
 	} else {
