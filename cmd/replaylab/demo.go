@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	_ "embed"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -62,7 +64,27 @@ type demoMatch struct {
 	// config is the game's setup for this match.
 	config string
 	bots   []string // one built-in bot per seat
+	// recorded, when not nil, is a match already recorded with an
+	// external bot (a binary replay), stored with its bot output file
+	// instead of being played.
+	recorded *recordedDemo
 }
+
+// recordedDemo is a demo match recorded with an external bot.
+type recordedDemo struct {
+	replay, output []byte
+}
+
+// The README's starter bot (docs/examples/first_bot.py) against
+// builtin:tactical on Worms seed 3, recorded with `record`: the demo's
+// one match of an external bot, so that its debug drawings, its stderr
+// and its answer times show in the inspector without installing Python.
+//
+//go:embed demodata/first-bot.rpl
+var firstBotReplay []byte
+
+//go:embed demodata/first-bot.rpl.output.jsonl
+var firstBotOutput []byte
 
 // demoPlan lists the demo's matches: for every game, rounds in which its
 // built-in bots take turns in the seats on one seed and setup, so every
@@ -91,7 +113,28 @@ func demoPlan() []demoMatch {
 			plan = append(plan, m)
 		}
 	}
+	if m, err := recordedDemoMatch(firstBotReplay, firstBotOutput); err == nil {
+		plan = append(plan, m)
+	}
 	return plan
+}
+
+// recordedDemoMatch describes a recorded demo match by its replay's
+// header.
+func recordedDemoMatch(rpl, output []byte) (demoMatch, error) {
+	l, err := replay.DecodeBinary(rpl)
+	if err != nil {
+		return demoMatch{}, err
+	}
+	g, err := l.Check()
+	if err != nil {
+		return demoMatch{}, err
+	}
+	m := demoMatch{game: g, ruleset: l.Header.Ruleset, seed: l.Header.Seed, config: string(l.Header.Config), recorded: &recordedDemo{rpl, output}}
+	for _, p := range l.Header.Players {
+		m.bots = append(m.bots, p.Name)
+	}
+	return m, nil
 }
 
 // header is the match's replay header, its players named after their bots.
@@ -103,8 +146,23 @@ func (m demoMatch) header() replay.Header {
 	return h
 }
 
-// recordDemo plays one demo match and regenerates it into a store record.
+// recordDemo plays one demo match and regenerates it into a store record;
+// a recorded one is regenerated from its replay, with its bot output.
 func recordDemo(ctx context.Context, m demoMatch) (*store.Record, error) {
+	if m.recorded != nil {
+		l, err := replay.DecodeBinary(m.recorded.replay)
+		if err != nil {
+			return nil, err
+		}
+		rec, err := regen.Build(ctx, l)
+		if err != nil {
+			return nil, err
+		}
+		if rec.Output, err = store.ReadBotOutput(bytes.NewReader(m.recorded.output)); err != nil {
+			return nil, err
+		}
+		return rec, nil
+	}
 	h := m.header()
 	if _, err := h.Check(); err != nil {
 		return nil, err
@@ -143,7 +201,7 @@ func demoToRecord(ctx context.Context, db *store.DB, stdout io.Writer) ([]demoMa
 func fillDemo(ctx context.Context, db *store.DB, plan []demoMatch, fill *web.Fill, stdout, stderr io.Writer) bool {
 	defer fill.Finish()
 	start := time.Now()
-	fmt.Fprintf(stdout, "demo: recording %d matches between built-in bots\n", len(plan))
+	fmt.Fprintf(stdout, "demo: recording %d matches between built-in bots, and the starter bot's\n", len(plan))
 	bar := newProgress(stderr, len(plan), "demo", "matches")
 	stored, failed := 0, 0
 	buildAll(ctx, runtime.GOMAXPROCS(0), plan, recordDemo, func(m demoMatch, rec *store.Record, err error) {

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"context"
 	"slices"
 	"testing"
 
+	"github.com/replaylab/replaylab/replay"
 	"github.com/replaylab/replaylab/sim/games"
+	"github.com/replaylab/replaylab/store"
 )
 
 // TestDemoPlan checks every demo match's setup against its game (config,
@@ -46,6 +49,45 @@ func TestDemoPlan(t *testing.T) {
 			if !played[cf.Name+" "+setup.config+" "+r] {
 				t.Errorf("careerfair demo: no match on %s under ruleset %s", setup.config, r)
 			}
+		}
+	}
+}
+
+// TestDemoRecordedMatch: the demo holds the starter bot's recorded match,
+// which regenerates to the replay's own id with its stderr, its answer
+// times and its debug drawings, so a demo shows them.
+func TestDemoRecordedMatch(t *testing.T) {
+	var recorded []demoMatch
+	for _, m := range demoPlan() {
+		if m.recorded != nil {
+			recorded = append(recorded, m)
+		}
+	}
+	if len(recorded) != 1 {
+		t.Fatalf("got %d recorded demo matches, want the starter bot's one", len(recorded))
+	}
+	l, err := replay.DecodeBinary(recorded[0].recorded.replay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := l.ID()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := recordDemo(context.Background(), recorded[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.ID != id {
+		t.Errorf("regenerated id %s, the replay's is %s", rec.ID, id)
+	}
+	streams := map[string]int{}
+	for _, o := range rec.Output {
+		streams[o.Stream]++
+	}
+	for _, s := range []string{store.Stderr, store.Times, store.Debug} {
+		if streams[s] == 0 {
+			t.Errorf("the recorded demo match has no %s output: %v", s, streams)
 		}
 	}
 }
