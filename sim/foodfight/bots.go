@@ -132,7 +132,7 @@ func parseHand(name string) (kind, bool) {
 func (f *botField) me() *player { return &f.m.players[f.self] }
 
 // valid reports whether the engine would play action a now.
-func (f *botField) valid(a action) bool { return f.m.refusal(f.me(), a) == "" }
+func (f *botField) valid(a action) bool { return f.m.refusal(f.me(), a) == allowed }
 
 func newDummy(sim.Setup, int, uint64) (sim.Bot, error) { return dummyBot{}, nil }
 

@@ -72,7 +72,7 @@ func streamCommand(m *match, seat int, r *rng.Rand) string {
 	switch {
 	case turn > 0.1:
 		return "turnLeft"
-	case turn < -0.1 || m.refusal(p, moveForward) != "":
+	case turn < -0.1 || m.refusal(p, moveForward) != allowed:
 		return "turnRight"
 	}
 	return "moveForward"

@@ -166,7 +166,7 @@ func chaserPolicy(m *match, seat int, r *rng.Rand) string {
 		}
 	}
 	for _, a := range []action{pickupLeft, pickupRight} {
-		if m.refusal(p, a) == "" {
+		if m.refusal(p, a) == allowed {
 			return a.String()
 		}
 	}
@@ -215,7 +215,7 @@ func rammerPolicy(m *match, seat int, r *rng.Rand) string {
 		}
 	}
 	for _, a := range []action{pickupLeft, pickupRight} {
-		if m.refusal(p, a) == "" {
+		if m.refusal(p, a) == allowed {
 			return a.String()
 		}
 	}

@@ -97,9 +97,9 @@ func (m *match) playActions(cmds []string) {
 		if !ok {
 			m.invalid(seat, "unknown action "+sim.QuoteCommand(cmds[seat]))
 			a = noAction
-		} else if why := m.refusal(p, a); why != "" {
+		} else if why := m.refusal(p, a); why != allowed {
 			p.valid = false
-			m.invalid(seat, a.String()+": "+why)
+			m.invalid(seat, refusalDetails[a][why])
 			a = noAction
 		}
 		m.play(seat, a)
@@ -111,9 +111,50 @@ func (m *match) invalid(seat int, why string) {
 	m.event(sim.Event{Seat: seat, Kind: sim.EventInvalid, Target: -1, Detail: why})
 }
 
-// refusal says why the field does not allow action a now, or "" when it
-// does (A.6, isValidAction).
-func (m *match) refusal(p *player, a action) string {
+// refusalCode is why the field does not allow an action now (A.6,
+// isValidAction); allowed when it does. A code rather than a text, so that
+// a refused action costs no string building: refusalDetails holds every
+// "action: reason" event text.
+type refusalCode uint8
+
+const (
+	allowed refusalCode = iota
+	westWall
+	eastWall
+	southWall
+	northWall
+	tableInWay
+	noFoodInReach
+	handEmpty
+	handHolds   // + the kind held
+	numRefusals = handHolds + numKinds
+)
+
+func (r refusalCode) String() string {
+	switch {
+	case r >= handHolds && r < numRefusals:
+		return "that hand already holds " + kind(r-handHolds).String()
+	case r < handHolds:
+		return [handHolds]string{"", "against the west wall", "against the east wall", "against the south wall",
+			"against the north wall", "against a table", "no food in reach", "that hand is empty"}[r]
+	}
+	return ""
+}
+
+// refusalDetails[a][r] is the detail of the invalid event of action a
+// refused for reason r.
+var refusalDetails = func() (d [numActions][numRefusals]string) {
+	for a := range numActions {
+		for r := range numRefusals {
+			d[a][r] = a.String() + ": " + r.String()
+		}
+	}
+	return d
+}()
+
+// refusal says why the field does not allow action a now, or allowed when
+// it does (A.6, isValidAction).
+func (m *match) refusal(p *player, a action) refusalCode {
 	switch {
 	case a == moveForward || a == moveBackward:
 		// The engine tests the heading itself against the wall's side
@@ -126,38 +167,38 @@ func (m *match) refusal(p *player, a action) string {
 		x, y := p.loc.x, p.loc.y
 		switch {
 		case x <= playerRadius && within90(p.heading, w):
-			return "against the west wall"
+			return westWall
 		case x >= fieldWidth-playerRadius && within90(p.heading, e):
-			return "against the east wall"
+			return eastWall
 		case y <= playerRadius && within90(p.heading, s):
-			return "against the south wall"
+			return southWall
 		case y >= fieldDepth-playerRadius && within90(p.heading, n):
-			return "against the north wall"
+			return northWall
 		case m.againstAnyTable(p, fwd):
-			return "against a table"
+			return tableInWay
 		}
 	case a.picksUp():
 		h := a.hand()
 		if p.hands[h] != none {
-			return "that hand already holds " + p.hands[h].String()
+			return handHolds + refusalCode(p.hands[h])
 		}
 		for i := range m.food {
 			if canPickup(p, &m.food[i], h) {
-				return ""
+				return allowed
 			}
 		}
 		for i := range m.teams {
 			if m.teams[i].tableFood != 0 && againstTable(p, m.teams[i].table, true) {
-				return ""
+				return allowed
 			}
 		}
-		return "no food in reach"
+		return noFoodInReach
 	case a.throws() || a.eats():
 		if p.hands[a.hand()] == none {
-			return "that hand is empty"
+			return handEmpty
 		}
 	}
-	return ""
+	return allowed
 }
 
 // play applies a validated action (A.6): the energy cost, the action's own

@@ -517,7 +517,7 @@ func or(s, alt string) string {
 func (m *match) Alternatives(seat int) []string {
 	var out []string
 	for a := range numActions {
-		if m.refusal(&m.players[seat], a) == "" {
+		if m.refusal(&m.players[seat], a) == allowed {
 			out = append(out, actionNames[a])
 		}
 	}
