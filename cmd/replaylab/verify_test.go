@@ -1,7 +1,10 @@
 package main
 
 import (
+	"fmt"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -48,5 +51,39 @@ func TestVerifyRevisions(t *testing.T) {
 				t.Errorf("output:\n%s\nwant no %q", out, tt.wantLacks)
 			}
 		})
+	}
+}
+
+// TestVerifyJobsKeepOrder verifies good and bad files several at a time:
+// each is reported once, in the order given, with the exit status of any
+// failure; a count of jobs below one is a usage error.
+func TestVerifyJobsKeepOrder(t *testing.T) {
+	dir := t.TempDir()
+	var files, want []string
+	for i := range 8 {
+		f := filepath.Join(dir, fmt.Sprintf("m%d.rlog", i))
+		if i%3 == 2 {
+			os.WriteFile(f, []byte("not a replay\n"), 0o644)
+			want = append(want, f+": FAIL ")
+		} else {
+			mustCLI(t, "record", "--game", "toad", "--seed", strconv.Itoa(i+1), "--config", `{"turns":20}`, "--bot", "builtin:astar", "-o", f)
+			want = append(want, fmt.Sprintf("%s: ok toad/classic seed %d, ", f, i+1))
+		}
+		files = append(files, f)
+	}
+	for _, jobs := range []string{"1", "3", "16"} {
+		code, out, _ := cli(t, append([]string{"verify", "--jobs", jobs}, files...)...)
+		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+		if code != 1 || len(lines) != len(want) {
+			t.Fatalf("--jobs %s: exit %d, %d lines, want 1 and %d:\n%s", jobs, code, len(lines), len(want), out)
+		}
+		for i, l := range lines {
+			if !strings.HasPrefix(l, want[i]) {
+				t.Errorf("--jobs %s: line %d is %q, want it to start %q", jobs, i+1, l, want[i])
+			}
+		}
+	}
+	if code, _, errOut := cli(t, "verify", "--jobs", "0", files[0]); code != 2 || !strings.Contains(errOut, "--jobs must be at least 1") {
+		t.Errorf("--jobs 0: exit %d, %s", code, errOut)
 	}
 }
