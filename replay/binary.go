@@ -782,10 +782,11 @@ func (l *Log) decodeCommands(stream string, lits []string, nTurns, seats int, al
 	}
 	next := 0
 	loose := false
+	width := d.width() // changes only when a literal joins d
 	for t := range nTurns {
 		cmds := all[t*seats : (t+1)*seats : (t+1)*seats]
 		for s := range cmds {
-			sym, ok := br.read(d.width())
+			sym, ok := br.read(width)
 			if !ok {
 				return false, &Error{Turn: t + 1, Reason: "command stream truncated"}
 			}
@@ -800,6 +801,7 @@ func (l *Log) decodeCommands(stream string, lits []string, nTurns, seats int, al
 					loose = true
 				}
 				d.add(cmds[s])
+				width = d.width()
 			case sym < uint64(len(d.words)):
 				cmds[s] = d.words[sym]
 			default:
