@@ -18,8 +18,9 @@ var ErrUnhealthy = errors.New("database cannot take a write")
 const minFreeBytes = 32 << 20
 
 // healthWait bounds how long Health waits for the write lock, held by an
-// ingest of this process or by another program.
-const healthWait = 2 * time.Second
+// ingest of this process or by another program. (A variable so that a
+// test can shorten it.)
+var healthWait = 2 * time.Second
 
 // Health returns nil when the database could take a write now, and an
 // error wrapping ErrUnhealthy otherwise: the file or its directory became
