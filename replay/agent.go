@@ -48,8 +48,13 @@ type Output struct {
 	Stderr string
 }
 
-// builtin adapts a game's built-in bot.
-type builtin struct{ bot sim.Bot }
+// builtin adapts a game's built-in bot; drawer is the bot as a sim.Drawer
+// when its drawings are kept, else nil.
+type builtin struct {
+	bot    sim.Bot
+	drawer sim.Drawer
+	debug  *debugBudget
+}
 
 // BuiltinVersion is the version a recording gives a seat played by a
 // built-in bot, by which a fork knows the bot can be started again.
@@ -88,11 +93,31 @@ func NewBuiltin(g *sim.Game, name string, setup sim.Setup, seat int) (Agent, err
 	if err != nil {
 		return nil, err
 	}
-	return builtin{bot}, nil
+	return builtin{bot: bot}, nil
+}
+
+// NewDrawingBuiltin is NewBuiltin keeping the bot's debug drawings, when
+// it draws (sim.Drawer), as an external bot's are kept: within the same
+// bounds, with a note in the turn's output on what was dropped. The
+// commands, and so the replay, are the same as NewBuiltin's.
+func NewDrawingBuiltin(g *sim.Game, name string, setup sim.Setup, seat int) (Agent, error) {
+	a, err := NewBuiltin(g, name, setup, seat)
+	if err != nil {
+		return nil, err
+	}
+	b := a.(builtin)
+	if d, ok := b.bot.(sim.Drawer); ok {
+		b.drawer, b.debug = d, &debugBudget{}
+	}
+	return b, nil
 }
 
 func (b builtin) Act(_ context.Context, _ int, view any) Answer {
-	return Answer{Command: b.bot.Act(view)}
+	a := Answer{Command: b.bot.Act(view)}
+	if b.drawer != nil {
+		a.Debug = b.debug.keep(b.drawer.Drawing(), func(note string) { a.Stdout += note + "\n" })
+	}
+	return a
 }
 
 func (b builtin) Close() Output { return Output{} }

@@ -64,19 +64,18 @@ type Process struct {
 	exited chan struct{} // closed once the bot's own process has exited
 	wake   chan struct{} // capacity 1: gotStdout found an answer or the end
 
-	mu          sync.Mutex // guards the fields below, shared with the stdout pipe
-	awaiting    int        // turn whose request is out and answer is not, or 0
-	sent        time.Time  // when the awaited turn's request began to go out
-	answer      *Answer    // the answer to awaiting, once read
-	jsonBot     bool       // the bot has answered in the JSON form
-	turnBot     bool       // the bot has answered in the JSON form with a turn
-	eof         bool       // the bot's standard output has ended
-	out         capture    // stray stdout lines since the last answer
-	line        []byte     // the stdout line being read, cut at maxStdoutLine
-	lineDropped int        // the bytes of line past maxStdoutLine
-	lineEarly   bool       // line began before the request was sent
-	debugKept   int        // bytes of debug shapes kept over the match
-	debugFull   bool       // debugKept reached MaxMatchDebugBytes
+	mu          sync.Mutex  // guards the fields below, shared with the stdout pipe
+	awaiting    int         // turn whose request is out and answer is not, or 0
+	sent        time.Time   // when the awaited turn's request began to go out
+	answer      *Answer     // the answer to awaiting, once read
+	jsonBot     bool        // the bot has answered in the JSON form
+	turnBot     bool        // the bot has answered in the JSON form with a turn
+	eof         bool        // the bot's standard output has ended
+	out         capture     // stray stdout lines since the last answer
+	line        []byte      // the stdout line being read, cut at maxStdoutLine
+	lineDropped int         // the bytes of line past maxStdoutLine
+	lineEarly   bool        // line began before the request was sent
+	debug       debugBudget // the debug shapes kept over the match
 
 	errMu   sync.Mutex // guards errOut and errTail, shared with the stderr pipe
 	errOut  capture
@@ -332,23 +331,36 @@ type response struct {
 }
 
 // keepDebug returns the shapes of an answer's debug value within the
-// seat's bounds, noting in the turn's output what it dropped: once the
-// seat has had MaxMatchDebugBytes, it keeps none and says so once.
+// seat's bounds, noting in the turn's output what it dropped.
 func (p *Process) keepDebug(raw json.RawMessage) string {
-	shapes, note := ParseDebug(raw)
-	if note != "" {
-		p.out.writeLine(note+"\n", 0)
+	return p.debug.keep(raw, func(note string) { p.out.writeLine(note+"\n", 0) })
+}
+
+// debugBudget keeps one seat's debug drawings within their bounds: those
+// of ParseDebug per turn, and MaxMatchDebugBytes over the match, past
+// which it keeps none and says so once.
+type debugBudget struct {
+	kept int
+	full bool
+}
+
+// keep returns the shapes of raw that the seat may keep, passing each
+// note on what it dropped to note.
+func (d *debugBudget) keep(raw json.RawMessage, note func(string)) string {
+	shapes, why := ParseDebug(raw)
+	if why != "" {
+		note(why)
 	}
 	switch {
 	case shapes == "":
-	case p.debugKept+len(shapes) > MaxMatchDebugBytes:
-		if !p.debugFull {
-			p.debugFull = true
-			p.out.writeLine(fmt.Sprintf("[debug: over %d KiB of shapes in the match; no more are kept]\n", MaxMatchDebugBytes>>10), 0)
+	case d.kept+len(shapes) > MaxMatchDebugBytes:
+		if !d.full {
+			d.full = true
+			note(fmt.Sprintf("[debug: over %d KiB of shapes in the match; no more are kept]", MaxMatchDebugBytes>>10))
 		}
 		shapes = ""
 	default:
-		p.debugKept += len(shapes)
+		d.kept += len(shapes)
 	}
 	return shapes
 }

@@ -349,6 +349,14 @@ type Bot interface {
 	Act(view any) string
 }
 
+// Drawer is a built-in bot that can show what it thinks, as a bot of the
+// JSON-lines protocol does with an answer's "debug" (docs/bots.md).
+type Drawer interface {
+	// Drawing returns the debug shapes of the bot's last Act, as that
+	// protocol's JSON array in the game's coordinates, or nil for none.
+	Drawing() json.RawMessage
+}
+
 // ErrOver is returned by Step once the match has ended.
 var ErrOver = errors.New("match is over")
 
