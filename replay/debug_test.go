@@ -10,6 +10,8 @@ import (
 
 	"github.com/replaylab/replaylab/replay"
 	"github.com/replaylab/replaylab/replay/replaytest"
+	"github.com/replaylab/replaylab/sim"
+	"github.com/replaylab/replaylab/sim/games"
 )
 
 func TestParseDebug(t *testing.T) {
@@ -139,5 +141,86 @@ func TestProcessDebug(t *testing.T) {
 	b, _ := lp.ID()
 	if a != b || plain.Debug != nil {
 		t.Errorf("a drawing bot's replay is %s, a plain one's %s (debug %v): want the same, and no debug", a, b, plain.Debug)
+	}
+}
+
+// TestBuiltinDrawings plays every built-in bot that draws (sim.Drawer)
+// against the game's others through NewDrawingBuiltin, under each ruleset: each keeps a
+// drawing in most turns, none is dropped or noted by ParseDebug (the
+// bots draw within the protocol's bounds), and the match, replay and id,
+// is the one NewBuiltin records.
+func TestBuiltinDrawings(t *testing.T) {
+	drawers := 0
+	for _, g := range games.All() {
+		for _, def := range g.Bots {
+			bot, err := def.New(sim.Setup{Players: g.DefaultPlayers}, 0, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := bot.(sim.Drawer); !ok {
+				continue
+			}
+			drawers++
+			for _, rs := range g.Rulesets {
+				t.Run(g.Name+"/"+rs+"/"+def.Name, func(t *testing.T) {
+					h := replay.NewHeader(g, rs, 7, nil)
+					var names []string
+					for seat := range g.DefaultPlayers {
+						name := def.Name
+						if seat > 0 {
+							name = g.Bots[seat%len(g.Bots)].Name
+						}
+						names = append(names, name)
+						h.Players = append(h.Players, replay.Player{Name: name, Version: replay.BuiltinVersion})
+					}
+					record := func(agent func(*sim.Game, string, sim.Setup, int) (replay.Agent, error)) (*replay.Recorder, *replay.Log, string) {
+						rec := &replay.Recorder{Header: h}
+						var notes []string
+						rec.OnOutput = func(turn, seat int, o replay.Output) {
+							if o.Stdout != "" {
+								notes = append(notes, fmt.Sprintf("turn %d %s: %s", turn, sim.SeatName(seat), o.Stdout))
+							}
+						}
+						for seat, name := range names {
+							a, err := agent(g, name, h.Setup(), seat)
+							if err != nil {
+								t.Fatal(err)
+							}
+							rec.Agents = append(rec.Agents, a)
+						}
+						l, err := rec.Record(context.Background())
+						if err != nil {
+							t.Fatal(err)
+						}
+						if len(notes) > 0 {
+							t.Errorf("%d turns with notes, the first %s", len(notes), notes[0])
+						}
+						id, err := l.ID()
+						if err != nil {
+							t.Fatal(err)
+						}
+						return rec, l, id
+					}
+					rec, l, id := record(replay.NewDrawingBuiltin)
+					drawn := 0
+					if len(rec.Debug) > 0 {
+						for _, shapes := range rec.Debug[0] { // Seat 1, the bot that draws
+							if shapes != "" {
+								drawn++
+							}
+						}
+					}
+					if drawn < len(l.Turns)/2 {
+						t.Errorf("drew in %d of %d turns, want most", drawn, len(l.Turns))
+					}
+					if _, _, plain := record(replay.NewBuiltin); plain != id {
+						t.Errorf("id %s with drawings, %s without", id, plain)
+					}
+				})
+			}
+		}
+	}
+	if drawers < len(games.All()) {
+		t.Errorf("%d built-in bots draw, want one a game at least", drawers)
 	}
 }

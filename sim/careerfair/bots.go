@@ -1,6 +1,7 @@
 package careerfair
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 
@@ -466,13 +467,21 @@ func newReplace(sim.Setup, int, uint64) (sim.Bot, error) { return &lineBot{swap:
 type lineBot struct {
 	f    floorMap
 	swap bool
+	// states is where the team stood at the last Act, and sketch its
+	// drawing (Drawing).
+	states [teamSize]State
+	acted  bool
+	sketch sim.Sketch
 }
 
 func (b *lineBot) Act(view any) string {
+	b.acted = false
 	v, ok := b.f.read(view)
 	if !ok || v.Phase != "play" {
 		return ""
 	}
+	copy(b.states[:], v.States)
+	b.acted = true
 	pending := b.f.queued(v)
 	var acts [teamSize]action
 	for i, s := range v.States {
@@ -490,6 +499,31 @@ func (b *lineBot) Act(view any) string {
 		}
 	}
 	return b.f.send(acts)
+}
+
+// Drawing draws where each team bot heads that is not in line: a line
+// from it to the end of the line it chose, ringed.
+func (b *lineBot) Drawing() json.RawMessage {
+	b.sketch.Reset()
+	if !b.acted {
+		return nil
+	}
+	f := &b.f
+	for i, s := range b.states {
+		k := f.target[i]
+		if s.State == "inline" || k < 0 || k >= len(f.names) {
+			continue
+		}
+		if end := f.lineEnd(k); end >= 0 {
+			x, y := float64(s.X), float64(s.Y)
+			ex, ey := float64(end/f.cols), float64(end%f.cols)
+			if ex != x || ey != y {
+				b.sketch.Line(x, y, ex, ey, "")
+			}
+			b.sketch.Circle(ex, ey, 0.45, "")
+		}
+	}
+	return b.sketch.JSON()
 }
 
 // mainMove is the free main bot's move: REPLACE with the queued helper h

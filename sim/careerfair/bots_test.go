@@ -224,7 +224,8 @@ func TestBotsOddViews(t *testing.T) {
 
 // FuzzBotViews hands every bot real views of a match on the sample board
 // with one field of one tile, bot state or the score changed to an
-// arbitrary value: no panic, and each command is "" or four actions.
+// arbitrary value: no panic (nor in a drawing), and each command is "" or
+// four actions.
 func FuzzBotViews(f *testing.F) {
 	f.Add(uint16(0), uint8(0), -7)
 	f.Add(uint16(9), uint8(3), -99)
@@ -249,6 +250,9 @@ func FuzzBotViews(f *testing.F) {
 			for _, b := range bots {
 				if got := b.Act(v); got != "" && strings.Count(got, ",") != teamSize-1 {
 					t.Fatalf("command %q", got)
+				}
+				if d, ok := b.(sim.Drawer); ok {
+					d.Drawing() // no panic on any view; ParseDebug bounds the shapes
 				}
 			}
 			step(t, m, "", "")

@@ -2,6 +2,7 @@ package foodfight
 
 import (
 	"cmp"
+	"encoding/json"
 	"math"
 	"slices"
 
@@ -259,7 +260,15 @@ type throwerBot struct {
 	// aim is the opponent it turns to throw at, until aimUntil.
 	aim, aimUntil int
 	near          []piece // fetch's ground food, kept for its storage
+	// why is the index in throwerChoices of what chose the last action
+	// (-1: none, it ducked), and target the player an attack aimed at
+	// (Drawing).
+	why, target int
+	sketch      sim.Sketch
 }
+
+// throwerChoices name the thrower's choosers, in their order in Act.
+var throwerChoices = [...]string{"dodge", "eat", "pick up", "attack", "give way", "stock", "fetch"}
 
 // piece is a piece of food, by index, and its distance from the bot.
 type piece struct {
@@ -321,12 +330,55 @@ func (b *throwerBot) Act(view any) string {
 		return ""
 	}
 	b.track()
-	for _, choose := range [...]func() (action, bool){b.dodge, b.eat, b.pickup, b.attack, b.giveWay, b.stock, b.fetch} {
+	for i, choose := range [...]func() (action, bool){b.dodge, b.eat, b.pickup, b.attack, b.giveWay, b.stock, b.fetch} {
 		if a, ok := choose(); ok {
+			b.why = i
 			return a.String()
 		}
 	}
+	b.why = -1
 	return duck.String()
+}
+
+// Drawing names what chose the last action above the bot and draws its
+// goal: the opponent aimed at, its own table to stock, the food it walks
+// to, the room it wants from flying food.
+func (b *throwerBot) Drawing() json.RawMessage {
+	b.sketch.Reset()
+	if b.f.self < 0 || b.f.self >= len(b.f.m.players) {
+		return nil
+	}
+	me := b.f.me()
+	x, y := me.loc.x, me.loc.y
+	label := "duck"
+	if b.why >= 0 {
+		label = throwerChoices[b.why]
+	}
+	switch label {
+	case "attack":
+		if t := b.target; t >= 0 && t < len(b.f.m.players) {
+			to := b.f.m.players[t].loc
+			b.sketch.Line(x, y, to.x, to.y, "red")
+			b.sketch.Circle(to.x, to.y, playerRadius, "red")
+		}
+	case "stock":
+		if me.team >= 0 && me.team < len(b.f.m.teams) {
+			t := b.f.m.teams[me.team].table
+			b.sketch.Line(x, y, t.x, t.y, "green")
+		}
+	case "fetch":
+		for _, f := range b.f.m.food {
+			if f.kind == b.chase && f.height == 0 {
+				b.sketch.Line(x, y, f.loc.x, f.loc.y, "yellow")
+				b.sketch.Mark(f.loc.x, f.loc.y, "yellow")
+				break
+			}
+		}
+	case "dodge":
+		b.sketch.Circle(x, y, playerRadius+dodgeMargin, "orange")
+	}
+	b.sketch.Text(label, x, y+2*playerRadius, "")
+	return b.sketch.JSON()
 }
 
 // track updates each player's velocity from its last two locations.
@@ -568,7 +620,7 @@ func (b *throwerBot) attack() (action, bool) {
 				continue
 			}
 			if b.follow(s, j).hit == j {
-				b.aimUntil = 0
+				b.aimUntil, b.target = 0, j
 				return throwLeft + action(h), true
 			}
 			err := diff(me.heading, fixAngle(aim-armOffset(h)))
@@ -585,9 +637,10 @@ func (b *throwerBot) attack() (action, bool) {
 		b.aimUntil = 0
 		return noAction, false
 	case b.f.turn <= b.aimUntil:
+		b.target = target
 		return turn, true
 	case math.Abs(bestErr) <= maxAttackTurn:
-		b.aim, b.aimUntil = target, b.f.turn+aimTurns
+		b.aim, b.aimUntil, b.target = target, b.f.turn+aimTurns, target
 		return turn, true
 	}
 	return noAction, false

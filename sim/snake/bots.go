@@ -1,6 +1,7 @@
 package snake
 
 import (
+	"encoding/json"
 	"slices"
 
 	"github.com/replaylab/replaylab/sim"
@@ -409,6 +410,8 @@ type greedyBot struct {
 	// roomy is set when the last turn stepped along the plan into room
 	// for its length.
 	roomy bool
+	// sketch is the drawing of the last turn (Drawing).
+	sketch sim.Sketch
 }
 
 // enemy is a moving enemy head and, once judged, whether a head-on next
@@ -470,6 +473,34 @@ func (b *greedyBot) Act(v any) string {
 	}
 	return dirNames[d]
 }
+
+// Drawing draws the plan being followed: the path from the head to its
+// target (at most planDrawn cells of it) and the target, named.
+func (b *greedyBot) Drawing() json.RawMessage {
+	b.sketch.Reset()
+	if b.at >= len(b.plan) || b.board.w == 0 {
+		return nil
+	}
+	w := int32(b.board.w)
+	xy := func(c int32) (float64, float64) { return float64(c % w), float64(c / w) }
+	hx, hy := xy(int32(b.head))
+	path := append(b.sketch.Points(), [2]float64{hx, hy})
+	for i := b.at; i < len(b.plan) && i < b.at+planDrawn; i++ {
+		x, y := xy(b.plan[i])
+		path = append(path, [2]float64{x, y})
+	}
+	b.sketch.Path(path, "")
+	tx, ty := xy(b.plan[len(b.plan)-1])
+	b.sketch.Mark(tx, ty, "")
+	b.sketch.Text(targetNames[b.planKind], tx, ty, "black")
+	return b.sketch.JSON()
+}
+
+// planDrawn bounds the cells of a plan Drawing draws.
+const planDrawn = 40
+
+// targetNames name the kinds of cell a plan may end on.
+var targetNames = map[cellKind]string{kApple: "apple", kGold: "gold", kFury: "fury", kStone: "stone", kEnemyHead: "prey", kEnemyBody: "prey"}
 
 // look reads the view for a turn: the board, its own head, fury and
 // length, and the enemy heads. It returns the head, or -1 when the view

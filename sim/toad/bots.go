@@ -1,6 +1,9 @@
 package toad
 
 import (
+	"encoding/json"
+	"fmt"
+
 	"github.com/replaylab/replaylab/sim"
 	"github.com/replaylab/replaylab/sim/rng"
 )
@@ -46,6 +49,10 @@ type aStarBot struct {
 	nrolls   int
 	strict   bool
 	searcher searcher
+	// seen is the turn and column of the last view acted on, and sketch
+	// the drawing made of it (Drawing).
+	seen   struct{ turn, col int }
+	sketch sim.Sketch
 }
 
 // step is one planned move and the state it leads to.
@@ -70,7 +77,30 @@ func (b *aStarBot) Act(v any) string {
 		b.plan = b.searcher.search(view, b.plan[:0])
 		b.from, b.col, b.hp, b.nrolls, b.strict = view.Turn, view.Column, view.HP, len(view.Rolls), view.StrictHP
 	}
+	b.seen.turn, b.seen.col = view.Turn, view.Column
 	return actions[b.plan[view.Turn-b.from].act].letter
+}
+
+// Drawing draws the plan over the board: the toad's column after each of
+// the next moves, one row up per move, so that the line threads the
+// snakes that will land by then (everything falls a row a turn), and the
+// HP the plan ends the match with.
+func (b *aStarBot) Drawing() json.RawMessage {
+	b.sketch.Reset()
+	i := b.seen.turn - b.from
+	if i < 0 || i >= len(b.plan) {
+		return nil
+	}
+	col, row := b.seen.col, numRows-1
+	b.sketch.Mark(float64(b.plan[i].col), float64(row), "")
+	for k := i; k < len(b.plan) && row > 0; k++ {
+		next := b.plan[k].col
+		b.sketch.Line(float64(col), float64(row), float64(next), float64(row-1), "")
+		col, row = next, row-1
+	}
+	last := b.plan[len(b.plan)-1]
+	b.sketch.Text(fmt.Sprintf("%d HP", last.hp), float64(col), float64(row), "")
+	return b.sketch.JSON()
 }
 
 // expects reports whether view is a state the current plan leads to.

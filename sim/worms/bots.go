@@ -1,8 +1,10 @@
 package worms
 
 import (
+	"encoding/json"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/replaylab/replaylab/sim"
 	"github.com/replaylab/replaylab/sim/rng"
@@ -152,6 +154,14 @@ type tacticalBot struct {
 	b     board
 	rt    routes                   // scratch space of approach, reused from turn to turn
 	plans [wormsPerPlayer + 1]plan // by worm id
+	// last is the last command and where the bot's worms stood, by id
+	// (Drawing).
+	last struct {
+		cmd    string
+		active int
+		at     [wormsPerPlayer + 1][2]int
+	}
+	sketch sim.Sketch
 }
 
 // plan is a worm's walk to a firing cell as approach found it: the cells
@@ -170,6 +180,11 @@ const maxPlanAge = 8
 func newTactical(sim.Setup, int, uint64) (sim.Bot, error) { return &tacticalBot{}, nil }
 
 func (t *tacticalBot) Act(view any) string {
+	t.last.cmd = t.act(view)
+	return t.last.cmd
+}
+
+func (t *tacticalBot) act(view any) string {
 	v, ok := sim.ReadView[View](view)
 	if !ok {
 		return "nothing"
@@ -177,6 +192,12 @@ func (t *tacticalBot) Act(view any) string {
 	b := &t.b
 	if !b.read(v) || len(b.enemy) == 0 {
 		return "nothing"
+	}
+	t.last.active = b.me.ID
+	for _, w := range append(b.friend, *b.me) {
+		if w.ID > 0 && w.ID <= wormsPerPlayer {
+			t.last.at[w.ID] = [2]int{w.Position.X, w.Position.Y}
+		}
 	}
 	me := b.me
 	if cmd, val := b.attack(me); val > 0 && !inert(me) {
@@ -206,6 +227,63 @@ func (t *tacticalBot) Act(view any) string {
 		p = &t.plans[me.ID]
 	}
 	return b.approach(me, &t.rt, p)
+}
+
+// Drawing draws the last command: a move or dig with the rest of the walk
+// the worm follows and its firing cell, a shot's line, a throw's blast.
+func (t *tacticalBot) Drawing() json.RawMessage {
+	t.sketch.Reset()
+	cmd, id := t.last.cmd, t.last.active
+	if rest, ok := strings.CutPrefix(cmd, "select "); ok {
+		n, c, _ := strings.Cut(rest, ";")
+		id, _ = strconv.Atoi(n)
+		cmd = c
+	}
+	if id <= 0 || id > wormsPerPlayer {
+		return nil
+	}
+	at := t.last.at[id]
+	x, y := float64(at[0]), float64(at[1])
+	f := strings.Fields(cmd)
+	var tx, ty float64
+	if len(f) == 3 {
+		a, errA := strconv.Atoi(f[1])
+		b, errB := strconv.Atoi(f[2])
+		if errA != nil || errB != nil {
+			return nil
+		}
+		tx, ty = float64(a), float64(b)
+	}
+	switch {
+	case len(f) == 3 && (f[0] == "move" || f[0] == "dig"):
+		t.sketch.Line(x, y, tx, ty, "")
+		if p := &t.plans[id]; len(p.cells) > 0 {
+			start := at[1]*mapSize + at[0]
+			if i := slices.Index(p.cells, start); i >= 0 {
+				path := append(t.sketch.Points(), [2]float64{tx, ty})
+				for _, c := range p.cells[i+1:] {
+					path = append(path, [2]float64{float64(c % mapSize), float64(c / mapSize)})
+				}
+				t.sketch.Path(path, "gray")
+				goal := path[len(path)-1]
+				t.sketch.Mark(goal[0], goal[1], "")
+				t.sketch.Text("fire", goal[0], goal[1], "black")
+			}
+		}
+	case len(f) == 3 && f[0] == "banana":
+		t.sketch.Line(x, y, tx, ty, "orange")
+		t.sketch.Circle(tx, ty, 2, "orange")
+	case len(f) == 3 && f[0] == "snowball":
+		t.sketch.Line(x, y, tx, ty, "blue")
+		t.sketch.Circle(tx, ty, 1, "blue")
+	case len(f) == 2 && f[0] == "shoot":
+		for _, d := range directions {
+			if d.name == f[1] {
+				t.sketch.Line(x, y, x+float64(d.dx*weaponRange), y+float64(d.dy*weaponRange), "red")
+			}
+		}
+	}
+	return t.sketch.JSON()
 }
 
 // inert reports a worm that will be frozen during the coming round (the
