@@ -64,6 +64,10 @@ type demoMatch struct {
 	// config is the game's setup for this match.
 	config string
 	bots   []string // one built-in bot per seat
+	// draw keeps the drawings of the bots that draw (sim.Drawer), as
+	// record --builtin-debug does: the first round of each game's
+	// matches, so that every game shows them.
+	draw bool
 	// recorded, when not nil, is a match already recorded with an
 	// external bot (a binary replay), stored with its bot output file
 	// instead of being played.
@@ -102,7 +106,7 @@ func demoPlan() []demoMatch {
 		for i := range demoMatchesPerGame {
 			round := i / len(g.Bots)
 			setup := setups[round%len(setups)]
-			m := demoMatch{game: g, ruleset: g.Rulesets[round%len(g.Rulesets)], seed: uint64(1000 + round), config: setup.config}
+			m := demoMatch{game: g, ruleset: g.Rulesets[round%len(g.Rulesets)], seed: uint64(1000 + round), config: setup.config, draw: round == 0}
 			players := setup.players
 			if players == 0 {
 				players = g.DefaultPlayers
@@ -171,11 +175,23 @@ func recordDemo(ctx context.Context, m demoMatch) (*store.Record, error) {
 	for seat, b := range m.bots {
 		specs[seat] = "builtin:" + b
 	}
-	l, err := recordMatch(ctx, m.game, &replay.Recorder{Header: h}, specs, &recordFlags{hashEvery: 100}, nil)
+	f := &recordFlags{hashEvery: 100, builtinDebug: m.draw}
+	var botOut *outputLog
+	if m.draw {
+		botOut = &outputLog{} // kept for the store, saved nowhere
+	}
+	l, err := recordMatch(ctx, m.game, &replay.Recorder{Header: h}, specs, f, botOut)
 	if err != nil {
 		return nil, err
 	}
-	return regen.Build(ctx, l)
+	rec, err := regen.Build(ctx, l)
+	if err != nil {
+		return nil, err
+	}
+	if botOut != nil {
+		rec.Output = botOut.lines
+	}
+	return rec, nil
 }
 
 // demoToRecord returns the demo's plan for an empty database, and none

@@ -91,3 +91,38 @@ func TestDemoRecordedMatch(t *testing.T) {
 		}
 	}
 }
+
+// TestDemoDrawings: every game's demo has matches whose built-in bots keep
+// their debug drawings (the first round), and one of them regenerates
+// with drawings in its output, so each game's inspector shows them.
+func TestDemoDrawings(t *testing.T) {
+	drawing := map[string][]demoMatch{}
+	for _, m := range demoPlan() {
+		if m.draw {
+			drawing[m.game.Name] = append(drawing[m.game.Name], m)
+		}
+	}
+	for _, g := range games.All() {
+		if len(g.Bots) == 0 {
+			continue
+		}
+		t.Run(g.Name, func(t *testing.T) {
+			ms := drawing[g.Name]
+			if len(ms) == 0 {
+				t.Fatal("no demo match keeps drawings")
+			}
+			for _, m := range ms {
+				rec, err := recordDemo(context.Background(), m)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, o := range rec.Output {
+					if o.Stream == store.Debug {
+						return
+					}
+				}
+			}
+			t.Errorf("none of the %d demo matches that keep drawings has any", len(ms))
+		})
+	}
+}

@@ -33,6 +33,7 @@ type recordFlags struct {
 	bots, names, versions                         []string
 	turnLimit, startLimit                         time.Duration
 	seedSet                                       bool // --seed was given (0 is a valid seed)
+	builtinDebug                                  bool // built-in bots that draw keep their drawings
 }
 
 func newRecordCmd() *cobra.Command {
@@ -95,6 +96,7 @@ The output is a binary replay (.rpl) unless FILE ends in .rlog or is "-"
 	fl.StringVar(&f.rolls, "rolls", "", "toad: file of rolls, in the original input format or as a JSON array")
 	fl.StringVarP(&f.out, "out", "o", "", "output file (.rpl binary, .rlog text, - = text on stdout)")
 	fl.StringVar(&f.outputFile, "bot-output", "", "where to save external bots' stray stdout and stderr (default FILE.output.jsonl)")
+	fl.BoolVar(&f.builtinDebug, "builtin-debug", false, "keep the debug drawings of the built-in bots that draw (saved with the bot output)")
 	cmd.MarkFlagRequired("game")
 	cmd.MarkFlagRequired("out")
 	return cmd
@@ -145,7 +147,7 @@ func record(ctx context.Context, f *recordFlags, stdout, stderr io.Writer) error
 // seat's trouble and returns the regenerated match with its bots' output,
 // to store. record and fork share it.
 func recordAndWrite(ctx context.Context, g *sim.Game, rec *replay.Recorder, specs []string, f *recordFlags, stdout, stderr io.Writer, report func(*replay.Recorder)) (*store.Record, error) {
-	botOut := botOutputFor(f, slices.ContainsFunc(specs, isExternal))
+	botOut := botOutputFor(f, f.builtinDebug || slices.ContainsFunc(specs, isExternal))
 	// Saved whatever happens, so a failed match leaves the bots' last
 	// words; once saved, the trouble summary can name the file.
 	defer func() {
@@ -290,12 +292,13 @@ func startAgents(ctx context.Context, g *sim.Game, specs []string, setup sim.Set
 	return agents, nil
 }
 
-// botOutputFor returns the gathering of external bots' output, saved to
+// botOutputFor returns the gathering of the bots' output, saved to
 // --bot-output or beside the replay, and kept for the store (fork --db);
-// nil when no bot is external. It is saved nowhere when the replay goes
-// to stdout, or to no file, without --bot-output.
-func botOutputFor(f *recordFlags, external bool) *outputLog {
-	if !external {
+// nil when no bot writes any (wanted false: no bot is external and no
+// built-in one keeps its drawings). It is saved nowhere when the replay
+// goes to stdout, or to no file, without --bot-output.
+func botOutputFor(f *recordFlags, wanted bool) *outputLog {
+	if !wanted {
 		return nil
 	}
 	path := f.outputFile
@@ -462,6 +465,9 @@ func isExternal(spec string) bool { return !strings.HasPrefix(spec, "builtin:") 
 
 func newAgent(ctx context.Context, g *sim.Game, spec string, setup sim.Setup, seat int, f *recordFlags) (replay.Agent, error) {
 	if name, ok := strings.CutPrefix(spec, "builtin:"); ok {
+		if f.builtinDebug {
+			return replay.NewDrawingBuiltin(g, name, setup, seat)
+		}
 		return replay.NewBuiltin(g, name, setup, seat)
 	}
 	if a, ok, err := newProtocolAgent(ctx, g, spec, setup, seat, f); ok {

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -219,6 +220,38 @@ func TestRecordKeepsDebugDrawings(t *testing.T) {
 	}
 	if want := `[{"mark":[3,1]},{"line":[0,0,2,3],"color":"red"},{"text":"t2","at":[1,2]}]`; len(got) != 1 || got[0].Text != want || drawn[2] != want {
 		t.Errorf("turn 2: stored %+v, file %s; want %s in both", got, drawn[2], want)
+	}
+}
+
+// TestRecordBuiltinDebug: --builtin-debug keeps a built-in bot's drawings
+// as an external bot's are kept, in the output file and the store, with
+// the replay of a record without it; without it there is no output file.
+func TestRecordBuiltinDebug(t *testing.T) {
+	dir := t.TempDir()
+	plain, drawn := filepath.Join(dir, "plain.rpl"), filepath.Join(dir, "drawn.rpl")
+	args := []string{"record", "--game", "worms", "--seed", "4", "--bot", "builtin:tactical", "--bot", "builtin:random"}
+	mustCLI(t, append(args, "-o", plain)...)
+	mustCLI(t, append(args, "--builtin-debug", "-o", drawn)...)
+	if _, err := os.Stat(plain + ".output.jsonl"); !os.IsNotExist(err) {
+		t.Errorf("an output file without --builtin-debug: %v", err)
+	}
+	turns := map[int]bool{}
+	for _, l := range readOutputFile(t, drawn+".output.jsonl") {
+		if l.Stream != store.Debug || l.Seat != 0 {
+			t.Errorf("output line %+v, want only Seat 1's drawings", l)
+		}
+		turns[l.Turn] = true
+	}
+	db, m := importOne(t, drawn)
+	if len(turns) < m.Turns/2 {
+		t.Errorf("drawings in %d of %d turns, want most", len(turns), m.Turns)
+	}
+	if want := regexp.MustCompile(`id ([0-9a-f]{12})`).FindStringSubmatch(mustCLI(t, "verify", plain))[1]; !strings.HasPrefix(m.ID, want) {
+		t.Errorf("id %s with drawings, %s without", m.ID, want)
+	}
+	seats, err := db.BotDebugSeats(context.Background(), m.ID)
+	if err != nil || len(seats) != 1 || seats[0] != 0 {
+		t.Errorf("stored drawings of seats %v (%v), want Seat 1's", seats, err)
 	}
 }
 

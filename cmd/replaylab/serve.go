@@ -46,10 +46,10 @@ func newServeCmd() *cobra.Command {
 leaderboards) and the JSON API under /api/v1 until interrupted.
 
 --demo fills an empty database with matches between the built-in bots of
-every game, and one recorded match of the starter bot
-(docs/examples/first_bot.py) with its debug drawings and answer times, in
-the background: the dashboard answers at once and its overview shows how
-far the fill is. A database that already has matches
+every game (the first ones with the debug drawings of the bots that draw),
+and one recorded match of the starter bot (docs/examples/first_bot.py)
+with its debug drawings and answer times, in the background: the
+dashboard answers at once and its overview shows how far the fill is. A database that already has matches
 is left as it is.
 
 Uploads need a token when the server listens on an address other than
