@@ -110,6 +110,17 @@ func TestBrowserDebugDrawing(t *testing.T) {
 				if len(out) > 0 {
 					t.Errorf("shapes off the board or empty: %v", out)
 				}
+				// Readable at any width: a stroke at least 2 screen pixels
+				// wide, a text at least 12 high (FoodFight's wide field on
+				// a phone once drew 1 px lines and 8 px text).
+				small := eval[[]string](t, b, `(() => { const svg = document.querySelector('#board svg[role=img]'), px = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+					return [...svg.querySelectorAll('g.debug-layer > *')]
+						.map(e => [e, e.tagName === 'text' ? +e.getAttribute('font-size') * px : +e.getAttribute('stroke-width') * px, e.tagName === 'text' ? 12 : 2])
+						.filter(([e, size, least]) => size < least - 0.01)
+						.map(([e, size, least]) => e.tagName + ' ' + size.toFixed(2) + ' px, want ' + least); })()`)
+				if len(small) > 0 {
+					t.Errorf("shapes too thin or small on screen: %v", small)
+				}
 				if dir != "" {
 					saveScreenshots(t, b, filepath.Join(dir, fmt.Sprintf("debug-%s-%d-%s", g.game, view.width, view.scheme)))
 				}

@@ -45,6 +45,24 @@
     return lum > 150 ? '#000' : '#fff';
   }
   // debugShape makes the SVG of one shape in the board's coordinates m.
+  // onScreen returns the debug metrics m of board with lines, crosses and
+  // text no thinner or smaller on screen than a readable minimum: a board
+  // drawn small (a phone, a wide field) would otherwise shrink them with
+  // it. Positions and radii keep the game's scale.
+  function onScreen(board, m) {
+    if (!m) return m;
+    var box = board.viewBox && board.viewBox.baseVal;
+    var width = board.getBoundingClientRect().width;
+    if (!box || !box.width || !width) return m;
+    var px = box.width / width; // SVG units per screen pixel
+    var o = {};
+    Object.keys(m).forEach(function (k) { o[k] = m[k]; });
+    o.stroke = Math.max(m.stroke, 2 * px);
+    o.font = Math.max(m.font, 12 * px);
+    if (m.mark) o.mark = Math.max(m.mark, 5 * px);
+    return o;
+  }
+
   function debugShape(m, s, color) {
     var el = ReplayLab.svg, p, q;
     var line = { stroke: color, 'stroke-width': m.stroke, 'stroke-linecap': 'round', fill: 'none' };
@@ -148,7 +166,7 @@
       if (board) {
         var old = board.querySelector(':scope > g.debug-layer');
         if (old) old.remove();
-        var m = board.replayDebug;
+        var m = onScreen(board, board.replayDebug);
         var layer = ReplayLab.svg('g', { 'class': 'debug-layer', 'pointer-events': 'none' });
         (m ? debug || [] : []).forEach(function (d) {
           if (!on.has(d.seat)) return;
