@@ -42,7 +42,7 @@ in the order given.`,
 			if jobs < 1 {
 				return usagef("--jobs must be at least 1, not %d", jobs)
 			}
-			tuneGC()
+			defer tuneGC()()
 			if failed := verifyFiles(cmd.Context(), cmd.OutOrStdout(), args, jobs); failed > 0 {
 				return exitError{1}
 			}
@@ -54,16 +54,20 @@ in the order given.`,
 }
 
 // tuneGC lets the heap grow to five times what is live instead of twice,
-// unless GOGC or GOMEMLIMIT says otherwise. verify keeps little between
-// files (one replay a job), so at the default a run of many files spends
-// about 8% of its CPU collecting a heap of a few MB; the memory limit
-// keeps a large replay's heap within 1 GiB where it can.
-func tuneGC() {
+// unless GOGC or GOMEMLIMIT says otherwise, and returns what restores the
+// settings (the tests run commands in one process). verify keeps little
+// between files (one replay a job), so at the default a run of many files
+// spends about 8% of its CPU collecting a heap of a few MB; the memory
+// limit keeps a large replay's heap within 1 GiB where it can.
+func tuneGC() (restore func()) {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
-		return
+		return func() {}
 	}
-	debug.SetGCPercent(400)
-	debug.SetMemoryLimit(1 << 30)
+	percent, limit := debug.SetGCPercent(400), debug.SetMemoryLimit(1<<30)
+	return func() {
+		debug.SetGCPercent(percent)
+		debug.SetMemoryLimit(limit)
+	}
 }
 
 // verifyFiles verifies paths with up to jobs at once, printing each
