@@ -6,14 +6,7 @@ import "encoding/json"
 // an answer's "debug" in the JSON-lines protocol (docs/bots.md), in the
 // game's own coordinates. A color is "" (the seat's), a palette name or
 // #rrggbb.
-type Sketch struct {
-	shapes []sketchShape
-	points [][2]float64 // scratch for a caller's Path, reused (Points)
-}
-
-// Points returns an empty slice of points to build a Path in, reusing the
-// sketch's own.
-func (s *Sketch) Points() [][2]float64 { return s.points[:0] }
+type Sketch struct{ shapes []sketchShape }
 
 type sketchShape struct {
 	Mark   []float64 `json:"mark,omitempty"`

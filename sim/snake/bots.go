@@ -484,7 +484,7 @@ func (b *greedyBot) Drawing() json.RawMessage {
 	w := int32(b.board.w)
 	xy := func(c int32) (float64, float64) { return float64(c % w), float64(c / w) }
 	hx, hy := xy(int32(b.head))
-	path := append(b.sketch.Points(), [2]float64{hx, hy})
+	path := [][2]float64{{hx, hy}}
 	for i := b.at; i < len(b.plan) && i < b.at+planDrawn; i++ {
 		x, y := xy(b.plan[i])
 		path = append(path, [2]float64{x, y})

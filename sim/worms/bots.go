@@ -194,9 +194,12 @@ func (t *tacticalBot) act(view any) string {
 		return "nothing"
 	}
 	t.last.active = b.me.ID
-	for _, w := range append(b.friend, *b.me) {
-		if w.ID > 0 && w.ID <= wormsPerPlayer {
-			t.last.at[w.ID] = [2]int{w.Position.X, w.Position.Y}
+	t.last.at = [wormsPerPlayer + 1][2]int{}
+	for _, ws := range [][]ViewWorm{b.friend, {*b.me}} {
+		for _, w := range ws {
+			if w.ID > 0 && w.ID <= wormsPerPlayer {
+				t.last.at[w.ID] = [2]int{w.Position.X, w.Position.Y}
+			}
 		}
 	}
 	me := b.me
@@ -260,7 +263,7 @@ func (t *tacticalBot) Drawing() json.RawMessage {
 		if p := &t.plans[id]; len(p.cells) > 0 {
 			start := at[1]*mapSize + at[0]
 			if i := slices.Index(p.cells, start); i >= 0 {
-				path := append(t.sketch.Points(), [2]float64{tx, ty})
+				path := [][2]float64{{tx, ty}}
 				for _, c := range p.cells[i+1:] {
 					path = append(path, [2]float64{float64(c % mapSize), float64(c / mapSize)})
 				}
