@@ -49,11 +49,17 @@ type Output struct {
 }
 
 // builtin adapts a game's built-in bot; drawer is the bot as a sim.Drawer
-// when its drawings are kept, else nil.
+// when its drawings are kept, else nil, and then drawn holds their budget
+// and the notes of the last turn, which the Recorder takes from Close.
 type builtin struct {
 	bot    sim.Bot
 	drawer sim.Drawer
-	debug  *debugBudget
+	drawn  *drawnState
+}
+
+type drawnState struct {
+	budget debugBudget
+	notes  string
 }
 
 // BuiltinVersion is the version a recording gives a seat played by a
@@ -107,7 +113,7 @@ func NewDrawingBuiltin(g *sim.Game, name string, setup sim.Setup, seat int) (Age
 	}
 	b := a.(builtin)
 	if d, ok := b.bot.(sim.Drawer); ok {
-		b.drawer, b.debug = d, &debugBudget{}
+		b.drawer, b.drawn = d, &drawnState{}
 	}
 	return b, nil
 }
@@ -115,9 +121,17 @@ func NewDrawingBuiltin(g *sim.Game, name string, setup sim.Setup, seat int) (Age
 func (b builtin) Act(_ context.Context, _ int, view any) Answer {
 	a := Answer{Command: b.bot.Act(view)}
 	if b.drawer != nil {
-		a.Debug = b.debug.keep(b.drawer.Drawing(), func(note string) { a.Stdout += note + "\n" })
+		a.Debug = b.drawn.budget.keep(b.drawer.Drawing(), func(note string) { a.Stdout += note + "\n" })
+		b.drawn.notes = a.Stdout
 	}
 	return a
 }
 
-func (b builtin) Close() Output { return Output{} }
+// Close returns the notes of the last turn's drawing, if any: the
+// Recorder leaves a match's last turn's output to Close.
+func (b builtin) Close() Output {
+	if b.drawn == nil {
+		return Output{}
+	}
+	return Output{Stdout: b.drawn.notes}
+}
