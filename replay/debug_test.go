@@ -175,12 +175,6 @@ func TestBuiltinDrawings(t *testing.T) {
 					}
 					record := func(agent func(*sim.Game, string, sim.Setup, int) (replay.Agent, error)) (*replay.Recorder, *replay.Log, string) {
 						rec := &replay.Recorder{Header: h}
-						var notes []string
-						rec.OnOutput = func(turn, seat int, o replay.Output) {
-							if o.Stdout != "" {
-								notes = append(notes, fmt.Sprintf("turn %d %s: %s", turn, sim.SeatName(seat), o.Stdout))
-							}
-						}
 						for seat, name := range names {
 							a, err := agent(g, name, h.Setup(), seat)
 							if err != nil {
@@ -188,12 +182,17 @@ func TestBuiltinDrawings(t *testing.T) {
 							}
 							rec.Agents = append(rec.Agents, a)
 						}
-						l, err := rec.Record(context.Background())
-						if err != nil {
-							t.Fatal(err)
-						}
-						if len(notes) > 0 {
-							t.Errorf("%d turns with notes, the first %s", len(notes), notes[0])
+						l, outputs := replaytest.Record(t, rec)
+						for seat, byTurn := range outputs {
+							noted := 0
+							for _, o := range byTurn {
+								if o.Stdout != "" {
+									noted++
+								}
+							}
+							if noted > 0 {
+								t.Errorf("%s: notes in %d turns", sim.SeatName(seat), noted)
+							}
 						}
 						id, err := l.ID()
 						if err != nil {

@@ -53,7 +53,7 @@ func record(t *testing.T, a *bitbrawl.Agent) (*replay.Log, replaytest.Outputs) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, outputs := replaytest.Record(t, replay.Recorder{Header: h, Agents: []replay.Agent{a, b}, Until: turns})
+	l, outputs := replaytest.Record(t, &replay.Recorder{Header: h, Agents: []replay.Agent{a, b}, Until: turns})
 	return l, outputs[0]
 }
 

@@ -68,7 +68,7 @@ func record(t testing.TB, dir, ruleset string, limit time.Duration) (*replay.Log
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, outputs := replaytest.Record(t, replay.Recorder{Header: h, Agents: []replay.Agent{a, b}})
+	l, outputs := replaytest.Record(t, &replay.Recorder{Header: h, Agents: []replay.Agent{a, b}})
 	return l, outputs[0]
 }
 
@@ -214,7 +214,7 @@ func TestSelfPlay(t *testing.T) {
 		agents = append(agents, a)
 	}
 	// The bot prints on stderr which player's state of which round it read.
-	l, outputs := replaytest.Record(t, replay.Recorder{Header: h, Agents: agents})
+	l, outputs := replaytest.Record(t, &replay.Recorder{Header: h, Agents: agents})
 	checkNotes(t, l)
 	for s := range 2 {
 		var want strings.Builder

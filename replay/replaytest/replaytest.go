@@ -115,8 +115,9 @@ func PlayTurns(b *testing.B, a replay.Agent, newMatch func(testing.TB) sim.Match
 }
 
 // Record records r's match, closes its agents and returns the log and
-// every seat's output by turn, the last turn's with what Close returned.
-func Record(t testing.TB, r replay.Recorder) (*replay.Log, []Outputs) {
+// every seat's output by turn, the last turn's with what Close returned;
+// r keeps what Record sets (answer times, debug drawings, the result).
+func Record(t testing.TB, r *replay.Recorder) (*replay.Log, []Outputs) {
 	t.Helper()
 	outputs := make([]Outputs, len(r.Agents))
 	for s := range outputs {

@@ -27,7 +27,7 @@ func header() replay.Header {
 func record(t *testing.T, a replay.Agent) (*replay.Log, replaytest.Outputs) {
 	t.Helper()
 	replaytest.CheckGoroutines(t)
-	l, outputs := replaytest.Record(t, replay.Recorder{Header: header(), Agents: []replay.Agent{a}})
+	l, outputs := replaytest.Record(t, &replay.Recorder{Header: header(), Agents: []replay.Agent{a}})
 	return l, outputs[0]
 }
 
