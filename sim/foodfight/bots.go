@@ -261,11 +261,17 @@ type throwerBot struct {
 	aim, aimUntil int
 	near          []piece // fetch's ground food, kept for its storage
 	// why is the index in throwerChoices of what chose the last action
-	// (-1: none, it ducked), and target the player an attack aimed at
-	// (Drawing).
+	// (ducked: none did; noChoice: the view was not read), and target the
+	// player an attack aimed at (Drawing).
 	why, target int
 	sketch      sim.Sketch
 }
+
+// Values of throwerBot.why besides an index in throwerChoices.
+const (
+	ducked   = -1
+	noChoice = -2
+)
 
 // throwerChoices name the thrower's choosers, in their order in Act.
 var throwerChoices = [...]string{"dodge", "eat", "pick up", "attack", "give way", "stock", "fetch"}
@@ -326,6 +332,7 @@ func turnToward(err float64) action {
 }
 
 func (b *throwerBot) Act(view any) string {
+	b.why = noChoice
 	if !b.f.read(view) {
 		return ""
 	}
@@ -336,7 +343,7 @@ func (b *throwerBot) Act(view any) string {
 			return a.String()
 		}
 	}
-	b.why = -1
+	b.why = ducked
 	return duck.String()
 }
 
@@ -345,13 +352,13 @@ func (b *throwerBot) Act(view any) string {
 // to, the room it wants from flying food.
 func (b *throwerBot) Drawing() json.RawMessage {
 	b.sketch.Reset()
-	if b.f.self < 0 || b.f.self >= len(b.f.m.players) {
+	if b.why == noChoice || b.f.self < 0 || b.f.self >= len(b.f.m.players) {
 		return nil
 	}
 	me := b.f.me()
 	x, y := me.loc.x, me.loc.y
 	label := "duck"
-	if b.why >= 0 {
+	if b.why != ducked {
 		label = throwerChoices[b.why]
 	}
 	switch label {

@@ -410,8 +410,10 @@ type greedyBot struct {
 	// roomy is set when the last turn stepped along the plan into room
 	// for its length.
 	roomy bool
-	// sketch is the drawing of the last turn (Drawing).
-	sketch sim.Sketch
+	// drawable says the last turn read a board with its head, and sketch
+	// is that turn's drawing (Drawing).
+	drawable bool
+	sketch   sim.Sketch
 }
 
 // enemy is a moving enemy head and, once judged, whether a head-on next
@@ -452,6 +454,7 @@ func (b *greedyBot) Act(v any) string {
 	roomy := b.roomy
 	b.roomy = false
 	head := b.look(v)
+	b.drawable = head >= 0
 	if head < 0 {
 		return ""
 	}
@@ -478,7 +481,7 @@ func (b *greedyBot) Act(v any) string {
 // target (at most planDrawn cells of it) and the target, named.
 func (b *greedyBot) Drawing() json.RawMessage {
 	b.sketch.Reset()
-	if b.at >= len(b.plan) || b.board.w == 0 {
+	if !b.drawable || b.at >= len(b.plan) || b.board.w == 0 {
 		return nil
 	}
 	w := int32(b.board.w)
@@ -492,7 +495,9 @@ func (b *greedyBot) Drawing() json.RawMessage {
 	b.sketch.Path(path, "")
 	tx, ty := xy(b.plan[len(b.plan)-1])
 	b.sketch.Mark(tx, ty, "")
-	b.sketch.Text(targetNames[b.planKind], tx, ty, "black")
+	if name := targetNames[b.planKind]; name != "" {
+		b.sketch.Text(name, tx, ty, "black")
+	}
 	return b.sketch.JSON()
 }
 

@@ -66,6 +66,7 @@ func newAStar(_ sim.Setup, _ int, _ uint64) (sim.Bot, error) {
 }
 
 func (b *aStarBot) Act(v any) string {
+	b.seen.turn = -1 // no plan to draw until one is followed
 	view, ok := sim.ReadView[View](v)
 	if !ok {
 		return ""
